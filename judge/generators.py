@@ -1,0 +1,238 @@
+"""Input generators: small declarative specs that draw a test input from a seed.
+
+In YAML an argument is either a plain value (`patch_height: 16`, passed as is)
+or a mapping with exactly one generator key and optional common options:
+
+    images: {normal: [2, 3, 32, 48], dtype: float64}
+    tokens: {arange: [1, 4, 6], library: torch}
+    temperature: 0.07
+    embeddings: {literal: [[1, 0], [1, 0], [0, 1], [0, 1]]}
+
+Each spec parses into a small object with `draw(rng, args)` and a `repr` that
+reads like its YAML (in the spirit of Hypothesis' strategies). Hidden inputs
+are never stored: they are drawn from seeds, so the same case always yields
+the same bytes.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from judge.yamlfile import Fields, Mapping, Sequence, type_name
+
+DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32",
+          "int64", "uint8", "bool")
+LIBRARIES = ("torch", "numpy")
+COMMON_OPTIONS = ("dtype", "library", "seed", "scale")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A generator plus the options every generator shares."""
+
+    kind: str
+    params: dict
+    dtype: str | None = None
+    library: str | None = None
+    seed: int | None = None
+    scale: float | None = None
+
+    def __repr__(self) -> str:
+        parts = [f"{self.kind}: {_yamlish(self.params.get('_short', self.params))}"]
+        for name in ("dtype", "library", "seed", "scale"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append(f"{name}: {value}")
+        return "{" + ", ".join(parts) + "}"
+
+    def draw(self, rng: np.random.Generator, drawn: dict[str, Any], default_library: str) -> Any:
+        """The input as a numpy array or torch tensor; `drawn` holds earlier arguments."""
+        array = _GENERATORS[self.kind].draw(self.params, rng, drawn)
+        if self.scale is not None:
+            array = array * self.scale
+        dtype = self.dtype or _default_dtype(array)
+        library = self.library or default_library
+        return to_library(array, dtype, library)
+
+
+def _default_dtype(array: np.ndarray) -> str:
+    if array.dtype == np.bool_:
+        return "bool"
+    if np.issubdtype(array.dtype, np.integer):
+        return "int64"
+    return "float32"
+
+
+def to_library(array: np.ndarray, dtype: str, library: str) -> Any:
+    """Convert a numpy array to the target library and dtype (bfloat16 via torch)."""
+    if library == "numpy":
+        if dtype == "bfloat16":
+            raise ValueError("bfloat16 exists only in torch")
+        return np.ascontiguousarray(np.asarray(array).astype(dtype))
+    import torch
+
+    if dtype == "bfloat16":
+        return torch.from_numpy(np.ascontiguousarray(np.asarray(array, dtype=np.float32))).to(torch.bfloat16)
+    return torch.from_numpy(np.ascontiguousarray(np.asarray(array).astype(dtype)))
+
+
+@dataclass(frozen=True)
+class _Generator:
+    """How one generator key reads its parameters and draws values."""
+
+    name: str
+    doc: str
+    parse: Callable[[Any, Fields, str], dict | None]
+    draw: Callable[[dict, np.random.Generator, dict], np.ndarray]
+
+
+def _shape_of(value: Any) -> str | None:
+    if not isinstance(value, list) or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in value):
+        return f"expected a shape (a list of non-negative integers), got {type_name(value)} {value!r}"
+    return None
+
+
+def _parse_shaped(extra: dict[str, type]) -> Callable[[Any, Fields, str], dict | None]:
+    """Parameters given as a bare shape `[2, 3]` or as `{shape: [2, 3], ...extra}`."""
+
+    def parse(value: Any, owner: Fields, key: str) -> dict | None:
+        if isinstance(value, list):
+            problem = _shape_of(value)
+            if problem:
+                owner.error(key, problem)
+                return None
+            return {"shape": list(value), "_short": list(value)}
+        sub = Fields(value, owner.field(key), owner.errors, owner.line(key))
+        shape = sub.get("shape", list, check=_shape_of, what="a shape (a list of non-negative integers)")
+        params = {"shape": shape}
+        for name, kind in extra.items():
+            got = sub.get(name, kind, default=None)
+            if got is not None:
+                params[name] = got
+        sub.unknown({"shape", *extra})
+        return params if shape is not None else None
+
+    return parse
+
+
+def _parse_literal(value: Any, owner: Fields, key: str) -> dict | None:
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError):
+        array = None
+    if array is None or array.dtype == object or not (np.issubdtype(array.dtype, np.number) or array.dtype == np.bool_):
+        owner.error(key, "expected a number or a rectangular nested list of numbers")
+        return None
+    return {"value": value}
+
+
+def _parse_derived(value: Any, owner: Fields, key: str) -> dict | None:
+    sub = Fields(value, owner.field(key), owner.errors, owner.line(key))
+    params = {"of": sub.get("of", str, what="the name of an earlier argument"),
+              "noise": sub.get("noise", float, default=0.0),
+              "scale": sub.get("scale", float, default=1.0)}
+    sub.unknown({"of", "noise", "scale"})
+    return params if params["of"] else None
+
+
+def _parse_repeat(value: Any, owner: Fields, key: str) -> dict | None:
+    sub = Fields(value, owner.field(key), owner.errors, owner.line(key))
+    params = {"row": sub.get("row", list, check=_shape_of, what="the shape of one row, e.g. [8]"),
+              "times": sub.get("times", int),
+              "noise": sub.get("noise", float, default=0.0)}
+    sub.unknown({"row", "times", "noise"})
+    return params if params["row"] is not None and params["times"] is not None else None
+
+
+def _draw_derived(p: dict, rng: np.random.Generator, drawn: dict) -> np.ndarray:
+    if p["of"] not in drawn:
+        raise KeyError(p["of"])
+    base = _as_numpy(drawn[p["of"]]).astype(np.float64)
+    return base * p["scale"] + p["noise"] * rng.standard_normal(base.shape)
+
+
+def _draw_repeat(p: dict, rng: np.random.Generator, drawn: dict) -> np.ndarray:
+    row = rng.standard_normal(p["row"])
+    out = np.stack([row] * p["times"])
+    return out + p["noise"] * rng.standard_normal(out.shape)
+
+
+def _as_numpy(value: Any) -> np.ndarray:
+    if isinstance(value, np.ndarray):
+        return value
+    return value.detach().to(dtype=_torch_float(value)).cpu().numpy()
+
+
+def _torch_float(tensor: Any) -> Any:
+    import torch
+
+    return torch.float64 if tensor.is_floating_point() else tensor.dtype
+
+
+_GENERATORS: dict[str, _Generator] = {g.name: g for g in [
+    _Generator("normal", "Gaussian values: `normal: [shape]` or `{shape, mean, std}`",
+               _parse_shaped({"mean": float, "std": float}),
+               lambda p, rng, _: rng.normal(p.get("mean", 0.0), p.get("std", 1.0), p["shape"])),
+    _Generator("uniform", "uniform values in [low, high): `{shape, low, high}`",
+               _parse_shaped({"low": float, "high": float}),
+               lambda p, rng, _: rng.uniform(p.get("low", 0.0), p.get("high", 1.0), p["shape"])),
+    _Generator("randint", "integers in [low, high): `{shape, low, high}`",
+               _parse_shaped({"low": int, "high": int}),
+               lambda p, rng, _: rng.integers(p.get("low", 0), p.get("high", 10), p["shape"])),
+    _Generator("arange", "0, 1, 2, ... in row-major order: each entry equals its flat index",
+               _parse_shaped({"start": float, "step": float}),
+               lambda p, rng, _: (p.get("start", 0.0) + p.get("step", 1.0)
+                                  * np.arange(math.prod(p["shape"]))).reshape(p["shape"])),
+    _Generator("full", "every entry equal to `value`: `{shape, value}`",
+               _parse_shaped({"value": float}),
+               lambda p, rng, _: np.full(p["shape"], p.get("value", 0.0))),
+    _Generator("literal", "exactly these numbers: `literal: [[1, 0], [0, 1]]`",
+               _parse_literal, lambda p, rng, _: np.asarray(p["value"])),
+    _Generator("like", "an earlier argument scaled and perturbed: `{of: name, noise: 0.01, scale: 1}`",
+               _parse_derived, _draw_derived),
+    _Generator("repeat", "one random row repeated: `{row: [D], times: N, noise: 0}` (collapsed inputs)",
+               _parse_repeat, _draw_repeat),
+]}
+
+
+def generator_names() -> list[str]:
+    return sorted(_GENERATORS)
+
+
+def generator_docs() -> dict[str, str]:
+    return {name: g.doc for name, g in sorted(_GENERATORS.items())}
+
+
+def parse_input(value: Any, owner: Fields, key: str) -> Spec | Any:
+    """A generator `Spec` when `value` is a generator mapping, else the plain value."""
+    if not isinstance(value, Mapping):
+        if isinstance(value, Sequence):
+            return list(value)
+        return value
+    kinds = [k for k in value if k in _GENERATORS]
+    if len(kinds) != 1:
+        found = f"found {kinds}" if kinds else f"found keys {sorted(map(str, value))}"
+        owner.error(key, f"expected exactly one generator ({', '.join(generator_names())}), {found}")
+        return None
+    kind = kinds[0]
+    sub = Fields(value, owner.field(key), owner.errors, owner.line(key))
+    params = _GENERATORS[kind].parse(sub.raw(kind), sub, kind)
+    dtype = sub.get("dtype", str, default=None,
+                    check=lambda v: None if v in DTYPES else f"unknown dtype {v!r}; expected one of {', '.join(DTYPES)}")
+    library = sub.get("library", str, default=None,
+                      check=lambda v: None if v in LIBRARIES else f"expected torch or numpy, got {v!r}")
+    seed = sub.get("seed", int, default=None)
+    scale = sub.get("scale", float, default=None)
+    sub.unknown({kind, *COMMON_OPTIONS})
+    if params is None:
+        return None
+    return Spec(kind, params, dtype=dtype, library=library, seed=seed, scale=scale)
+
+
+def _yamlish(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_yamlish(v)}" for k, v in value.items() if k != "_short") + "}"
+    return repr(value) if isinstance(value, str) else str(value)

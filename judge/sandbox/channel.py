@@ -1,0 +1,77 @@
+"""Length-prefixed messages over a socket between the judge and a sandbox child.
+
+A frame is `kind` (one byte) + length (8 bytes) + payload. The judge reads
+frames without ever blocking past a deadline and refuses frames above a cap,
+so a child that floods, stalls or writes garbage cannot hang the judge.
+"""
+from __future__ import annotations
+
+import os
+import select
+import socket
+import struct
+import time
+
+HEADER = struct.Struct("<cQ")
+
+
+class ChannelError(Exception):
+    """The peer closed the channel or broke the framing."""
+
+
+def send_frame(sock: socket.socket, kind: bytes, payload: bytes = b"") -> None:
+    sock.sendall(HEADER.pack(kind, len(payload)) + payload)
+
+
+def recv_exact(sock: socket.socket, n: int) -> bytes:
+    """Blocking read of exactly n bytes (used by the child, which trusts its judge)."""
+    chunks = bytearray()
+    while len(chunks) < n:
+        chunk = sock.recv(min(n - len(chunks), 1 << 20))
+        if not chunk:
+            raise ChannelError("channel closed")
+        chunks += chunk
+    return bytes(chunks)
+
+
+def recv_frame(sock: socket.socket) -> tuple[bytes, bytes]:
+    kind, length = HEADER.unpack(recv_exact(sock, HEADER.size))
+    return kind, recv_exact(sock, length)
+
+
+class FrameReader:
+    """Incremental, non-blocking frame parser for the judge's side."""
+
+    def __init__(self, max_frame: int):
+        self.buffer = bytearray()
+        self.max_frame = max_frame
+
+    def feed(self, data: bytes) -> list[tuple[bytes, bytes]]:
+        self.buffer += data
+        frames = []
+        while len(self.buffer) >= HEADER.size:
+            kind, length = HEADER.unpack_from(self.buffer)
+            if length > self.max_frame:
+                raise ChannelError(f"a message of {length} bytes is over the limit of {self.max_frame}")
+            if len(self.buffer) < HEADER.size + length:
+                break
+            payload = bytes(self.buffer[HEADER.size:HEADER.size + length])
+            del self.buffer[:HEADER.size + length]
+            frames.append((kind, payload))
+        return frames
+
+
+def wait_readable(fds: list[int], deadline: float) -> list[int]:
+    """The fds of `fds` that are readable before `deadline` (monotonic seconds)."""
+    timeout = max(0.0, deadline - time.monotonic())
+    readable, _, _ = select.select(fds, [], [], timeout)
+    return readable
+
+
+def read_some(fd: int, limit: int = 1 << 20) -> bytes:
+    try:
+        return os.read(fd, limit)
+    except (BlockingIOError, InterruptedError):
+        return b""
+    except ConnectionResetError:
+        return b""

@@ -1,0 +1,23 @@
+"""Resource limits for one sandboxed submission run."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    time_s: float = 2.0            # wall clock per test call
+    import_time_s: float = 10.0    # wall clock to load the submission file
+    memory_mb: int = 1024          # address space the submission may add to the warm process
+    output_bytes: int = 1 << 20    # stdout + stderr together
+    result_bytes: int = 64 << 20   # one encoded result
+    file_bytes: int = 16 << 20     # largest file it may write in its scratch directory
+    open_files: int = 64
+    threads: int = 2               # torch / BLAS threads inside the child
+
+    def to_plain(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_plain(cls, plain: dict) -> "Limits":
+        return cls(**{k: plain[k] for k in cls.__dataclass_fields__ if k in plain})

@@ -1,0 +1,331 @@
+"""The judge's side of a sandboxed run: send calls, enforce limits, collect outcomes.
+
+`Sandbox` owns one zygote. `Sandbox.run` drives one submission through its
+calls: a worker is spawned, sent the source and every remaining call, and
+read with a deadline per call. A worker that times out, crashes, floods its
+output or exits is killed with its process group; the call in progress gets
+that verdict and the remaining calls continue in a fresh worker, so one bad
+test never hides the results of the others.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from judge import wire
+from judge.execute import Call, ErrorInfo, Observation
+from judge.sandbox import channel, worker, zygote
+from judge.sandbox.limits import Limits
+from judge.verdict import Verdict
+
+OUTPUT_KEEP = 16 * 1024  # bytes of stdout/stderr kept for display
+
+
+@dataclass(frozen=True)
+class Program:
+    """What to run: the submission's source and the function to call."""
+
+    source: str
+    filename: str
+    entry_point: str
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """A call's observation, or the verdict of the sandbox when there is none."""
+
+    observation: Observation | None = None
+    verdict: Verdict | None = None
+    message: str = ""
+    time_ms: float = 0.0
+
+
+@dataclass(frozen=True)
+class LoadError:
+    verdict: Verdict       # compile_error or runtime_error (or a sandbox verdict)
+    error: ErrorInfo | None
+    message: str
+
+
+@dataclass
+class RunResult:
+    outcomes: list[CallOutcome]
+    load_error: LoadError | None = None
+    output: str = ""
+    output_bytes: int = 0
+    workers: int = 0
+    isolation_failed: list[str] = field(default_factory=list)
+
+
+class Sandbox:
+    """A warm fork server; one `run` per submission. Use as a context manager."""
+
+    def __init__(self) -> None:
+        self._pid: int | None = None
+        self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
+
+    def start(self) -> "Sandbox":
+        if self._pid is None:
+            self._pid, self._sock = zygote.start_zygote()
+        return self
+
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        if self._pid is not None:
+            try:
+                os.waitpid(self._pid, 0)
+            except ChildProcessError:
+                pass
+            self._pid = None
+
+    def __enter__(self) -> "Sandbox":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _spawn(self) -> tuple[socket.socket, socket.socket, int]:
+        if self._sock is None:
+            raise RuntimeError("the sandbox is not started")
+        with self._lock:
+            self._sock.sendall(zygote.SPAWN)
+            _, fds, _, _ = socket.recv_fds(self._sock, 1, 3)
+        if len(fds) != 3:
+            raise RuntimeError("the sandbox zygote did not hand over a run")
+        data = socket.socket(fileno=fds[0])
+        ctl = socket.socket(fileno=fds[1])
+        return data, ctl, fds[2]
+
+    def run(self, program: Program, calls: list[Call], limits: Limits) -> RunResult:
+        result = RunResult(outcomes=[CallOutcome() for _ in calls])
+        captured = _Output(limits.output_bytes)
+        start = 0
+        while start < len(calls):
+            result.workers += 1
+            start = _Drive(self._spawn(), program, calls, start, limits, captured, result).run()
+            if result.load_error is not None:
+                break
+        if not calls and result.load_error is None:
+            result.workers += 1
+            _Drive(self._spawn(), program, calls, 0, limits, captured, result).run()
+        result.output = captured.text()
+        result.output_bytes = captured.total
+        return result
+
+
+class _Output:
+    def __init__(self, cap: int):
+        self.cap = cap
+        self.kept = bytearray()
+        self.total = 0
+
+    def add(self, data: bytes) -> bool:
+        """Record data; False once the total is over the cap."""
+        self.total += len(data)
+        room = OUTPUT_KEEP - len(self.kept)
+        if room > 0:
+            self.kept += data[:room]
+        return self.total <= self.cap
+
+    def text(self) -> str:
+        text = self.kept.decode("utf-8", errors="replace")
+        if self.total > len(self.kept):
+            text += f"\n... ({self.total - len(self.kept)} more bytes not shown)"
+        return text
+
+
+class _Drive:
+    """One worker's life: from the request to its exit record."""
+
+    def __init__(self, handles, program: Program, calls: list[Call], start: int, limits: Limits,
+                 output: _Output, result: RunResult):
+        self.data, self.ctl, self.out = handles
+        self.program, self.calls, self.start, self.limits = program, calls, start, limits
+        self.output, self.result = output, result
+        self.reader = channel.FrameReader(max_frame=limits.result_bytes + (1 << 20))
+        self.ctl_buffer = bytearray()
+        self.exit_record: dict | None = None
+        self.worker_pid: int | None = None
+        self.loaded = False
+        self.current = start            # index of the call in progress
+        self.kill_reason: tuple[Verdict, str] | None = None
+
+    # ------------------------------------------------------------ protocol
+    def run(self) -> int:
+        try:
+            self._send_request()
+            self._pump()
+        finally:
+            self._finish()
+        return self._next_start()
+
+    def _send_request(self) -> None:
+        header = {"source": self.program.source, "filename": self.program.filename,
+                  "entry_point": self.program.entry_point, "limits": self.limits.to_plain(),
+                  "indices": list(range(self.start, len(self.calls)))}
+        body = wire.encode([c.to_plain() for c in self.calls[self.start:]], 1 << 34)
+        self.data.settimeout(self.limits.import_time_s + 5)
+        try:
+            channel.send_frame(self.data, worker.REQUEST, json.dumps(header).encode() + b"\n" + body)
+        except OSError:
+            pass  # the worker died before reading; its exit record explains why
+        self.data.setblocking(False)
+        self.ctl.setblocking(False)
+        os.set_blocking(self.out, False)
+
+    def _pump(self) -> None:
+        deadline = time.monotonic() + self.limits.import_time_s
+        call_started = time.monotonic()
+        open_fds = {self.data.fileno(), self.ctl.fileno(), self.out}
+        while self.exit_record is None:
+            readable = channel.wait_readable(sorted(open_fds), deadline)
+            if not readable and time.monotonic() >= deadline:
+                if self.data.fileno() in open_fds:
+                    what = ("loading the file" if not self.loaded else "this test")
+                    limit = self.limits.import_time_s if not self.loaded else self.limits.time_s
+                    self._kill(Verdict.TIME_LIMIT_EXCEEDED, f"{what} took longer than the time limit of {limit:g} s")
+                deadline = time.monotonic() + 5.0  # wait for the monitor's exit record
+                if not readable and self.ctl.fileno() not in open_fds:
+                    break
+                continue
+            if self.out in readable:
+                data = channel.read_some(self.out)
+                if not data:
+                    open_fds.discard(self.out)
+                elif not self.output.add(data):
+                    self._kill(Verdict.OUTPUT_LIMIT_EXCEEDED,
+                               f"printed more than {self.limits.output_bytes // 1024} KiB to stdout/stderr")
+            if self.data.fileno() in readable:
+                data = channel.read_some(self.data.fileno(), 1 << 22)
+                if not data:
+                    open_fds.discard(self.data.fileno())
+                    if self.exit_record is None and self.kill_reason is None:
+                        deadline = time.monotonic() + 5.0
+                else:
+                    try:
+                        for kind, payload in self.reader.feed(data):
+                            if self._on_frame(kind, payload):
+                                deadline = time.monotonic() + self.limits.time_s
+                                call_started = time.monotonic()
+                    except (channel.ChannelError, wire.WireError, ValueError, KeyError) as exc:
+                        self._kill(Verdict.SECURITY_VIOLATION,
+                                   f"the submission wrote into the judge's result channel ({exc})")
+            if self.ctl.fileno() in readable:
+                data = channel.read_some(self.ctl.fileno())
+                if not data:
+                    open_fds.discard(self.ctl.fileno())
+                    if self.exit_record is None:
+                        self.exit_record = {"status": None}
+                else:
+                    self._on_ctl(data)
+        del call_started
+
+    def _on_frame(self, kind: bytes, payload: bytes) -> bool:
+        """Handle one frame from the worker; True when a new call starts."""
+        if kind == worker.READY:
+            self.loaded = True
+            self.result.isolation_failed = json.loads(payload).get("isolation_failed", [])
+            return True
+        if kind == worker.LOAD_ERROR:
+            record = json.loads(payload)
+            error = ErrorInfo.from_plain(record["error"])
+            verdict = Verdict.COMPILE_ERROR if record.get("kind") == "compile" else Verdict.RUNTIME_ERROR
+            self.result.load_error = LoadError(verdict, error, error.headline())
+            return False
+        if kind == worker.RESULT:
+            header, body = payload.split(b"\n", 1)
+            index = json.loads(header)["index"]
+            if index != self.current:
+                raise ValueError(f"result for test {index} arrived while test {self.current} was running")
+            observation = Observation.from_plain(wire.decode(body, self.limits.result_bytes + (1 << 20)))
+            self.result.outcomes[index] = CallOutcome(observation=observation, time_ms=observation.time_ms)
+            self.current += 1
+            return True
+        if kind == worker.DONE:
+            self.current = len(self.calls)
+            return False
+        raise ValueError(f"unknown message kind {kind!r}")
+
+    def _on_ctl(self, data: bytes) -> None:
+        self.ctl_buffer += data
+        while self.ctl_buffer:
+            kind = bytes(self.ctl_buffer[:1])
+            if kind == zygote.PID and len(self.ctl_buffer) >= 9:
+                self.worker_pid = int.from_bytes(self.ctl_buffer[1:9], "little")
+                del self.ctl_buffer[:9]
+            elif kind == zygote.EXIT and len(self.ctl_buffer) >= 5:
+                n = int.from_bytes(self.ctl_buffer[1:5], "little")
+                if len(self.ctl_buffer) < 5 + n:
+                    return
+                self.exit_record = json.loads(bytes(self.ctl_buffer[5:5 + n]))
+                del self.ctl_buffer[:5 + n]
+            else:
+                return
+
+    def _kill(self, verdict: Verdict, message: str) -> None:
+        if self.kill_reason is None:
+            self.kill_reason = (verdict, message)
+        try:
+            self.ctl.sendall(zygote.KILL)
+        except OSError:
+            pass
+
+    # ------------------------------------------------------------ outcome
+    def _finish(self) -> None:
+        for closable in (self.data, self.ctl):
+            closable.close()
+        os.close(self.out)
+
+    def _next_start(self) -> int:
+        """Assign a verdict to the call in progress (if any); return where to resume."""
+        if self.result.load_error is not None or self.current >= len(self.calls):
+            return len(self.calls)
+        verdict, message = self._death()
+        if not self.loaded:
+            self.result.load_error = LoadError(verdict, None, message)
+            for i in range(self.current, len(self.calls)):
+                self.result.outcomes[i] = CallOutcome(verdict=verdict, message=message)
+            return len(self.calls)
+        self.result.outcomes[self.current] = CallOutcome(verdict=verdict, message=message)
+        return self.current + 1
+
+    def _death(self) -> tuple[Verdict, str]:
+        if self.kill_reason is not None:
+            return self.kill_reason
+        record = self.exit_record or {}
+        status = record.get("status")
+        if status is None:
+            return Verdict.JUDGE_ERROR, "the sandbox monitor vanished without an exit status"
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            return _signal_verdict(sig)
+        code = os.WEXITSTATUS(status)
+        if code == 0:
+            return (Verdict.RUNTIME_ERROR,
+                    "the process exited (exit status 0) before returning a result: "
+                    "calling sys.exit() or os._exit() is not allowed")
+        return Verdict.RUNTIME_ERROR, f"the process exited with status {code} before returning a result"
+
+
+def _signal_verdict(sig: int) -> tuple[Verdict, str]:
+    name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else f"signal {sig}"
+    if sig == signal.SIGXCPU:
+        return Verdict.TIME_LIMIT_EXCEEDED, "used more CPU time than allowed (SIGXCPU)"
+    if sig == signal.SIGXFSZ:
+        return Verdict.OUTPUT_LIMIT_EXCEEDED, "wrote a file larger than the file-size limit (SIGXFSZ)"
+    if sig == signal.SIGSYS:
+        return Verdict.SECURITY_VIOLATION, "made a system call that the sandbox forbids (SIGSYS)"
+    if sig == signal.SIGSEGV:
+        return Verdict.RUNTIME_ERROR, "the process crashed with a segmentation fault (SIGSEGV)"
+    if sig == signal.SIGKILL:
+        return Verdict.MEMORY_LIMIT_EXCEEDED, "the process was killed (SIGKILL), most likely for using too much memory"
+    return Verdict.RUNTIME_ERROR, f"the process was killed by {name}"

@@ -1,0 +1,138 @@
+"""The sandbox child: receives a program and its calls, runs them, streams results.
+
+This code runs in the forked child. Until the submission is loaded it is the
+judge's own code; from then on nothing here is trusted: whatever the child
+sends is decoded by the judge as plain data and checked there.
+"""
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import socket
+import sys
+from pathlib import Path
+
+from judge import wire
+from judge.execute import Call, ErrorInfo, Observation, describe_error, register_source, run_call
+from judge.sandbox import channel, isolation
+from judge.sandbox.limits import Limits
+
+# Frame kinds, child -> judge.
+READY = b"R"        # payload: JSON {"isolation_failed": [...]}
+LOAD_ERROR = b"L"   # payload: JSON {"kind": "compile"|"runtime", "error": ErrorInfo}
+RESULT = b"O"       # payload: JSON {"index": i} line + wire bytes of the observation
+DONE = b"D"
+# judge -> child
+REQUEST = b"Q"      # payload: JSON header line + wire bytes of the calls
+
+
+def main(data_fd: int, out_fd: int, scratch: Path) -> None:
+    """Entry point in the child; never returns."""
+    code = 0
+    try:
+        _serve(data_fd, out_fd, scratch)
+    except BaseException:  # the child must exit through os._exit, never unwind into the zygote
+        code = 70
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:
+            pass
+        os._exit(code)
+
+
+def _serve(data_fd: int, out_fd: int, scratch: Path) -> None:
+    os.dup2(out_fd, 1)
+    os.dup2(out_fd, 2)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    sock = socket.socket(fileno=data_fd)
+    kind, payload = channel.recv_frame(sock)
+    if kind != REQUEST:
+        os._exit(71)
+    header, body = payload.split(b"\n", 1)
+    request = json.loads(header)
+    limits = Limits.from_plain(request["limits"])
+    calls = [Call.from_plain(c) for c in wire.decode(body, len(body) + 1)]
+    indices = request["indices"]
+    ctx = isolation.ChildContext(limits=limits, scratch=scratch, keep_fds=(sock.fileno(),))
+    failed = isolation.apply_all(ctx)
+    _set_threads(limits.threads)
+    fn = _load(sock, request["source"], request["filename"], request["entry_point"])
+    if fn is None:
+        return
+    channel.send_frame(sock, READY, json.dumps({"isolation_failed": failed}).encode())
+    for index, call in zip(indices, calls):
+        try:
+            observation = run_call(fn, call, request["filename"])
+        except BaseException as exc:  # SystemExit, KeyboardInterrupt from the submission
+            observation = Observation(error=describe_error(exc, request["filename"]))
+        _flush()
+        channel.send_frame(sock, RESULT, json.dumps({"index": index}).encode() + b"\n"
+                           + _encode(observation, limits.result_bytes, request["filename"]))
+    channel.send_frame(sock, DONE)
+
+
+def _set_threads(threads: int) -> None:
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(max(1, threads))
+
+
+def _flush() -> None:
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _load(sock: socket.socket, source: str, filename: str, entry_point: str):
+    """Compile and execute the submission; report load errors; return the entry point."""
+    def fail(kind: str, error: ErrorInfo) -> None:
+        _flush()
+        channel.send_frame(sock, LOAD_ERROR, json.dumps({"kind": kind, "error": error.to_plain()}).encode())
+
+    register_source(filename, source)
+    try:
+        code = compile(source, filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        fail("compile", describe_error(exc, filename, where="import"))
+        return None
+    module = {"__name__": "submission", "__file__": filename, "__builtins__": builtins}
+    try:
+        exec(code, module)
+    except BaseException as exc:
+        fail("runtime", describe_error(exc, filename, where="import"))
+        return None
+    fn = module.get(entry_point)
+    if fn is None:
+        defined = sorted(k for k, v in module.items() if callable(v) and not k.startswith("_")
+                         and getattr(v, "__module__", None) == "submission")
+        hint = f"; it defines {', '.join(defined)}" if defined else ""
+        fail("compile", ErrorInfo(type="NameError", bases=("Exception",),
+                                  message=f"the file does not define a function named `{entry_point}`{hint}",
+                                  where="import"))
+        return None
+    if not callable(fn):
+        fail("compile", ErrorInfo(type="TypeError", bases=("Exception",),
+                                  message=f"`{entry_point}` is a {type(fn).__name__}, not a function",
+                                  where="import"))
+        return None
+    return fn
+
+
+def _encode(observation: Observation, max_bytes: int, filename: str) -> bytes:
+    plain = observation.to_plain()
+    try:
+        return wire.encode(plain, max_bytes)
+    except wire.WireError as exc:
+        refusal = ErrorInfo(type="ReturnValueError", bases=(), message=str(exc), where="return")
+        plain = Observation(error=refusal, time_ms=observation.time_ms).to_plain()
+        return wire.encode(plain, max_bytes)
+    except Exception as exc:  # a hostile value (e.g. RecursionError, a raising __len__) is the submission's error
+        refusal = ErrorInfo(type="ReturnValueError", bases=(),
+                            message=f"the returned value could not be read: {type(exc).__name__}", where="return")
+        return wire.encode(Observation(error=refusal, time_ms=observation.time_ms).to_plain(), max_bytes)
