@@ -1,0 +1,98 @@
+"""The check library: small functions that judge one aspect of a submission.
+
+A check is a plain function `check(case, expected, actual, **params) ->
+CheckResult`, one per module (as DMOJ keeps one checker per file).
+`expected` and `actual` map call names to `Observation`s: "main" is the call
+on the test's inputs; a check that needs more (a gradient, a perturbed batch)
+declares extra calls with `calls(case, **params)`, which the judge runs on the
+reference and on the submission alike. Checks never raise for a wrong answer;
+a check that crashes is a judge error, never a silent "wrong".
+
+Tests select checks in YAML by key: `compare: {}`, `raises: ValueError`,
+`gradient: {wrt: [images]}`, and so on; `PARAMS` in each module declares the
+keys it accepts.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable
+
+from judge.checks.result import CheckResult, Param, fail, ok
+from judge.yamlfile import Fields
+
+__all__ = ["CheckResult", "Param", "fail", "ok", "get", "names", "parse_params"]
+
+_MODULES = ("compare", "structure", "shape", "dtype", "finite", "allclose", "raises",
+            "mutation", "gradient", "leakage")
+
+
+@dataclass(frozen=True)
+class CheckType:
+    name: str
+    check: Callable[..., CheckResult]
+    calls: Callable[..., dict] | None
+    params: dict[str, Param]
+    doc: str
+
+
+def _load(name: str) -> CheckType:
+    module: ModuleType = importlib.import_module(f"judge.checks.{name}")
+    return CheckType(name=name, check=module.check, calls=getattr(module, "calls", None),
+                     params=getattr(module, "PARAMS", {}), doc=(module.__doc__ or "").strip())
+
+
+_REGISTRY: dict[str, CheckType] = {}
+
+
+def registry() -> dict[str, CheckType]:
+    if not _REGISTRY:
+        _REGISTRY.update({name: _load(name) for name in _MODULES})
+    return _REGISTRY
+
+
+def names() -> list[str]:
+    return list(_MODULES)
+
+
+def get(name: str) -> CheckType:
+    return registry()[name]
+
+
+def parse_params(name: str, owner: Fields, key: str) -> dict | None:
+    """Read the YAML value of a check key into its parameters, collecting errors."""
+    spec = get(name)
+    raw = owner.raw(key)
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        shorthand = next((p for p in spec.params.values() if p.shorthand), None)
+        if shorthand is None:
+            owner.error(key, f"expected a mapping of parameters ({', '.join(spec.params) or 'none'})")
+            return None
+        raw = {shorthand.name: raw}
+    sub = Fields(_as_mapping(raw, owner, key), owner.field(key), owner.errors, owner.line(key))
+    params: dict[str, Any] = {}
+    for pname, param in spec.params.items():
+        if param.required:
+            value = sub.get(pname, param.kind, what=param.what)
+        else:
+            value = sub.get(pname, param.kind, default=param.default, what=param.what)
+        if value is not None:
+            params[pname] = list(value) if isinstance(value, list) else value
+    sub.unknown(set(spec.params))
+    if any(param.required and pname not in params for pname, param in spec.params.items()):
+        return None
+    return params
+
+
+def _as_mapping(raw: dict, owner: Fields, key: str):
+    from judge.yamlfile import Mapping
+
+    if isinstance(raw, Mapping):
+        return raw
+    mapping = Mapping(raw)
+    mapping.line = owner.line(key)
+    mapping.key_lines = {}
+    return mapping

@@ -1,0 +1,74 @@
+"""Known mistakes for `patchify`, each a complete solution with one classic error.
+
+The judge runs these on a failing test's inputs; when the submission's output
+equals one of them, the message names that mistake.
+"""
+import torch
+import torch.nn.functional as F
+
+
+def _grid(rows, cols):
+    return torch.stack([torch.arange(rows).repeat_interleave(cols), torch.arange(cols).repeat(rows)], dim=1)
+
+
+def _correct(images, ph, pw):
+    b, c, h, w = images.shape
+    rows, cols = h // ph, w // pw
+    tokens = images.reshape(b, c, rows, ph, cols, pw).permute(0, 2, 4, 1, 3, 5).reshape(b, rows * cols, c * ph * pw)
+    return tokens, _grid(rows, cols)
+
+
+def column_major(images, ph, pw):
+    b, c, h, w = images.shape
+    rows, cols = h // ph, w // pw
+    tokens = images.reshape(b, c, rows, ph, cols, pw).permute(0, 4, 2, 1, 3, 5).reshape(b, rows * cols, c * ph * pw)
+    coords = torch.stack([torch.arange(rows).repeat(cols), torch.arange(cols).repeat_interleave(rows)], dim=1)
+    return {"tokens": tokens, "coordinates": coords}
+
+
+def column_major_tokens_only(images, ph, pw):
+    result = column_major(images, ph, pw)
+    return {"tokens": result["tokens"], "coordinates": _correct(images, ph, pw)[1]}
+
+
+def channels_last_flatten(images, ph, pw):
+    b, c, h, w = images.shape
+    rows, cols = h // ph, w // pw
+    tokens = images.reshape(b, c, rows, ph, cols, pw).permute(0, 2, 4, 3, 5, 1).reshape(b, rows * cols, c * ph * pw)
+    return {"tokens": tokens, "coordinates": _grid(rows, cols)}
+
+
+def overlapping(images, ph, pw):
+    b, c, h, w = images.shape
+    tokens = F.unfold(images, (ph, pw), stride=1).transpose(1, 2)
+    return {"tokens": tokens, "coordinates": _grid(h - ph + 1, w - pw + 1)}
+
+
+def reshape_without_permute(images, ph, pw):
+    b, c, h, w = images.shape
+    rows, cols = h // ph, w // pw
+    return {"tokens": images.reshape(b, rows * cols, c * ph * pw), "coordinates": _grid(rows, cols)}
+
+
+def swapped_patch_sizes(images, ph, pw):
+    tokens, _ = _correct(images, pw, ph)
+    b, c, h, w = images.shape
+    return {"tokens": tokens, "coordinates": _grid(h // pw, w // ph)}
+
+
+def swapped_height_width(images, ph, pw):
+    tokens, _ = _correct(images.transpose(2, 3), pw, ph)
+    b, c, h, w = images.shape
+    return {"tokens": tokens, "coordinates": _grid(w // pw, h // ph)}
+
+
+def batch_mixing(images, ph, pw):
+    b, c, h, w = images.shape
+    rows, cols = h // ph, w // pw
+    per_position = images.reshape(b, c, rows, ph, cols, pw).permute(2, 4, 0, 1, 3, 5)  # (rows, cols, B, ...)
+    return {"tokens": per_position.reshape(b, rows * cols, c * ph * pw), "coordinates": _grid(rows, cols)}
+
+
+def xy_coordinates(images, ph, pw):
+    tokens, coords = _correct(images, ph, pw)
+    return {"tokens": tokens, "coordinates": coords.flip(1)}

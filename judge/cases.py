@@ -1,0 +1,85 @@
+"""Cases: a test's inputs drawn from their seeds, and the calls the judge will make.
+
+A `Case` is what both the reference and the submission are run on. Inputs are
+drawn deterministically (a seed derived from problem id, test name and
+argument name, unless the YAML fixes one) and stored in their plain,
+boundary-crossing form. Each selected check may add calls (a gradient call, a
+perturbed batch), so everything a check needs is computed by the same machinery
+for the reference and the submission.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from judge import checks, generators, wire
+from judge.errors import ConfigError
+from judge.execute import Call
+from judge.problem import Problem, TestSpec, Tolerance
+
+MAIN = "main"
+
+
+@dataclass(frozen=True)
+class Case:
+    test: TestSpec
+    arg_names: tuple[str, ...]
+    args: tuple[Any, ...]
+    tolerance: Tolerance = Tolerance()
+    calls: dict[str, Call] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.test.name
+
+    @property
+    def public(self) -> bool:
+        return self.test.public
+
+    def arg_index(self, name: str) -> int:
+        return self.arg_names.index(name)
+
+    def seed(self, purpose: str) -> int:
+        return derive_seed(self.test.source, self.test.name, purpose)
+
+
+def derive_seed(*parts: str) -> int:
+    digest = hashlib.sha256("/".join(parts).encode()).digest()
+    return int.from_bytes(digest[:4], "little")
+
+
+def draw_inputs(problem: Problem, test: TestSpec) -> tuple[Any, ...]:
+    """The test's arguments, in signature order, as plain decoded values."""
+    drawn: dict[str, Any] = {}
+    for name in problem.args:
+        spec = test.inputs.get(name)
+        if isinstance(spec, generators.Spec):
+            seed = spec.seed if spec.seed is not None else derive_seed(problem.id, test.name, name)
+            try:
+                drawn[name] = spec.draw(np.random.default_rng(seed), drawn, problem.framework)
+            except KeyError as exc:
+                raise ConfigError(f"inputs.{name}: refers to argument {exc} which is not drawn before it",
+                                  file=test.source) from None
+            except (ValueError, TypeError) as exc:
+                raise ConfigError(f"inputs.{name}: cannot draw {spec!r}: {exc}", file=test.source) from None
+        else:
+            drawn[name] = spec
+    return tuple(wire.roundtrip(drawn[name]) for name in problem.args)
+
+
+def build_case(problem: Problem, test: TestSpec, default_tolerance: Tolerance | None = None) -> Case:
+    """Draw the inputs of `test` and collect the calls its checks need."""
+    args = draw_inputs(problem, test)
+    tolerance = test.tolerance or default_tolerance or Tolerance()
+    case = Case(test=test, arg_names=problem.args, args=args, tolerance=tolerance)
+    calls = {MAIN: Call(args=args)}
+    for spec in test.checks:
+        extra = checks.get(spec.type).calls
+        if extra is not None:
+            for name, call in extra(case, **spec.params).items():
+                calls[f"{spec.type}.{name}"] = call
+    case.calls.update(calls)
+    return case

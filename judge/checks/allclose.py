@@ -1,0 +1,76 @@
+"""allclose: numbers match within the test's tolerance: |actual - expected| <= atol + rtol * |expected|.
+
+On failure the message gives the count of mismatches, the first mismatching
+index, the largest absolute and relative errors and, for public examples
+only, a small table of obtained vs expected values (as pytest.approx does).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from judge.checks.result import CheckResult, fail, ok
+from judge.checks.values import fmt, fmt_index, label, leaves, numeric, top_key
+
+PARAMS: dict = {}
+MAX_ROWS = 8
+
+
+def check(case, expected, actual, **params) -> CheckResult:
+    return compare_values(expected["main"].value, actual["main"].value, case.tolerance, case.public)
+
+
+def compare_values(expected, actual, tolerance, reveal: bool, what: str = "") -> CheckResult:
+    """Compare every numeric leaf; the first that differs gives the message."""
+    for path, e, a in leaves(expected, actual):
+        ev, av = numeric(e), numeric(a)
+        if ev is None or av is None:
+            continue
+        tol = tolerance.for_key(top_key(path))
+        name = f"{what} {label(path)}" if what and path else (what or label(path))
+        result = _compare_arrays(ev, av, tol.rtol, tol.atol, name, reveal)
+        if result is not None:
+            return result
+    return ok()
+
+
+def _compare_arrays(expected: np.ndarray, actual: np.ndarray, rtol: float, atol: float,
+                    name: str, reveal: bool) -> CheckResult | None:
+    if expected.shape != actual.shape:
+        if expected.size == 1 and actual.size == 1:
+            expected, actual = expected.reshape(()), actual.reshape(())
+        else:
+            return fail(f"{name} has shape {actual.shape}; expected {expected.shape}", diagnose=True)
+    e = expected.astype(np.complex128 if np.iscomplexobj(expected) else np.float64)
+    a = actual.astype(np.complex128 if np.iscomplexobj(actual) else np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(a - e)
+        close = diff <= atol + rtol * np.abs(e)
+        close |= np.isnan(e) & np.isnan(a)
+        close |= np.isinf(e) & (a == e)
+    if close.all():
+        return None
+    bad = ~close
+    count, total = int(bad.sum()), bad.size
+    with np.errstate(invalid="ignore", divide="ignore"):
+        finite = np.isfinite(diff) & bad
+        max_abs = float(diff[finite].max()) if finite.any() else float("inf")
+        rel = np.where(np.abs(e) > 0, diff / np.abs(e), np.inf)
+        max_rel = float(rel[finite].max()) if finite.any() else float("inf")
+    tol = f"rtol={rtol:g}, atol={atol:g}"
+    if e.ndim == 0:
+        if reveal:
+            return fail(f"{name} is {fmt(a[()])}; expected {fmt(e[()])} (abs error {max_abs:.3g}, {tol})",
+                        diagnose=True)
+        return fail(f"{name} is wrong: abs error {max_abs:.3g}, rel error {max_rel:.3g} ({tol})", diagnose=True)
+    first = fmt_index(np.argwhere(bad)[0])
+    message = (f"{name}: {count} of {total} values differ, first at index {first}; "
+               f"max abs error {max_abs:.3g}, max rel error {max_rel:.3g} ({tol})")
+    lines: list[str] = []
+    if reveal:
+        rows = [("Index", "Obtained", "Expected")]
+        for index in np.argwhere(bad)[:MAX_ROWS]:
+            index = tuple(index)
+            rows.append((fmt_index(index), fmt(a[index]), f"{fmt(e[index])} ± {atol + rtol * abs(e[index]):.1e}"))
+        widths = [max(len(r[i]) for r in rows) for i in range(3)]
+        lines = [" | ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+    return fail(message, lines=lines, diagnose=True)

@@ -1,0 +1,24 @@
+"""finite: no NaN or inf where the expected value is finite (overflow, division by zero)."""
+from __future__ import annotations
+
+import numpy as np
+
+from judge.checks.result import CheckResult, fail, ok
+from judge.checks.values import fmt_index, label, leaves, numeric
+
+PARAMS: dict = {}
+
+
+def check(case, expected, actual, **params) -> CheckResult:
+    for path, e, a in leaves(expected["main"].value, actual["main"].value):
+        ev, av = numeric(e), numeric(a)
+        if ev is None or av is None or ev.shape != av.shape:
+            continue
+        bad = np.isfinite(ev) & ~np.isfinite(av)
+        if bad.any():
+            kinds = sorted({"NaN" if np.isnan(x) else "inf" for x in np.asarray(av)[bad].ravel()[:1000]})
+            where = "" if av.ndim == 0 else f" ({int(bad.sum())} of {bad.size} entries, first at {fmt_index(np.argwhere(bad)[0])})"
+            return fail(f"{label(path)} contains {' and '.join(kinds)}{where} where a finite value is expected: "
+                        "an overflow or a division by zero? (exp of large logits overflows; use log-sum-exp)",
+                        diagnose=True)
+    return ok()

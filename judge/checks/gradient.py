@@ -1,0 +1,49 @@
+"""gradient: autograd flows to the listed inputs and gives the reference's gradients.
+
+    gradient: {wrt: [images], outputs: [tokens]}
+
+The judge backpropagates sum(output * g) for a seeded random upstream
+gradient g, through the reference and through the submission, and compares
+the input gradients with the test's tolerance.
+"""
+from __future__ import annotations
+
+from judge.checks.allclose import compare_values
+from judge.checks.result import CheckResult, Param, fail, ok, params
+from judge.checks.values import leaves
+from judge.execute import Call
+from judge.verdict import Verdict
+from judge.wire import Array
+
+PARAMS = params(Param("wrt", list, required=True, what="a list of argument names"),
+                Param("outputs", list, default=None, what="a list of output keys"))
+
+_DETACHED = ("the output is not connected to the autograd graph: .detach(), .data, .numpy(), "
+             "torch.tensor(...) or a round trip through numpy breaks it")
+
+
+def calls(case, *, wrt: list[str], outputs: list[str] | None = None) -> dict[str, Call]:
+    return {"backward": Call(args=case.args, grad_wrt=tuple(case.arg_index(n) for n in wrt),
+                             grad_outputs=None if outputs is None else tuple(outputs),
+                             grad_seed=case.seed("gradient"))}
+
+
+def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None = None) -> CheckResult:
+    exp, act = expected["gradient.backward"], actual["gradient.backward"]
+    if act.grad_error is not None:
+        return fail(f"backward pass failed: {act.grad_error.headline()}", lines=act.grad_error.frames,
+                    verdict=Verdict.RUNTIME_ERROR)
+    detached = [p for p, e, a in leaves(exp.value, act.value)
+                if isinstance(e, Array) and e.has_grad_fn and isinstance(a, Array) and not a.has_grad_fn
+                and (outputs is None or p.split(".")[0] in outputs)]
+    for name, e_grad, a_grad in zip(wrt, exp.grads or (), act.grads or ()):
+        if e_grad is None:
+            continue
+        if a_grad is None:
+            why = f"`{detached[0]}`: {_DETACHED}" if detached else "the output does not depend on it through autograd"
+            return fail(f"no gradient reaches `{name}`: {why}")
+        result = compare_values(e_grad, a_grad, case.tolerance, case.public,
+                                what=f"the gradient w.r.t. `{name}`")
+        if not result.passed:
+            return fail(result.message, lines=result.lines)
+    return ok()

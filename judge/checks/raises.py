@@ -1,0 +1,19 @@
+"""raises: the call must raise an exception of the given type (or a subclass).
+
+    raises: ValueError
+"""
+from __future__ import annotations
+
+from judge.checks.result import CheckResult, Param, fail, ok, params
+
+PARAMS = params(Param("type", str, required=True, shorthand=True,
+                      what="an exception type name such as ValueError"))
+
+
+def check(case, expected, actual, *, type: str) -> CheckResult:
+    observed = actual["main"]
+    if observed.error is None:
+        return fail(f"returned a value instead of raising {type}")
+    if observed.error.is_a(type):
+        return ok()
+    return fail(f"raised {observed.error.headline()}; expected {type}", lines=observed.error.frames)

@@ -1,0 +1,15 @@
+"""shape: every returned tensor or array has the expected shape."""
+from __future__ import annotations
+
+from judge.checks.result import CheckResult, fail, ok
+from judge.checks.values import label, leaves
+from judge.wire import Array
+
+PARAMS: dict = {}
+
+
+def check(case, expected, actual, **params) -> CheckResult:
+    for path, e, a in leaves(expected["main"].value, actual["main"].value):
+        if isinstance(e, Array) and isinstance(a, Array) and not e.scalar and e.shape != a.shape:
+            return fail(f"{label(path)} has shape {a.shape}; expected {e.shape}", diagnose=True)
+    return ok()

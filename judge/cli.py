@@ -1,0 +1,139 @@
+"""The `judge` command line: a thin layer over `judge.session.Judge`.
+
+Exit codes of `judge run`: 0 accepted, 1 judged and not accepted, 2 usage or
+configuration error (one line on stderr naming the file and what is wrong).
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from judge.errors import ConfigError, ConfigErrors
+
+
+class _Group(click.Group):
+    """Turns configuration errors into one line on stderr and exit code 2."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except ConfigErrors as exc:
+            for line in exc.lines():
+                click.echo(f"error: {line}", err=True)
+            ctx.exit(2)
+        except ConfigError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(2)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=_Group)
+@click.option("--problems-dir", envvar="JUDGE_PROBLEMS_DIR", type=click.Path(file_okay=False),
+              help="A problem set laid out like the repository (problems/, hidden_tests/, submissions/).")
+@click.version_option(package_name="tensor-judge")
+@click.pass_context
+def main(ctx: click.Context, problems_dir: str | None) -> None:
+    """tensor-judge: practice problems for tensor code, judged offline in a sandbox."""
+    ctx.obj = _LazyJudge(problems_dir)
+    ctx.call_on_close(ctx.obj.close)
+
+
+class _LazyJudge:
+    """Builds the library object on first use, so --help never touches the disk."""
+
+    def __init__(self, problems_dir: str | None):
+        self.problems_dir = problems_dir
+        self._judge = None
+
+    def __call__(self):
+        if self._judge is None:
+            from judge.session import Judge
+
+            self._judge = Judge(self.problems_dir)
+        return self._judge
+
+    def close(self) -> None:
+        if self._judge is not None:
+            self._judge.close()
+
+
+@main.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+@click.pass_obj
+def list_(judge, as_json: bool) -> None:
+    """List every problem: id, title, difficulty, tags."""
+    items = [{"id": p.id, "title": p.title, "difficulty": p.difficulty, "tags": list(p.tags),
+              "framework": p.framework} for p in judge().problems()]
+    if as_json:
+        click.echo(json.dumps(items, indent=2))
+        return
+    width = max((len(i["id"]) for i in items), default=2)
+    title_width = max((len(i["title"]) for i in items), default=5)
+    for item in items:
+        click.echo(f"{item['id'].ljust(width)}  {item['title'].ljust(title_width)}  "
+                   f"{item['difficulty']:<6}  {item['framework']:<5}  {', '.join(item['tags'])}")
+
+
+@main.command()
+@click.argument("problem_id")
+@click.pass_obj
+def show(judge, problem_id: str) -> None:
+    """Show a problem: statement, signature, rules and public examples."""
+    from judge.cases import MAIN
+    from judge.display import show_input, show_value
+
+    j = judge()
+    problem = j.problem(problem_id)
+    click.echo(click.style(f"{problem.title}  [{problem.id}, {problem.difficulty}, {problem.framework}]", bold=True))
+    click.echo()
+    click.echo(problem.statement.rstrip())
+    click.echo()
+    click.echo(click.style("Signature", bold=True))
+    click.echo(f"    {problem.signature}")
+    click.echo()
+    click.echo(click.style("Limits", bold=True))
+    click.echo(f"    {problem.limits.time_s:g} s per test, {problem.limits.memory_mb} MiB of memory")
+    for case, expected in j.example_outputs(problem):
+        click.echo()
+        click.echo(click.style(f"Example: {case.name}", bold=True))
+        for name, spec in case.test.inputs.items():
+            click.echo(f"    {name} = {show_input(spec, case.args[case.arg_index(name)], '    ')}")
+        main = expected[MAIN]
+        if main.error is not None:
+            click.echo(f"    raises {main.error.type}")
+        else:
+            click.echo("    returns:")
+            click.echo(show_value(main.value, "      "))
+        if case.test.explanation:
+            click.echo(f"    {case.test.explanation.strip()}")
+
+
+@main.command()
+@click.argument("problem_id")
+@click.argument("file", type=click.Path(dir_okay=True))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout, nothing else.")
+@click.option("-v", "--verbose", is_flag=True, help="Show details of every failure and the submission's output.")
+@click.option("--examples", "examples_only", is_flag=True, help="Run only the public examples.")
+@click.pass_obj
+def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, examples_only: bool) -> None:
+    """Judge FILE on PROBLEM_ID: public examples, hidden tests and property checks."""
+    from judge.report import render_lines
+
+    report = judge().run(problem_id, file, examples_only=examples_only)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if as_json:
+        click.echo(report.dumps())
+    else:
+        for text, colour in render_lines(report, verbose=verbose):
+            if colour == "bold":
+                click.echo(click.style(text, bold=True))
+            elif colour:
+                click.echo(click.style(text, fg=colour))
+            else:
+                click.echo(text)
+    sys.exit(0 if report.accepted else 1)

@@ -1,0 +1,43 @@
+"""Showing values to learners: small tensors in full, large ones summarised."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from judge import generators
+from judge.wire import Array
+
+FULL_LIMIT = 64  # entries shown in full
+
+
+def show_value(value: Any, indent: str = "") -> str:
+    if isinstance(value, dict):
+        return "\n".join(f"{indent}{k}: {_one(v, indent + '  ')}" for k, v in value.items())
+    return indent + _one(value, indent)
+
+
+def _one(value: Any, indent: str) -> str:
+    if isinstance(value, Array):
+        return show_array(value, indent)
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return repr(value)
+
+
+def show_array(value: Array, indent: str = "") -> str:
+    head = value.describe()
+    data = value.data
+    if data.ndim == 0:
+        return f"{float(data) if data.dtype.kind == 'f' else data.item()!r} ({head})"
+    with np.printoptions(precision=4, suppress=True, threshold=FULL_LIMIT, edgeitems=2, linewidth=100):
+        body = np.array2string(data, separator=", ")
+    body = body.replace("\n", "\n" + indent + "  ")
+    return f"{head}\n{indent}  {body}"
+
+
+def show_input(spec: Any, value: Any, indent: str = "") -> str:
+    """An input as its generator (when large) or its values (when small)."""
+    if isinstance(spec, generators.Spec) and isinstance(value, Array) and value.data.size > FULL_LIMIT:
+        return f"{value.describe()}, drawn as {spec!r}"
+    return _one(value, indent)

@@ -1,0 +1,162 @@
+"""Grading: from cases, expected observations and a sandboxed run to a report.
+
+This is where verdicts are decided, in the judge's process, from plain data:
+sandbox verdicts (time, memory, output, crashes) first, then errors raised by
+the submission, then the checks selected for each test in order. A value
+failure is matched against the problem's known mistakes ("traps") so the
+message can name the mistake.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from judge import checks, wire
+from judge.cases import MAIN, Case
+from judge.checks import compare
+from judge.errors import ConfigError
+from judge.execute import ErrorInfo, Observation, run_call
+from judge.problem import Problem, Trap
+from judge.report import Report, TestResult
+from judge.sandbox import Limits, Program, RunResult, Sandbox
+from judge.verdict import Verdict
+
+Expected = dict[str, Observation]
+
+
+def plain(observation: Observation) -> Observation:
+    """An observation as it looks after crossing the boundary (for symmetric checks)."""
+    return Observation.from_plain(wire.roundtrip(observation.to_plain()))
+
+
+def expect(case: Case, reference: Callable, reference_path: Path) -> Expected:
+    """Run the trusted reference on every call of `case`."""
+    raising = _raises(case)
+    expected: Expected = {}
+    for name, call in case.calls.items():
+        observation = run_call(reference, call, str(reference_path))
+        if observation.error is not None and not (name == MAIN and raising):
+            raise ConfigError(f"the reference fails on test {case.name!r}: {observation.error.headline()}",
+                              file=reference_path)
+        if observation.grad_error is not None:
+            raise ConfigError(f"the reference's backward pass fails on test {case.name!r}: "
+                              f"{observation.grad_error.headline()}", file=reference_path)
+        expected[name] = plain(observation)
+    return expected
+
+
+@dataclass(frozen=True)
+class TrapSet:
+    traps: tuple[Trap, ...]
+    functions: dict[str, Callable]
+
+
+def grade(problem: Problem, cases: list[Case], expected: list[Expected], source: str, filename: str,
+          submission: str, sandbox: Sandbox, limits: Limits, traps: TrapSet | None = None) -> Report:
+    started = time.perf_counter()
+    calls, owners = [], []
+    for i, case in enumerate(cases):
+        for name, call in case.calls.items():
+            calls.append(call)
+            owners.append((i, name))
+    run = sandbox.run(Program(source=source, filename=filename, entry_point=problem.entry_point), calls, limits)
+    actual: list[dict[str, Observation]] = [{} for _ in cases]
+    sandbox_failure: dict[int, tuple[Verdict, str]] = {}
+    for (i, name), outcome in zip(owners, run.outcomes):
+        if outcome.observation is not None:
+            actual[i][name] = outcome.observation
+        elif outcome.verdict is not None and i not in sandbox_failure:
+            sandbox_failure[i] = (outcome.verdict, outcome.message)
+    results = []
+    for i, case in enumerate(cases):
+        results.append(_judge_case(case, expected[i], actual[i], run, sandbox_failure.get(i), traps))
+    warnings = [f"isolation layer failed: {f}" for f in run.isolation_failed]
+    return Report(problem=problem.id, submission=submission, tests=results,
+                  time_ms=(time.perf_counter() - started) * 1000, output=run.output, warnings=warnings)
+
+
+def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], run: RunResult,
+                failure: tuple[Verdict, str] | None, traps: TrapSet | None) -> TestResult:
+    main = actual.get(MAIN)
+    time_ms = main.time_ms if main is not None else 0.0
+
+    def result(verdict: Verdict, message: str = "", details=()) -> TestResult:
+        if verdict is not Verdict.ACCEPTED and case.test.hint:
+            message = f"{message}\nhint: {case.test.hint}" if message else f"hint: {case.test.hint}"
+        return TestResult(case.name, case.test.group, verdict, message, time_ms, tuple(details))
+
+    if run.load_error is not None:
+        error = run.load_error
+        details = error.error.frames if error.error else ()
+        return TestResult(case.name, case.test.group, error.verdict, _load_message(error.verdict, error.message,
+                                                                                     error.error), 0.0, details)
+    if failure is not None:
+        return result(*failure)
+    raising = _raises(case)
+    for name in case.calls:
+        observation = actual.get(name)
+        if observation is None:
+            return result(Verdict.JUDGE_ERROR, f"no result came back for call {name!r}")
+        if observation.error is not None and not (name == MAIN and raising):
+            return result(*_error_verdict(observation.error), details=observation.error.frames)
+    for spec in case.test.checks:
+        outcome = checks.get(spec.type).check(case, expected, actual, **spec.params)
+        if not outcome.passed:
+            message = outcome.message
+            if outcome.diagnose and traps is not None:
+                mistake = diagnose(case, actual, traps)
+                if mistake:
+                    message += f"\nthis matches a known mistake: {mistake}"
+            return result(outcome.verdict, message, outcome.lines)
+    return result(Verdict.ACCEPTED)
+
+
+def _raises(case: Case) -> bool:
+    return any(spec.type == "raises" for spec in case.test.checks)
+
+
+def _load_message(verdict: Verdict, message: str, error: ErrorInfo | None) -> str:
+    if error is None:
+        return f"while loading the file: {message}"
+    if error.type == "SyntaxError":
+        return f"the file does not compile: {message}"
+    if verdict is Verdict.COMPILE_ERROR:
+        return message.split(": ", 1)[1] if ": " in message else message
+    if error.type == "SystemExit":
+        return "the file called sys.exit() while being loaded; define the function and return values instead"
+    return f"loading the file raised {message}"
+
+
+def _error_verdict(error: ErrorInfo) -> tuple[Verdict, str]:
+    if error.where == "return":
+        if "too large" in error.message:
+            return Verdict.OUTPUT_LIMIT_EXCEEDED, error.message
+        return Verdict.WRONG_ANSWER, error.message
+    if error.is_a("MemoryError") or "can't allocate memory" in error.message:
+        return Verdict.MEMORY_LIMIT_EXCEEDED, f"ran out of memory: {error.headline()[:300]}"
+    if error.type == "NotImplementedError":
+        return Verdict.RUNTIME_ERROR, "not attempted yet: the function still raises NotImplementedError"
+    if error.is_a("SystemExit"):
+        return Verdict.RUNTIME_ERROR, "called sys.exit() during the test; return a value instead"
+    if error.is_a("RecursionError"):
+        return Verdict.RUNTIME_ERROR, f"maximum recursion depth exceeded ({error.headline()[:200]})"
+    return Verdict.RUNTIME_ERROR, f"raised {error.headline()}"
+
+
+def diagnose(case: Case, actual: dict[str, Observation], traps: TrapSet) -> str | None:
+    """The message of the first known mistake whose output equals the submission's."""
+    observed = actual.get(MAIN)
+    if observed is None or observed.error is not None:
+        return None
+    for trap in traps.traps:
+        fn = traps.functions.get(trap.function)
+        if fn is None:
+            continue
+        made = run_call(fn, case.calls[MAIN], None)
+        if made.error is not None:
+            continue
+        if compare.check(case, {MAIN: plain(made)}, {MAIN: observed}).passed:
+            return trap.message
+    return None

@@ -1,0 +1,331 @@
+"""Problems as data: the typed model and loading it from a problem set on disk.
+
+A problem set is a directory laid out like the repository:
+
+    problems/<id>.yaml                 public: statement, signature, limits, examples
+    hidden_tests/<id>/tests.yaml       hidden tests, checks, tolerances, traps
+    hidden_tests/<id>/reference.py     the trusted reference solution
+    hidden_tests/<id>/traps.py         optional: one function per known mistake
+    submissions/<id>/<verdict>/*.py    known submissions and their expected verdicts
+
+`load_problem` reads only the public part; `load_hidden` reads the rest and
+is called by the judge only after the sandbox's fork server has started, so
+hidden data never exists in a process a submission can inherit.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judge import generators
+from judge.errors import ConfigError
+from judge.yamlfile import Errors, Fields, Mapping, Sequence, load_yaml
+
+FRAMEWORKS = ("torch", "numpy")
+DIFFICULTIES = ("easy", "medium", "hard")
+GROUPS = ("example", "hidden", "check")
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    rtol: float = 1e-5
+    atol: float = 1e-6
+    keys: tuple[tuple[str, "Tolerance"], ...] = ()
+
+    def for_key(self, key: str | None) -> "Tolerance":
+        for name, tol in self.keys:
+            if name == key:
+                return tol
+        return Tolerance(self.rtol, self.atol)
+
+    def describe(self) -> str:
+        return f"rtol={self.rtol:g}, atol={self.atol:g}"
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """One check selected for a test in YAML: its type name and parameters."""
+
+    type: str
+    params: dict
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class TestSpec:
+    """A named test: inputs, the checks to apply, its tolerance and group."""
+
+    name: str
+    group: str
+    inputs: dict[str, Any]            # argument name -> plain value or generators.Spec
+    checks: tuple[CheckSpec, ...]
+    tolerance: Tolerance | None       # None: the hidden file's default tolerance
+    hint: str = ""
+    explanation: str = ""
+    source: str = ""                   # file:line, for authors
+
+    @property
+    def public(self) -> bool:
+        return self.group == "example"
+
+
+@dataclass(frozen=True)
+class Limits:
+    time_s: float = 2.0
+    memory_mb: int = 1024
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The public part of a problem: everything a learner may see."""
+
+    id: str
+    title: str
+    difficulty: str
+    tags: tuple[str, ...]
+    framework: str
+    entry_point: str
+    args: tuple[str, ...]
+    signature: str
+    statement: str
+    starter: str
+    hints: tuple[str, ...]
+    examples: tuple[TestSpec, ...]
+    limits: Limits
+    path: Path
+    root: Path
+
+    @property
+    def hidden_dir(self) -> Path:
+        return self.root / "hidden_tests" / self.id
+
+    @property
+    def submissions_dir(self) -> Path:
+        return self.root / "submissions" / self.id
+
+
+@dataclass(frozen=True)
+class Trap:
+    """A known mistake: a function that makes it, and what to tell the learner."""
+
+    name: str
+    function: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """The hidden part: tests, checks, tolerances, traps and the reference."""
+
+    tests: tuple[TestSpec, ...]
+    tolerance: Tolerance
+    reference: Path
+    traps_file: Path | None
+    traps: tuple[Trap, ...]
+    path: Path
+
+
+# ---------------------------------------------------------------- problem sets
+
+def find_root(explicit: str | os.PathLike | None = None) -> Path:
+    """The problem set to use: --problems-dir, $JUDGE_PROBLEMS_DIR, the cwd, or the repo."""
+    for candidate, origin in ((explicit, "--problems-dir"), (os.environ.get("JUDGE_PROBLEMS_DIR"), "JUDGE_PROBLEMS_DIR")):
+        if candidate:
+            root = Path(candidate).expanduser()
+            if not (root / "problems").is_dir():
+                raise ConfigError(f"{origin}: no problems/ directory in {root}", file=root)
+            return root.resolve()
+    for root in (Path.cwd(), Path(__file__).resolve().parent.parent):
+        if (root / "problems").is_dir() and (root / "hidden_tests").is_dir():
+            return root
+    raise ConfigError("no problem set found: run inside a problem set (a directory with problems/ and "
+                      "hidden_tests/) or pass --problems-dir DIR")
+
+
+def problem_ids(root: Path) -> list[str]:
+    return sorted(p.stem for p in (root / "problems").glob("*.yaml"))
+
+
+def load_problem(root: Path, problem_id: str) -> Problem:
+    """Load and validate the public part of `problem_id`."""
+    path = root / "problems" / f"{problem_id}.yaml"
+    if not path.is_file():
+        known = problem_ids(root)
+        close = [k for k in known if k.startswith(problem_id[:3])] or known
+        raise ConfigError(f"unknown problem id {problem_id!r}; known problems: {', '.join(close) or 'none'}",
+                          file=root / "problems")
+    data = load_yaml(path)
+    errors = Errors(_display(path))
+    top = Fields(data, "", errors, 1)
+    pid = top.get("id", str)
+    if pid is not None and pid != problem_id:
+        top.error("id", f"must equal the file name {problem_id!r}, got {pid!r}")
+    framework = top.get("framework", str, check=_one_of(FRAMEWORKS))
+    args = _names(top, "args")
+    limits_fields = top.sub("limits")
+    limits = Limits(time_s=limits_fields.get("time_s", float, default=2.0, check=_positive),
+                    memory_mb=limits_fields.get("memory_mb", int, default=1024, check=_positive))
+    limits_fields.unknown({"time_s", "memory_mb"})
+    examples = _tests(top, "examples", "example", args or (), None, errors, path)
+    problem = Problem(
+        id=problem_id,
+        title=top.get("title", str),
+        difficulty=top.get("difficulty", str, check=_one_of(DIFFICULTIES)),
+        tags=tuple(top.get("tags", list, default=[], check=_all_str)),
+        framework=framework,
+        entry_point=top.get("entry_point", str, check=_identifier),
+        args=tuple(args or ()),
+        signature=top.get("signature", str),
+        statement=top.get("statement", str),
+        starter=top.get("starter", str, default=""),
+        hints=tuple(top.get("hints", list, default=[], check=_all_str)),
+        examples=examples,
+        limits=limits,
+        path=path,
+        root=root,
+    )
+    top.unknown()
+    errors.raise_if_any()
+    return problem
+
+
+def load_hidden(problem: Problem) -> Hidden:
+    """Load and validate the hidden part of `problem` (judge process only)."""
+    directory = problem.hidden_dir
+    path = directory / "tests.yaml"
+    data = load_yaml(path)
+    errors = Errors(_display(path))
+    top = Fields(data, "", errors, 1)
+    tolerance = _tolerance(top, "tolerance", Tolerance())
+    reference = directory / top.get("reference", str, default="reference.py")
+    if not reference.is_file():
+        top.error("reference", f"reference solution {_display(reference)} not found")
+    traps_name = top.get("traps_file", str, default="traps.py")
+    traps_file = directory / traps_name
+    traps = []
+    trap_list = top.get("traps", list, default=[])
+    for i, item in enumerate(trap_list or []):
+        line = trap_list.item_lines[i] if isinstance(trap_list, Sequence) else top.line("traps")
+        trap = Fields(item, f"traps[{i}]", errors, line)
+        name = trap.get("name", str, check=_identifier)
+        traps.append(Trap(name=name, function=trap.get("function", str, default=name, check=_identifier),
+                          message=trap.get("message", str)))
+        trap.unknown({"name", "function", "message"})
+    if traps and not traps_file.is_file():
+        top.error("traps", f"traps are listed but {_display(traps_file)} does not exist")
+    tests = _tests(top, "tests", "hidden", problem.args, tolerance, errors, path)
+    top.unknown()
+    errors.raise_if_any()
+    return Hidden(tests=tests, tolerance=tolerance, reference=reference,
+                  traps_file=traps_file if traps_file.is_file() else None, traps=tuple(traps), path=path)
+
+
+# ---------------------------------------------------------------- field readers
+
+def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | list, tolerance: Tolerance | None,
+           errors: Errors, path: Path) -> tuple[TestSpec, ...]:
+    from judge import checks  # the check registry validates check names and parameters
+
+    items = top.get(key, list, default=[])
+    tests: list[TestSpec] = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(items or []):
+        line = items.item_lines[i] if isinstance(items, Sequence) else top.line(key)
+        f = Fields(item, f"{key}[{i}]", errors, line)
+        name = f.get("name", str, check=_identifier)
+        if name in seen:
+            f.error("name", f"duplicate test name {name!r} (first at line {seen[name]})")
+        elif name:
+            seen[name] = f.line()
+        group = default_group
+        if default_group != "example":
+            group = f.get("group", str, default="hidden", check=_one_of(("hidden", "check")))
+        inputs = _inputs(f, args)
+        test_tolerance = _tolerance(f, "tolerance", tolerance)
+        specs = []
+        for check_name in checks.names():
+            if f.has(check_name):
+                params = checks.parse_params(check_name, f, check_name)
+                if params is not None:
+                    specs.append(CheckSpec(check_name, params, f.line(check_name)))
+        if not specs:
+            specs.append(CheckSpec("compare", {}, f.line()))
+        tests.append(TestSpec(
+            name=name or f"{key}_{i}", group=group, inputs=inputs, checks=tuple(specs),
+            tolerance=test_tolerance, hint=f.get("hint", str, default=""),
+            explanation=f.get("explanation", str, default=""),
+            source=f"{_display(path)}:{f.line()}"))
+        f.unknown({"name", "group", "inputs", "tolerance", "hint", "explanation", *checks.names()}
+                  - ({"group"} if default_group == "example" else set()))
+    return tuple(tests)
+
+
+def _inputs(f: Fields, args: tuple[str, ...] | list) -> dict[str, Any]:
+    sub = f.sub("inputs", required=True)
+    inputs: dict[str, Any] = {}
+    for name in args:
+        if not sub.has(name):
+            sub.errors.add(sub.line(), sub.field(name), f"missing; every test gives all arguments ({', '.join(args)})")
+            continue
+        inputs[name] = generators.parse_input(sub.raw(name), sub, name)
+    sub.unknown(set(args))
+    return inputs
+
+
+def _tolerance(f: Fields, key: str, default: Tolerance | None) -> Tolerance | None:
+    if not f.has(key):
+        return default
+    sub = f.sub(key)
+    default = default or Tolerance()
+    rtol = sub.get("rtol", float, default=default.rtol, check=_non_negative)
+    atol = sub.get("atol", float, default=default.atol, check=_non_negative)
+    keys = []
+    per_key = sub.sub("keys")
+    for name in per_key.data:
+        tol = per_key.sub(str(name))
+        keys.append((str(name), Tolerance(tol.get("rtol", float, default=rtol, check=_non_negative),
+                                          tol.get("atol", float, default=atol, check=_non_negative))))
+        tol.unknown({"rtol", "atol"})
+    sub.unknown({"rtol", "atol", "keys"})
+    return Tolerance(rtol, atol, tuple(keys) or default.keys)
+
+
+def _names(f: Fields, key: str) -> list[str] | None:
+    names = f.get(key, list, check=_all_identifiers, what="a list of argument names")
+    return list(names) if names is not None else None
+
+
+def _one_of(options: tuple[str, ...]):
+    return lambda v: None if v in options else f"expected one of {', '.join(options)}, got {v!r}"
+
+
+def _positive(v: float) -> str | None:
+    return None if v > 0 else f"expected a positive number, got {v!r}"
+
+
+def _non_negative(v: float) -> str | None:
+    return None if v >= 0 else f"expected a number >= 0, got {v!r}"
+
+
+def _identifier(v: str) -> str | None:
+    return None if v.isidentifier() else f"expected a Python identifier, got {v!r}"
+
+
+def _all_str(v: list) -> str | None:
+    return None if all(isinstance(x, str) for x in v) else "expected a list of strings"
+
+
+def _all_identifiers(v: list) -> str | None:
+    return None if all(isinstance(x, str) and x.isidentifier() for x in v) else "expected a list of Python identifiers"
+
+
+def _display(path: Path) -> Path:
+    """Paths relative to the working directory when possible, as users typed them."""
+    try:
+        return path.resolve().relative_to(Path.cwd())
+    except ValueError:
+        return path

@@ -1,0 +1,132 @@
+"""The library API: a `Judge` over one problem set, used by the CLI and notebooks.
+
+The order of work in `Judge.run` is the security boundary's: the public
+problem is read, the framework imported and the sandbox's fork server started
+*before* anything hidden (tests, reference, expected values) is loaded, so no
+submission process can inherit hidden data.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from judge import problem as problems
+from judge.cases import Case, build_case
+from judge.errors import ConfigError
+from judge.execute import run_call
+from judge.grading import Expected, TrapSet, expect, grade
+from judge.problem import Hidden, Problem
+from judge.report import Report
+from judge.sandbox import Limits, Sandbox
+from judge.solution import load_function, load_module
+
+MAX_SOURCE_BYTES = 1 << 20
+
+
+class Judge:
+    """Judges submissions against the problems of one problem set."""
+
+    def __init__(self, problems_dir: str | os.PathLike | None = None, *, threads: int | None = None):
+        self.root = problems.find_root(problems_dir)
+        self.threads = threads or max(1, min(4, os.cpu_count() or 1))
+        self._sandbox: Sandbox | None = None
+        self._frameworks: set[str] = set()
+
+    # ------------------------------------------------------------ problems
+    def problem_ids(self) -> list[str]:
+        return problems.problem_ids(self.root)
+
+    def problem(self, problem_id: str) -> Problem:
+        return problems.load_problem(self.root, problem_id)
+
+    def problems(self) -> list[Problem]:
+        return [self.problem(pid) for pid in self.problem_ids()]
+
+    # ------------------------------------------------------------ judging
+    def run(self, problem_id: str, submission: str | os.PathLike, *, examples_only: bool = False) -> Report:
+        """Judge the file `submission` on `problem_id`: examples, hidden tests, checks."""
+        problem = self.problem(problem_id)
+        source = read_submission(Path(submission))
+        return self.run_source(problem, source, str(submission), examples_only=examples_only)
+
+    def run_source(self, problem: Problem, source: str, label: str, *, examples_only: bool = False) -> Report:
+        self._start_sandbox(problem.framework)
+        hidden = None if examples_only else problems.load_hidden(problem)
+        cases, expected, traps = self.prepare(problem, hidden)
+        limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
+        report = grade(problem, cases, expected, source, Path(label).name, label, self._sandbox, limits, traps)
+        return report
+
+    def prepare(self, problem: Problem, hidden: Hidden | None) -> tuple[list[Case], list[Expected], TrapSet | None]:
+        """Cases, the reference's observations on them, and the trap functions."""
+        reference_path = (hidden.reference if hidden else problem.hidden_dir / "reference.py")
+        reference = load_function(reference_path, problem.entry_point)
+        tests = list(problem.examples) + (list(hidden.tests) if hidden else [])
+        cases = [build_case(problem, test, hidden.tolerance if hidden else None) for test in tests]
+        expected = [expect(case, reference, reference_path) for case in cases]
+        traps = None
+        if hidden is not None and hidden.traps and hidden.traps_file is not None:
+            module = load_module(hidden.traps_file, f"_judge_traps_{problem.id}")
+            functions = {t.function: getattr(module, t.function) for t in hidden.traps
+                         if callable(getattr(module, t.function, None))}
+            missing = [t.function for t in hidden.traps if t.function not in functions]
+            if missing:
+                raise ConfigError(f"defines no function(s) {', '.join(missing)}", file=hidden.traps_file,
+                                  field="traps")
+            traps = TrapSet(hidden.traps, functions)
+        return cases, expected, traps
+
+    def example_outputs(self, problem: Problem) -> list[tuple[Case, Expected]]:
+        """The public examples with the reference's outputs (for `judge show`)."""
+        reference_path = problem.hidden_dir / "reference.py"
+        reference = load_function(reference_path, problem.entry_point)
+        cases = [build_case(problem, test) for test in problem.examples]
+        return [(case, expect(case, reference, reference_path)) for case in cases]
+
+    # ------------------------------------------------------------ lifecycle
+    def _start_sandbox(self, framework: str) -> None:
+        if self._sandbox is None:
+            import_framework(framework)
+            self._sandbox = Sandbox().start()
+
+    def close(self) -> None:
+        if self._sandbox is not None:
+            self._sandbox.close()
+            self._sandbox = None
+
+    def __enter__(self) -> "Judge":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def import_framework(framework: str) -> None:
+    """Import the problem's framework once, in the warm parent, fork-safely."""
+    import numpy  # noqa: F401  (numpy problems and the wire format need it)
+
+    if framework == "torch":
+        import torch
+
+        # A fork after a multi-threaded torch op hangs the child in libgomp; the
+        # warm parent stays single-threaded and each child sets its own count.
+        torch.set_num_threads(1)
+
+
+def read_submission(path: Path) -> str:
+    if not path.exists():
+        raise ConfigError("submission file not found", file=path)
+    if path.is_dir():
+        raise ConfigError("is a directory; expected a Python file defining the entry point", file=path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read the submission: {exc.strerror}", file=path) from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise ConfigError(f"the submission is {len(data)} bytes; the limit is {MAX_SOURCE_BYTES}", file=path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not UTF-8 text (byte {exc.start}): expected a Python source file", file=path) from None

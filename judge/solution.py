@@ -1,0 +1,36 @@
+"""Loading trusted Python code (references and trap functions) into the judge.
+
+Only files from hidden_tests/ are loaded this way; submissions never are.
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Callable
+
+from judge.errors import ConfigError
+
+
+def load_module(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ConfigError("cannot be loaded as Python", file=path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except FileNotFoundError:
+        raise ConfigError("file not found", file=path) from None
+    except SyntaxError as exc:
+        raise ConfigError(f"syntax error: {exc.msg}", file=path, line=exc.lineno) from None
+    except Exception as exc:  # an author's module failing at import is a config error, reported in one line
+        raise ConfigError(f"fails to import: {type(exc).__name__}: {exc}", file=path) from None
+    return module
+
+
+def load_function(path: Path, function: str, label: str = "reference") -> Callable:
+    module = load_module(path, f"_judge_{label}_{abs(hash(str(path)))}")
+    fn = getattr(module, function, None)
+    if not callable(fn):
+        raise ConfigError(f"defines no function `{function}`", file=path, field=label)
+    return fn
