@@ -16,6 +16,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from judge import wire
@@ -60,20 +61,22 @@ class RunResult:
     output: str = ""
     output_bytes: int = 0
     workers: int = 0
+    isolation_active: list[str] = field(default_factory=list)
     isolation_failed: list[str] = field(default_factory=list)
 
 
 class Sandbox:
     """A warm fork server; one `run` per submission. Use as a context manager."""
 
-    def __init__(self) -> None:
+    def __init__(self, protect: tuple[Path, ...] | list[Path] = ()) -> None:
+        self.protect = tuple(Path(p).resolve() for p in protect)
         self._pid: int | None = None
         self._sock: socket.socket | None = None
         self._lock = threading.Lock()
 
     def start(self) -> "Sandbox":
         if self._pid is None:
-            self._pid, self._sock = zygote.start_zygote()
+            self._pid, self._sock = zygote.start_zygote(self.protect)
         return self
 
     def close(self) -> None:
@@ -233,7 +236,9 @@ class _Drive:
         """Handle one frame from the worker; True when a new call starts."""
         if kind == worker.READY:
             self.loaded = True
-            self.result.isolation_failed = json.loads(payload).get("isolation_failed", [])
+            layers = json.loads(payload)
+            self.result.isolation_active = [str(x) for x in layers.get("active", [])]
+            self.result.isolation_failed = [str(x) for x in layers.get("failed", [])]
             return True
         if kind == worker.LOAD_ERROR:
             record = json.loads(payload)

@@ -19,7 +19,7 @@ from judge.sandbox import channel, isolation
 from judge.sandbox.limits import Limits
 
 # Frame kinds, child -> judge.
-READY = b"R"        # payload: JSON {"isolation_failed": [...]}
+READY = b"R"        # payload: JSON {"active": [layer, ...], "failed": ["layer: why", ...]}
 LOAD_ERROR = b"L"   # payload: JSON {"kind": "compile"|"runtime", "error": ErrorInfo}
 RESULT = b"O"       # payload: JSON {"index": i} line + wire bytes of the observation
 DONE = b"D"
@@ -27,11 +27,11 @@ DONE = b"D"
 REQUEST = b"Q"      # payload: JSON header line + wire bytes of the calls
 
 
-def main(data_fd: int, out_fd: int, scratch: Path) -> None:
+def main(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]) -> None:
     """Entry point in the child; never returns."""
     code = 0
     try:
-        _serve(data_fd, out_fd, scratch)
+        _serve(data_fd, out_fd, scratch, protected)
     except BaseException:  # the child must exit through os._exit, never unwind into the zygote
         code = 70
     finally:
@@ -43,7 +43,7 @@ def main(data_fd: int, out_fd: int, scratch: Path) -> None:
         os._exit(code)
 
 
-def _serve(data_fd: int, out_fd: int, scratch: Path) -> None:
+def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]) -> None:
     os.dup2(out_fd, 1)
     os.dup2(out_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -57,13 +57,13 @@ def _serve(data_fd: int, out_fd: int, scratch: Path) -> None:
     limits = Limits.from_plain(request["limits"])
     calls = [Call.from_plain(c) for c in wire.decode(body, len(body) + 1)]
     indices = request["indices"]
-    ctx = isolation.ChildContext(limits=limits, scratch=scratch, keep_fds=(sock.fileno(),))
-    failed = isolation.apply_all(ctx)
+    ctx = isolation.ChildContext(limits=limits, scratch=scratch, keep_fds=(sock.fileno(),), protected=protected)
+    isolation.apply_all(ctx)
     _set_threads(limits.threads)
     fn = _load(sock, request["source"], request["filename"], request["entry_point"])
     if fn is None:
         return
-    channel.send_frame(sock, READY, json.dumps({"isolation_failed": failed}).encode())
+    channel.send_frame(sock, READY, json.dumps({"active": ctx.active, "failed": ctx.failed}).encode())
     for index, call in zip(indices, calls):
         try:
             observation = run_call(fn, call, request["filename"])

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from judge.sandbox import worker
+from judge.sandbox import namespaces, worker
 
 SPAWN = b"S"
 PID = b"P"     # monitor -> judge: worker pid
@@ -29,8 +29,11 @@ EXIT = b"X"    # monitor -> judge: JSON exit record
 KILL = b"k"    # judge -> monitor
 
 
-def start_zygote() -> tuple[int, socket.socket]:
-    """Fork the zygote; return its pid and the judge's end of its socket."""
+def start_zygote(protected: tuple[Path, ...] = ()) -> tuple[int, socket.socket]:
+    """Fork the zygote; return its pid and the judge's end of its socket.
+
+    `protected` are the judge's data directories that every child must not see.
+    """
     judge_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     sys.stdout.flush()
     sys.stderr.flush()
@@ -39,7 +42,7 @@ def start_zygote() -> tuple[int, socket.socket]:
         judge_end.close()
         code = 0
         try:
-            _serve(zygote_end)
+            _serve(zygote_end, protected)
         except BaseException:  # never unwind into the judge's code in a forked copy
             code = 70
         os._exit(code)
@@ -47,7 +50,7 @@ def start_zygote() -> tuple[int, socket.socket]:
     return pid, judge_end
 
 
-def _serve(sock: socket.socket) -> None:
+def _serve(sock: socket.socket, protected: tuple[Path, ...]) -> None:
     # Ctrl-C on the terminal must stop the judge, which then closes our socket.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # monitors are reaped automatically
@@ -67,7 +70,7 @@ def _serve(sock: socket.socket) -> None:
                 for s in (sock, data_judge, ctl_judge):
                     s.close()
                 os.close(out_read)
-                _monitor(data_child, ctl_child, out_write, scratch_root)
+                _monitor(data_child, ctl_child, out_write, scratch_root, protected)
             except BaseException:
                 code = 70
             os._exit(code)
@@ -80,14 +83,20 @@ def _serve(sock: socket.socket) -> None:
         os.close(out_read)
 
 
-def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_root: Path) -> None:
+def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_root: Path,
+             protected: tuple[Path, ...]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     scratch = Path(tempfile.mkdtemp(prefix="judge-run-", dir=scratch_root))
+    if namespaces.available()[0]:
+        try:
+            namespaces.enter_pid_namespace()
+        except OSError:
+            pass  # the child notices it is not PID 1 and reports the layer as missing
     pid = os.fork()
     if pid == 0:
         ctl.close()
         os.setsid()
-        worker.main(data.detach(), out_write, scratch)  # never returns
+        worker.main(data.detach(), out_write, scratch, protected)  # never returns
     data.close()
     os.close(out_write)
     ctl.sendall(PID + pid.to_bytes(8, "little"))
