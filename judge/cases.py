@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from judge import checks, generators, wire
+from judge.compose import References
 from judge.errors import ConfigError
 from judge.execute import Call
 from judge.problem import Problem, TestSpec, Tolerance
@@ -54,12 +55,14 @@ def derive_seed(*parts: str) -> int:
 def draw_inputs(problem: Problem, test: TestSpec) -> tuple[Any, ...]:
     """The test's arguments, in signature order, as plain decoded values."""
     drawn: dict[str, Any] = {}
+    references = References(problem.root)  # for `output_of`: other problems' references
     for name in problem.args:
         spec = test.inputs.get(name)
         if isinstance(spec, generators.Spec):
             seed = spec.seed if spec.seed is not None else derive_seed(problem.id, test.name, name)
             try:
-                drawn[name] = spec.draw(np.random.default_rng(seed), drawn, problem.framework)
+                drawn[name] = spec.draw(np.random.default_rng(seed), drawn, problem.framework,
+                                        context=references)
             except KeyError as exc:
                 raise ConfigError(f"inputs.{name}: refers to argument {exc} which is not drawn before it",
                                   file=test.source) from None

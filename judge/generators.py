@@ -7,6 +7,8 @@ or a mapping with exactly one generator key and optional common options:
     tokens: {arange: [1, 4, 6], library: torch}
     temperature: 0.07
     embeddings: {literal: [[1, 0], [1, 0], [0, 1], [0, 1]]}
+    tokens: {output_of: {problem: patchify, output: tokens,
+                         inputs: {images: {normal: [2, 3, 8, 8]}, patch_height: 4, patch_width: 4}}}
 
 Each spec parses into a small object with `draw(rng, args)` and a `repr` that
 reads like its YAML (in the spirit of Hypothesis' strategies). Hidden inputs
@@ -48,12 +50,25 @@ class Spec:
                 parts.append(f"{name}: {value}")
         return "{" + ", ".join(parts) + "}"
 
-    def draw(self, rng: np.random.Generator, drawn: dict[str, Any], default_library: str) -> Any:
-        """The input as a numpy array or torch tensor; `drawn` holds earlier arguments."""
-        array = _GENERATORS[self.kind].draw(self.params, rng, drawn)
+    def draw(self, rng: np.random.Generator, drawn: dict[str, Any], default_library: str,
+             context: Any = None) -> Any:
+        """The input as a numpy array or torch tensor; `drawn` holds earlier arguments.
+
+        `context` is a `judge.compose.References` for generators that run another
+        problem's reference (`output_of`); the others ignore it.
+        """
+        generator = _GENERATORS[self.kind]
+        if generator.composes:
+            if context is None:
+                raise ValueError(f"{self.kind} needs the problem set (it runs another problem's reference)")
+            array = generator.draw(self.params, rng, drawn, context)
+        else:
+            array = generator.draw(self.params, rng, drawn)
         if self.scale is not None:
             array = array * self.scale
-        dtype = self.dtype or _default_dtype(array)
+        # A composed value keeps the dtype the other reference returned.
+        dtype = self.dtype or (array.dtype.name if generator.composes and array.dtype.name in DTYPES
+                               else _default_dtype(array))
         library = self.library or default_library
         return to_library(array, dtype, library)
 
@@ -86,7 +101,8 @@ class _Generator:
     name: str
     doc: str
     parse: Callable[[Any, Fields, str], dict | None]
-    draw: Callable[[dict, np.random.Generator, dict], np.ndarray]
+    draw: Callable[..., np.ndarray]
+    composes: bool = False   # draw(params, rng, drawn, context): runs another problem's reference
 
 
 def _shape_of(value: Any) -> str | None:
@@ -147,6 +163,22 @@ def _parse_repeat(value: Any, owner: Fields, key: str) -> dict | None:
     return params if params["row"] is not None and params["times"] is not None else None
 
 
+def _parse_output_of(value: Any, owner: Fields, key: str) -> dict | None:
+    sub = Fields(value, owner.field(key), owner.errors, owner.line(key))
+    problem = sub.get("problem", str, what="the id of the problem whose reference makes this input")
+    inner = sub.sub("inputs", required=True)
+    inputs = {str(name): parse_input(inner.raw(name), inner, str(name)) for name in inner.data}
+    output = sub.get("output", str, default=None, what="a key of the dict the other reference returns")
+    sub.unknown({"problem", "inputs", "output"})
+    return {"problem": problem, "inputs": inputs, "output": output} if problem else None
+
+
+def _draw_output_of(p: dict, rng: np.random.Generator, drawn: dict, context: Any) -> np.ndarray:
+    from judge.compose import to_numpy
+
+    return to_numpy(context.output(p["problem"], p["inputs"], rng), p["output"])
+
+
 def _draw_derived(p: dict, rng: np.random.Generator, drawn: dict) -> np.ndarray:
     if p["of"] not in drawn:
         raise KeyError(p["of"])
@@ -195,6 +227,9 @@ _GENERATORS: dict[str, _Generator] = {g.name: g for g in [
                _parse_derived, _draw_derived),
     _Generator("repeat", "one random row repeated: `{row: [D], times: N, noise: 0}` (collapsed inputs)",
                _parse_repeat, _draw_repeat),
+    _Generator("output_of", "another problem's reference output on inputs given like a test's: "
+               "`{problem: patchify, inputs: {images: ..., patch_height: 4, patch_width: 4}, output: tokens}`",
+               _parse_output_of, _draw_output_of, composes=True),
 ]}
 
 
