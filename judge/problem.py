@@ -67,6 +67,8 @@ class TestSpec:
     hint: str = ""
     explanation: str = ""
     source: str = ""                   # file:line, for authors
+    expected: Any = None               # examples only: the output the author states (see `pinned`)
+    pinned: bool = False               # `expected` was given; `judge validate` holds the reference to it
 
     @property
     def public(self) -> bool:
@@ -75,8 +77,18 @@ class TestSpec:
 
 @dataclass(frozen=True)
 class Limits:
+    """Per-test limits, and the margins `judge validate` holds them to (as Kattis does).
+
+    `ac_to_time_limit`: the time limit must be at least this many times the
+    slowest accepted submission's slowest test. `time_limit_to_tle`: a
+    time_limit_exceeded submission must still time out with the limit raised
+    by this factor, and no other verdict may be within this factor of the limit.
+    """
+
     time_s: float = 2.0
     memory_mb: int = 1024
+    ac_to_time_limit: float = 2.0
+    time_limit_to_tle: float = 1.5
 
 
 @dataclass(frozen=True)
@@ -168,8 +180,11 @@ def load_problem(root: Path, problem_id: str) -> Problem:
     args = _names(top, "args")
     limits_fields = top.sub("limits")
     limits = Limits(time_s=limits_fields.get("time_s", float, default=2.0, check=_positive),
-                    memory_mb=limits_fields.get("memory_mb", int, default=1024, check=_positive))
-    limits_fields.unknown({"time_s", "memory_mb"})
+                    memory_mb=limits_fields.get("memory_mb", int, default=1024, check=_positive),
+                    ac_to_time_limit=limits_fields.get("ac_to_time_limit", float, default=2.0, check=_at_least_one),
+                    time_limit_to_tle=limits_fields.get("time_limit_to_tle", float, default=1.5,
+                                                        check=_at_least_one))
+    limits_fields.unknown({"time_s", "memory_mb", "ac_to_time_limit", "time_limit_to_tle"})
     examples = _tests(top, "examples", "example", args or (), None, errors, path)
     problem = Problem(
         id=problem_id,
@@ -254,14 +269,37 @@ def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | li
                     specs.append(CheckSpec(check_name, params, f.line(check_name)))
         if not specs:
             specs.append(CheckSpec("compare", {}, f.line()))
+        pinned = default_group == "example" and f.has("expected")
         tests.append(TestSpec(
             name=name or f"{key}_{i}", group=group, inputs=inputs, checks=tuple(specs),
             tolerance=test_tolerance, hint=f.get("hint", str, default=""),
             explanation=f.get("explanation", str, default=""),
-            source=f"{_display(path)}:{f.line()}"))
-        f.unknown({"name", "group", "inputs", "tolerance", "hint", "explanation", *checks.names()}
-                  - ({"group"} if default_group == "example" else set()))
+            source=f"{_display(path)}:{f.line()}",
+            expected=_plain(f.raw("expected")) if pinned else None, pinned=pinned))
+        fields = {"name", "group", "inputs", "tolerance", "hint", "explanation"}
+        fields = fields - {"group"} | {"expected"} if default_group == "example" else fields
+        for unknown in [k for k in f.data if k not in fields and k not in checks.names()]:
+            f.error(unknown, _unknown_test_key(str(unknown), fields, checks.names()))
     return tuple(tests)
+
+
+def _unknown_test_key(key: str, fields: set[str], check_names: list[str]) -> str:
+    """Say what a test may hold (its fields and every check type), and the likely intended key."""
+    import difflib
+
+    close = difflib.get_close_matches(key, [*fields, *check_names], n=1)
+    guess = f"; did you mean `{close[0]}`?" if close else ""
+    return (f"unknown field or check type `{key}`{guess} (test fields: {', '.join(sorted(fields))}; "
+            f"check types: {', '.join(check_names)})")
+
+
+def _plain(value: Any) -> Any:
+    """A YAML value without line bookkeeping: dicts, lists and scalars."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _inputs(f: Fields, args: tuple[str, ...] | list) -> dict[str, Any]:
@@ -305,6 +343,10 @@ def _one_of(options: tuple[str, ...]):
 
 def _positive(v: float) -> str | None:
     return None if v > 0 else f"expected a positive number, got {v!r}"
+
+
+def _at_least_one(v: float) -> str | None:
+    return None if v >= 1 else f"expected a factor >= 1, got {v!r}"
 
 
 def _non_negative(v: float) -> str | None:
