@@ -41,6 +41,8 @@ class ChildContext:
     scratch: Path
     keep_fds: tuple[int, ...]
     protected: tuple[Path, ...] = ()      # the judge's data: hidden tests, submissions, problems
+    calls: int = 1                        # calls this child will run (scales the CPU-time backstop)
+    disabled: tuple[str, ...] = ()        # layers switched off on purpose (tests, debugging)
     active: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
 
@@ -126,7 +128,8 @@ def _address_space_now() -> int:
 def _apply_rlimits(ctx: ChildContext) -> None:
     limits = ctx.limits
     memory = _address_space_now() + limits.memory_mb * (1 << 20)
-    cpu = int(limits.time_s * 4 + limits.import_time_s) + 1
+    # A backstop only: the judge's wall clock per call is the real limit.
+    cpu = int(limits.import_time_s + limits.time_s * max(1, ctx.calls) * max(1, limits.threads)) + 1
     for which, value in ((resource.RLIMIT_AS, memory),
                          (resource.RLIMIT_CPU, cpu),
                          (resource.RLIMIT_FSIZE, limits.file_bytes),
@@ -222,6 +225,8 @@ def apply_all(ctx: ChildContext) -> None:
     """Apply every layer the machine supports; record which are active and which failed."""
     for layer in LAYERS:
         ok, why = layer.probe()
+        if layer.name in ctx.disabled:
+            ok, why = False, f"disabled by {DISABLE_ENV}"
         if not ok:
             ctx.failed.append(f"{layer.name}: {why}")
             continue
@@ -231,6 +236,20 @@ def apply_all(ctx: ChildContext) -> None:
             ctx.failed.append(f"{layer.name}: {exc.strerror or exc}")
         else:
             ctx.active.append(layer.name)
+
+
+DISABLE_ENV = "JUDGE_SANDBOX_DISABLE"
+
+
+def disabled_from_env(environ: dict | None = None) -> tuple[str, ...]:
+    """Layers named in $JUDGE_SANDBOX_DISABLE (comma-separated); unknown names are an error."""
+    raw = (environ if environ is not None else os.environ).get(DISABLE_ENV, "")
+    names = tuple(n.strip() for n in raw.split(",") if n.strip())
+    known = {layer.name for layer in LAYERS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"{DISABLE_ENV}: unknown layer(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    return names
 
 
 def probe_all() -> list[LayerStatus]:

@@ -68,15 +68,16 @@ class RunResult:
 class Sandbox:
     """A warm fork server; one `run` per submission. Use as a context manager."""
 
-    def __init__(self, protect: tuple[Path, ...] | list[Path] = ()) -> None:
+    def __init__(self, protect: tuple[Path, ...] | list[Path] = (), disable: tuple[str, ...] = ()) -> None:
         self.protect = tuple(Path(p).resolve() for p in protect)
+        self.disable = tuple(disable)
         self._pid: int | None = None
         self._sock: socket.socket | None = None
         self._lock = threading.Lock()
 
     def start(self) -> "Sandbox":
         if self._pid is None:
-            self._pid, self._sock = zygote.start_zygote(self.protect)
+            self._pid, self._sock = zygote.start_zygote(self.protect, self.disable)
         return self
 
     def close(self) -> None:
@@ -312,6 +313,10 @@ class _Drive:
             return Verdict.JUDGE_ERROR, "the sandbox monitor vanished without an exit status"
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
+            if sig == signal.SIGKILL and record.get("maxrss_kb", 0) < self.limits.memory_mb * 1024 // 2:
+                # Nobody here killed it for time or output and it was far below its memory
+                # limit: it killed itself (e.g. os.kill(0, SIGKILL)).
+                return Verdict.RUNTIME_ERROR, "the process was killed by SIGKILL before returning a result"
             return _signal_verdict(sig)
         code = os.WEXITSTATUS(status)
         if code == 0:

@@ -27,11 +27,11 @@ DONE = b"D"
 REQUEST = b"Q"      # payload: JSON header line + wire bytes of the calls
 
 
-def main(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]) -> None:
+def main(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
     """Entry point in the child; never returns."""
     code = 0
     try:
-        _serve(data_fd, out_fd, scratch, protected)
+        _serve(data_fd, out_fd, scratch, protected, disabled)
     except BaseException:  # the child must exit through os._exit, never unwind into the zygote
         code = 70
     finally:
@@ -43,7 +43,7 @@ def main(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]) 
         os._exit(code)
 
 
-def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]) -> None:
+def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
     os.dup2(out_fd, 1)
     os.dup2(out_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -57,7 +57,8 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     limits = Limits.from_plain(request["limits"])
     calls = [Call.from_plain(c) for c in wire.decode(body, len(body) + 1)]
     indices = request["indices"]
-    ctx = isolation.ChildContext(limits=limits, scratch=scratch, keep_fds=(sock.fileno(),), protected=protected)
+    ctx = isolation.ChildContext(limits=limits, scratch=scratch, keep_fds=(sock.fileno(),), protected=protected,
+                                 calls=len(calls), disabled=disabled)
     isolation.apply_all(ctx)
     _set_threads(limits.threads)
     fn = _load(sock, request["source"], request["filename"], request["entry_point"])

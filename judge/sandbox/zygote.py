@@ -29,7 +29,7 @@ EXIT = b"X"    # monitor -> judge: JSON exit record
 KILL = b"k"    # judge -> monitor
 
 
-def start_zygote(protected: tuple[Path, ...] = ()) -> tuple[int, socket.socket]:
+def start_zygote(protected: tuple[Path, ...] = (), disabled: tuple[str, ...] = ()) -> tuple[int, socket.socket]:
     """Fork the zygote; return its pid and the judge's end of its socket.
 
     `protected` are the judge's data directories that every child must not see.
@@ -42,7 +42,7 @@ def start_zygote(protected: tuple[Path, ...] = ()) -> tuple[int, socket.socket]:
         judge_end.close()
         code = 0
         try:
-            _serve(zygote_end, protected)
+            _serve(zygote_end, protected, disabled)
         except BaseException:  # never unwind into the judge's code in a forked copy
             code = 70
         os._exit(code)
@@ -50,7 +50,7 @@ def start_zygote(protected: tuple[Path, ...] = ()) -> tuple[int, socket.socket]:
     return pid, judge_end
 
 
-def _serve(sock: socket.socket, protected: tuple[Path, ...]) -> None:
+def _serve(sock: socket.socket, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
     # Ctrl-C on the terminal must stop the judge, which then closes our socket.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # monitors are reaped automatically
@@ -70,7 +70,7 @@ def _serve(sock: socket.socket, protected: tuple[Path, ...]) -> None:
                 for s in (sock, data_judge, ctl_judge):
                     s.close()
                 os.close(out_read)
-                _monitor(data_child, ctl_child, out_write, scratch_root, protected)
+                _monitor(data_child, ctl_child, out_write, scratch_root, protected, disabled)
             except BaseException:
                 code = 70
             os._exit(code)
@@ -84,10 +84,10 @@ def _serve(sock: socket.socket, protected: tuple[Path, ...]) -> None:
 
 
 def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_root: Path,
-             protected: tuple[Path, ...]) -> None:
+             protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     scratch = Path(tempfile.mkdtemp(prefix="judge-run-", dir=scratch_root))
-    if namespaces.available()[0]:
+    if namespaces.available()[0] and "pid namespace" not in disabled:
         try:
             namespaces.enter_pid_namespace()
         except OSError:
@@ -96,7 +96,7 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
     if pid == 0:
         ctl.close()
         os.setsid()
-        worker.main(data.detach(), out_write, scratch, protected)  # never returns
+        worker.main(data.detach(), out_write, scratch, protected, disabled)  # never returns
     data.close()
     os.close(out_write)
     ctl.sendall(PID + pid.to_bytes(8, "little"))

@@ -1,0 +1,33 @@
+"""`judge doctor`: which isolation layers are active on this machine, and why any is not.
+
+Static probes say what the machine offers; a real sandboxed run of a trivial
+program says what the child actually got, so a layer that probes fine but
+fails when applied is reported as missing, with the reason.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.execute import Call
+from judge.sandbox.isolation import LAYERS, LayerStatus, probe_all
+from judge.sandbox.limits import Limits
+from judge.sandbox.runner import Program, Sandbox
+
+_PROBE = "def probe():\n    return 1\n"
+
+
+def examine(protect: tuple[Path, ...] = (), disable: tuple[str, ...] = ()) -> list[LayerStatus]:
+    """The status of every layer, as applied in a real child."""
+    static = {s.name: s for s in probe_all()}
+    with Sandbox(protect=protect, disable=disable) as sandbox:
+        result = sandbox.run(Program(_PROBE, "probe.py", "probe"), [Call(args=())], Limits())
+    failed = {f.split(":", 1)[0]: f.split(":", 1)[1].strip() for f in result.isolation_failed}
+    statuses = []
+    for layer in LAYERS:
+        if layer.name in result.isolation_active:
+            statuses.append(LayerStatus(layer.name, True, static[layer.name].detail
+                                        if static[layer.name].detail != "available" else f"blocks {layer.blocks}"))
+        else:
+            why = failed.get(layer.name, static[layer.name].detail)
+            statuses.append(LayerStatus(layer.name, False, f"{why}; not blocked: {layer.blocks}"))
+    return statuses
