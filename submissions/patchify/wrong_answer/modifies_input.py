@@ -1,0 +1,19 @@
+import torch
+
+
+def patchify(images, patch_height, patch_width):
+    """Move channels last first, so every patch is a contiguous block of pixels."""
+    if not isinstance(images, torch.Tensor) or images.dim() != 4:
+        raise ValueError("images must be (B, C, H, W)")
+    for size in (patch_height, patch_width):
+        if type(size) is not int or size <= 0:
+            raise ValueError("patch sizes must be positive integers")
+    b, c, h, w = images.shape
+    if h % patch_height or w % patch_width:
+        raise ValueError("image size must be divisible by the patch size")
+    gh, gw = h // patch_height, w // patch_width
+    images.transpose_(1, 2).transpose_(2, 3)  # (B, H, W, C), no copy
+    x = images.reshape(b, gh, patch_height, gw, patch_width, c)
+    tokens = x.permute(0, 1, 3, 5, 2, 4).reshape(b, gh * gw, c * patch_height * patch_width)
+    rows, cols = torch.meshgrid(torch.arange(gh), torch.arange(gw), indexing="ij")
+    return {"tokens": tokens, "coordinates": torch.stack([rows.flatten(), cols.flatten()], dim=1)}

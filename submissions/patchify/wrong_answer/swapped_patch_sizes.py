@@ -1,0 +1,18 @@
+import torch
+import torch.nn.functional as F
+
+
+def patchify(images, patch_height, patch_width):
+    """unfold with the kernel given as (width, height), as image libraries write sizes."""
+    if not torch.is_tensor(images) or images.dim() != 4:
+        raise ValueError("expected a 4-D tensor")
+    if not all(isinstance(p, int) and not isinstance(p, bool) and p > 0 for p in (patch_height, patch_width)):
+        raise ValueError("patch sizes must be positive ints")
+    _, _, h, w = images.shape
+    if h % patch_height != 0 or w % patch_width != 0:
+        raise ValueError("no silent cropping")
+    kernel = (patch_width, patch_height)
+    tokens = F.unfold(images, kernel_size=kernel, stride=kernel).transpose(1, 2)
+    gh, gw = h // patch_height, w // patch_width
+    n = torch.arange(gh * gw)
+    return {"tokens": tokens, "coordinates": torch.stack([n // gw, n % gw], dim=1)}
