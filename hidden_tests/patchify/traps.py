@@ -39,6 +39,13 @@ def channels_last_flatten(images, ph, pw):
 
 
 def overlapping(images, ph, pw):
+    """unfold without stride=: every stride-1 window, with the grid computed correctly."""
+    b, c, h, w = images.shape
+    tokens = F.unfold(images, (ph, pw), stride=1).transpose(1, 2)
+    return {"tokens": tokens, "coordinates": _grid(h // ph, w // pw)}
+
+
+def overlapping_sliding_grid(images, ph, pw):
     b, c, h, w = images.shape
     tokens = F.unfold(images, (ph, pw), stride=1).transpose(1, 2)
     return {"tokens": tokens, "coordinates": _grid(h - ph + 1, w - pw + 1)}
@@ -50,10 +57,22 @@ def reshape_without_permute(images, ph, pw):
     return {"tokens": images.reshape(b, rows * cols, c * ph * pw), "coordinates": _grid(rows, cols)}
 
 
-def swapped_patch_sizes(images, ph, pw):
-    tokens, _ = _correct(images, pw, ph)
+def _swapped_tokens(images, ph, pw):
+    # Tensor.unfold (like F.unfold) drops a remainder, so the swapped sizes need
+    # not divide H and W: kernel (pw, ph), as image libraries write (width, height).
     b, c, h, w = images.shape
-    return {"tokens": tokens, "coordinates": _grid(h // pw, w // ph)}
+    x = images.unfold(2, pw, pw).unfold(3, ph, ph)  # (B, C, H // pw, W // ph, pw, ph)
+    return x.permute(0, 2, 3, 1, 4, 5).reshape(b, x.shape[2] * x.shape[3], c * ph * pw)
+
+
+def swapped_patch_sizes(images, ph, pw):
+    b, c, h, w = images.shape
+    return {"tokens": _swapped_tokens(images, ph, pw), "coordinates": _grid(h // pw, w // ph)}
+
+
+def swapped_patch_sizes_tokens_only(images, ph, pw):
+    b, c, h, w = images.shape
+    return {"tokens": _swapped_tokens(images, ph, pw), "coordinates": _grid(h // ph, w // pw)}
 
 
 def swapped_height_width(images, ph, pw):
