@@ -121,7 +121,7 @@ def show(judge, problem_id: str) -> None:
 @click.pass_obj
 def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, examples_only: bool) -> None:
     """Judge FILE on PROBLEM_ID: public examples, hidden tests and property checks."""
-    from judge.report import render_lines
+    from judge.report import render_text, use_colour
 
     report = judge().run(problem_id, file, examples_only=examples_only)
     for warning in report.warnings:
@@ -129,11 +129,6 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
     if as_json:
         click.echo(report.dumps())
     else:
-        for text, colour in render_lines(report, verbose=verbose):
-            if colour == "bold":
-                click.echo(click.style(text, bold=True))
-            elif colour:
-                click.echo(click.style(text, fg=colour))
-            else:
-                click.echo(text)
+        colour = use_colour(sys.stdout)
+        click.echo(render_text(report, verbose=verbose, values=examples_only, colour=colour), color=colour)
     sys.exit(0 if report.accepted else 1)

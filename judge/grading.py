@@ -19,9 +19,9 @@ from judge.checks import compare
 from judge.errors import ConfigError
 from judge.execute import ErrorInfo, Observation, run_call
 from judge.problem import Problem, Trap
-from judge.report import Report, TestResult
+from judge.report import Report, Shown, TestResult
 from judge.sandbox import Limits, Program, RunResult, Sandbox
-from judge.verdict import Verdict
+from judge.verdict import NOT_ATTEMPTED, Verdict
 
 Expected = dict[str, Observation]
 
@@ -85,7 +85,8 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
     def result(verdict: Verdict, message: str = "", details=()) -> TestResult:
         if verdict is not Verdict.ACCEPTED and case.test.hint:
             message = f"{message}\nhint: {case.test.hint}" if message else f"hint: {case.test.hint}"
-        return TestResult(case.name, case.test.group, verdict, message, time_ms, tuple(details))
+        shown = _shown(case, expected, actual) if case.public else None  # never for hidden tests
+        return TestResult(case.name, case.test.group, verdict, message, time_ms, tuple(details), shown)
 
     if run.load_error is not None:
         error = run.load_error
@@ -113,6 +114,18 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
     return result(Verdict.ACCEPTED)
 
 
+def _shown(case: Case, expected: Expected, actual: dict[str, Observation]) -> Shown:
+    """A public example's inputs and both outputs, for side-by-side rendering."""
+    inputs = tuple((name, case.test.inputs.get(name), value) for name, value in zip(case.arg_names, case.args))
+    want, got = expected.get(MAIN), actual.get(MAIN)
+    return Shown(inputs=inputs,
+                 expected=want.value if want is not None and want.error is None else None,
+                 actual=got.value if got is not None and got.error is None else None,
+                 expected_error=want.error.type if want is not None and want.error is not None else None,
+                 actual_error=got.error.headline() if got is not None and got.error is not None else None,
+                 tolerance=case.tolerance)
+
+
 def _raises(case: Case) -> bool:
     return any(spec.type == "raises" for spec in case.test.checks)
 
@@ -137,7 +150,7 @@ def _error_verdict(error: ErrorInfo) -> tuple[Verdict, str]:
     if error.is_a("MemoryError") or "can't allocate memory" in error.message:
         return Verdict.MEMORY_LIMIT_EXCEEDED, f"ran out of memory: {error.headline()[:300]}"
     if error.type == "NotImplementedError":
-        return Verdict.RUNTIME_ERROR, "not attempted yet: the function still raises NotImplementedError"
+        return Verdict.RUNTIME_ERROR, f"{NOT_ATTEMPTED}: the function still raises NotImplementedError"
     if error.is_a("SystemExit"):
         return Verdict.RUNTIME_ERROR, "called sys.exit() during the test; return a value instead"
     if error.is_a("RecursionError"):

@@ -7,9 +7,28 @@ API show the same thing.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
+from typing import IO, Any
 
-from judge.verdict import Verdict
+from judge.verdict import NOT_ATTEMPTED, Verdict
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A public example's values, kept for rendering only (never in the JSON report).
+
+    `inputs` holds (name, YAML spec, drawn value); `expected` and `actual` are
+    the decoded main outputs (None where the call raised; `*_error` says what).
+    Hidden tests never carry one, so their values cannot be shown by mistake.
+    """
+
+    inputs: tuple[tuple[str, Any, Any], ...]
+    expected: Any
+    actual: Any
+    expected_error: str | None = None
+    actual_error: str | None = None
+    tolerance: Any = None            # judge.problem.Tolerance
 
 
 @dataclass(frozen=True)
@@ -20,6 +39,7 @@ class TestResult:
     message: str = ""
     time_ms: float = 0.0
     details: tuple[str, ...] = ()
+    shown: Shown | None = None
 
     def to_json(self) -> dict:
         return {"name": self.name, "group": self.group, "verdict": self.verdict.value,
@@ -55,6 +75,12 @@ class Report:
         return self.verdict is Verdict.ACCEPTED
 
     @property
+    def not_attempted(self) -> bool:
+        """Every test failed only because the function still raises NotImplementedError."""
+        return bool(self.tests) and all(t.verdict is not Verdict.ACCEPTED and t.message.startswith(NOT_ATTEMPTED)
+                                        for t in self.tests)
+
+    @property
     def first_failure(self) -> TestResult | None:
         return next((t for t in self.tests if t.verdict is not Verdict.ACCEPTED), None)
 
@@ -67,32 +93,143 @@ class Report:
         return json.dumps(self.to_json(), indent=2)
 
 
-def render_lines(report: Report, verbose: bool = False) -> list[tuple[str, str | None]]:
-    """(text, colour) lines for a terminal; colour None means plain."""
-    lines: list[tuple[str, str | None]] = []
-    width = max((len(t.name) for t in report.tests), default=10)
+# ---------------------------------------------------------------- rendering for humans
+#
+# Lines are lists of (text, style) segments; `to_text` turns styles into ANSI
+# colours only when asked, so the CLI, the notebook's text repr and tests share
+# one renderer and colour is decided in one place (`use_colour`).
+
+Segment = tuple[str, "str | None"]     # style: None or space-separated names from _ANSI
+Line = list[Segment]
+
+_GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check": "property checks"}
+_ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
+_KNOWN_MISTAKE = "this matches a known mistake: "
+
+
+def use_colour(stream: IO | None) -> bool:
+    """Colours only on a terminal, never when NO_COLOR is set (https://no-color.org) or TERM=dumb."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+def to_text(lines: list[Line], colour: bool = False) -> str:
+    out = []
+    for line in lines:
+        parts = []
+        for text, style in line:
+            if colour and style and text:
+                codes = ";".join(_ANSI[name] for name in style.split() if name in _ANSI)
+                parts.append(f"\x1b[{codes}m{text}\x1b[0m")
+            else:
+                parts.append(text)
+        out.append("".join(parts).rstrip())
+    return "\n".join(out)
+
+
+def render_text(report: Report, *, verbose: bool = False, values: bool = False, colour: bool = False) -> str:
+    return to_text(render(report, verbose=verbose, values=values), colour)
+
+
+def render_lines(report: Report, verbose: bool = False, values: bool = False) -> list[tuple[str, str | None]]:
+    """(text, colour) per line, for callers that colour whole lines; see `render` for segments."""
+    result = []
+    for line in render(report, verbose=verbose, values=values):
+        styles = [s for _, s in line if s]
+        result.append(("".join(t for t, _ in line).rstrip(), styles[0] if styles else None))
+    return result
+
+
+def render(report: Report, *, verbose: bool = False, values: bool = False) -> list[Line]:
+    """The per-test table, failure messages, example values and a final verdict line.
+
+    `values` shows inputs, expected and actual outputs of every public example
+    (`judge run --examples`); failing examples show them in any case.
+    """
+    if report.not_attempted:
+        return _not_attempted(report)
+    lines: list[Line] = []
+    width = max((len(t.name) for t in report.tests), default=4)
+    lines.append([(f"    {'test'.ljust(width)}  {'verdict':<7}  {'time':>10}", "dim")])
     group = None
+    mistakes: set[str] = set()
     for test in report.tests:
         if test.group != group:
             group = test.group
-            lines.append((f"{_GROUP_TITLES.get(group, group)}:", "bold"))
+            lines.append([(f"{_GROUP_TITLES.get(group, group)}", "bold")])
         ok = test.verdict is Verdict.ACCEPTED
-        mark = "✓" if ok else "✗"
-        text = f"  {mark} {test.name.ljust(width)}  {test.verdict.short:<3}  {test.time_ms:7.1f} ms"
-        lines.append((text, "green" if ok else "red"))
-        if not ok and test.message:
-            for i, part in enumerate(test.message.splitlines()):
-                lines.append((f"      {part}", None))
-        if not ok and (verbose or test.group == "example"):
-            lines.extend((f"      {d}", None) for d in test.details)
+        colour = "green" if ok else "red"
+        lines.append([("  ", None), ("✓" if ok else "✗", colour), (f" {test.name.ljust(width)}  ", None),
+                      (f"{test.verdict.short:<7}", colour), (f"  {test.time_ms:7.1f} ms", "dim")])
+        if not ok:
+            lines.extend(_message(test.message, mistakes))
+        drawn = False
+        if test.shown is not None and (values or not ok):
+            value_lines, drawn = _values(test.shown)
+            lines.extend(value_lines)
+        if not ok and test.details and not drawn and (verbose or test.group == "example"):
+            lines.extend([(f"      {d}", "dim")] for d in test.details)
     if verbose and report.output:
-        lines.append(("captured output of the submission:", "bold"))
-        lines.extend((f"  | {line}", None) for line in report.output.splitlines()[:200])
-    verdict = report.verdict
-    colour = "green" if verdict is Verdict.ACCEPTED else "red"
-    lines.append((f"{verdict.value}: {report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s",
-                  colour))
+        lines.append([("captured output of the submission:", "bold")])
+        lines.extend([(f"  | {line}", None)] for line in report.output.splitlines()[:200])
+    lines.append(_final(report, "(public examples only)" if values else ""))
     return lines
 
 
-_GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check": "property checks"}
+def _message(message: str, mistakes: set[str]) -> list[Line]:
+    """A failure message; a known mistake named once already is referred to, not repeated."""
+    lines: list[Line] = []
+    for part in message.splitlines():
+        if part.startswith(_KNOWN_MISTAKE):
+            if part in mistakes:
+                lines.append([("      this matches the known mistake named above", "yellow")])
+                continue
+            mistakes.add(part)
+            lines.append([("      " + part, "yellow")])
+        elif part.startswith("hint: "):
+            lines.append([("      " + part, "cyan")])
+        else:
+            lines.append([("      " + part, None)])
+    return lines
+
+
+def _values(shown: Shown) -> tuple[list[Line], bool]:
+    from judge.display import show_value  # numpy only when values are shown
+    from judge.sidebyside import inputs_lines, outputs_lines
+
+    indent = "      "
+    lines = inputs_lines(shown.inputs, indent)
+    if shown.expected_error is not None:
+        yours = f"raised {shown.actual_error}" if shown.actual_error else "returned a value"
+        lines.append([(f"{indent}expected: raises {shown.expected_error}; yours: {yours}", None)])
+        return lines, False
+    if shown.actual is None and shown.actual_error is not None:
+        lines.append([(f"{indent}expected output:", "bold")])
+        lines.extend([(line, None)] for line in show_value(shown.expected, indent + "  ").split("\n"))
+        return lines, False
+    lines.append([(f"{indent}output (yours vs expected):", "bold")])
+    output_lines, drawn = outputs_lines(shown.expected, shown.actual, shown.tolerance, indent + "  ")
+    return lines + output_lines, drawn
+
+
+def _not_attempted(report: Report) -> list[Line]:
+    return [
+        [("not attempted yet: ", "yellow bold"),
+         (f"all {report.total} tests stop at `raise NotImplementedError`.", None)],
+        [("Replace it with your solution, then try the public examples first:", None)],
+        [(f"    judge run {report.problem} {report.submission} --examples", "cyan")],
+        _final(report, "(not attempted yet)"),
+    ]
+
+
+def _final(report: Report, note: str) -> Line:
+    verdict = report.verdict
+    ok = verdict is Verdict.ACCEPTED
+    text = f"{verdict.value}: {report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s"
+    return [("✓ " if ok else "✗ ", "green" if ok else "red"), (text, ("green" if ok else "red") + " bold"),
+            (f" {note}" if note else "", "dim")]

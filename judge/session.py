@@ -18,6 +18,7 @@ from judge.errors import ConfigError
 from judge.execute import run_call
 from judge.grading import Expected, TrapSet, expect, grade
 from judge.problem import Hidden, Problem
+from judge.progress import ProgressStore, ProgressUnavailable
 from judge.report import Report
 from judge.sandbox import Limits, Sandbox
 from judge.solution import load_function, load_module
@@ -28,9 +29,15 @@ MAX_SOURCE_BYTES = 1 << 20
 class Judge:
     """Judges submissions against the problems of one problem set."""
 
-    def __init__(self, problems_dir: str | os.PathLike | None = None, *, threads: int | None = None):
+    def __init__(self, problems_dir: str | os.PathLike | None = None, *, threads: int | None = None,
+                 record: bool | None = None, progress: ProgressStore | None = None):
         self.root = problems.find_root(problems_dir)
         self.threads = threads or max(1, min(4, os.cpu_count() or 1))
+        # Every judged run is recorded in the progress database (issue 7) unless
+        # record=False or JUDGE_NO_RECORD=1; the store is opened per write, so
+        # JUDGE_HOME is read when recording, not here.
+        self.record = (os.environ.get("JUDGE_NO_RECORD", "") in ("", "0")) if record is None else record
+        self.progress = progress or ProgressStore()
         self._sandbox: Sandbox | None = None
         self._frameworks: set[str] = set()
 
@@ -49,14 +56,24 @@ class Judge:
         """Judge the file `submission` on `problem_id`: examples, hidden tests, checks."""
         problem = self.problem(problem_id)
         source = read_submission(Path(submission))
-        return self.run_source(problem, source, str(submission), examples_only=examples_only)
+        return self.run_source(problem, source, str(submission), examples_only=examples_only,
+                               origin=str(Path(submission).resolve()))
 
-    def run_source(self, problem: Problem, source: str, label: str, *, examples_only: bool = False) -> Report:
+    def run_source(self, problem: Problem, source: str, label: str, *, examples_only: bool = False,
+                   origin: str | None = None) -> Report:
+        """Judge `source`; `origin` is what the progress database records (default: `label`)."""
         self._start_sandbox(problem.framework)
         hidden = None if examples_only else problems.load_hidden(problem)
         cases, expected, traps = self.prepare(problem, hidden)
         limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
         report = grade(problem, cases, expected, source, Path(label).name, label, self._sandbox, limits, traps)
+        if self.record and not report.not_attempted:  # an untouched starter is not an attempt
+            try:
+                self.progress.record(problem=problem.id, verdict=report.verdict.value, passed=report.passed,
+                                     total=report.total, examples_only=examples_only, source=source,
+                                     submission=origin or label, time_ms=report.time_ms)
+            except ProgressUnavailable as exc:
+                report.warnings.append(str(exc))
         return report
 
     def prepare(self, problem: Problem, hidden: Hidden | None) -> tuple[list[Case], list[Expected], TrapSet | None]:

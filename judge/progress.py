@@ -1,0 +1,253 @@
+"""Progress: every judged attempt, kept in a local SQLite database.
+
+The database lives in the user's data directory (`JUDGE_HOME` overrides it)
+and records, per attempt, the problem, the time, the verdict, passed/total,
+whether only the public examples ran, and a SHA-256 of the submission's
+source (never the source itself). `judge list` derives solved / attempted /
+new from it and `judge history` lists it.
+
+Several judges may write at once (two terminals, a notebook and a terminal):
+the database runs in WAL mode, every write is one `BEGIN IMMEDIATE`
+transaction and waits for a busy writer instead of failing. Progress is a
+convenience, never a reason to stop judging: a corrupted, locked or
+unwritable database turns into a `ProgressUnavailable` whose message the
+caller shows as a warning.
+"""
+from __future__ import annotations
+
+import enum
+import hashlib
+import os
+import sqlite3
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+DB_NAME = "progress.sqlite3"
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_MS = 10_000  # a concurrent writer holds the lock for milliseconds; wait rather than fail
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS attempts (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    problem       TEXT    NOT NULL,
+    at            REAL    NOT NULL,      -- seconds since the epoch (UTC)
+    verdict       TEXT    NOT NULL,
+    passed        INTEGER NOT NULL,
+    total         INTEGER NOT NULL,
+    examples_only INTEGER NOT NULL,      -- 1: `judge run --examples` ("Run", not "Submit")
+    sha256        TEXT    NOT NULL,      -- of the submission's source text
+    submission    TEXT    NOT NULL,      -- the path or label the submission was judged as
+    time_ms       REAL    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (problem, at);
+"""
+
+
+class ProgressUnavailable(Exception):
+    """The progress database cannot be used; the message is a one-line warning."""
+
+
+class Status(str, enum.Enum):
+    SOLVED = "solved"        # accepted on a full run (hidden tests included)
+    ATTEMPTED = "attempted"  # judged at least once, never accepted on a full run
+    NEW = "new"              # never judged
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Attempt:
+    id: int
+    problem: str
+    at: float
+    verdict: str
+    passed: int
+    total: int
+    examples_only: bool
+    sha256: str
+    submission: str
+    time_ms: float
+
+    def when(self) -> str:
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.at))
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "problem": self.problem, "at": round(self.at, 3), "when": self.when(),
+                "verdict": self.verdict, "passed": self.passed, "total": self.total,
+                "examples_only": self.examples_only, "sha256": self.sha256,
+                "submission": self.submission, "time_ms": round(self.time_ms, 1)}
+
+
+def data_dir() -> Path:
+    """The per-user data directory of tensor-judge (XDG on Linux, the platform's own elsewhere)."""
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / "tensor-judge"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "tensor-judge"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "tensor-judge"
+
+
+def home() -> Path:
+    """Where the judge keeps user data: `$JUDGE_HOME` when set, else `data_dir()`."""
+    explicit = os.environ.get("JUDGE_HOME")
+    return Path(explicit).expanduser() if explicit else data_dir()
+
+
+def source_hash(source: str) -> str:
+    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class ProgressStore:
+    """The attempts database at `path` (default: `home() / progress.sqlite3`).
+
+    Each call opens its own short-lived connection, so a store can be kept by
+    a long-lived `Judge` (a notebook) without holding the file open or locked.
+    """
+
+    def __init__(self, path: Path | str | None = None):
+        self.path = Path(path) if path is not None else home() / DB_NAME
+
+    # ------------------------------------------------------------ writing
+    def record(self, *, problem: str, verdict: str, passed: int, total: int, examples_only: bool,
+               source: str, submission: str, time_ms: float, at: float | None = None) -> int:
+        """Add one attempt in its own transaction; returns its id."""
+        row = (problem, time.time() if at is None else at, verdict, int(passed), int(total),
+               int(examples_only), source_hash(source), submission, float(time_ms))
+        with self._connect(create=True) as db:
+            db.execute("BEGIN IMMEDIATE")
+            cursor = db.execute(
+                "INSERT INTO attempts (problem, at, verdict, passed, total, examples_only, sha256, "
+                "submission, time_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+            db.execute("COMMIT")
+            return int(cursor.lastrowid)
+
+    # ------------------------------------------------------------ reading
+    def attempts(self, problem: str | None = None, limit: int | None = None) -> list[Attempt]:
+        """Attempts, newest first, optionally of one problem."""
+        if not self.path.exists():
+            return []
+        query = "SELECT id, problem, at, verdict, passed, total, examples_only, sha256, submission, time_ms " \
+                "FROM attempts"
+        params: tuple = ()
+        if problem is not None:
+            query += " WHERE problem = ?"
+            params = (problem,)
+        query += " ORDER BY at DESC, id DESC"
+        if limit is not None:
+            query += " LIMIT ?"
+            params += (int(limit),)
+        with self._connect(create=False) as db:
+            if _version(db) == 0:
+                return []
+            rows = db.execute(query, params).fetchall()
+        return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], r[9]) for r in rows]
+
+    def statuses(self, problem_ids: Iterable[str]) -> dict[str, Status]:
+        """solved / attempted / new for each problem id."""
+        ids = list(problem_ids)
+        result = {pid: Status.NEW for pid in ids}
+        if not self.path.exists():
+            return result
+        with self._connect(create=False) as db:
+            if _version(db) == 0:
+                return result
+            rows = db.execute(
+                "SELECT problem, MAX(verdict = 'accepted' AND examples_only = 0) FROM attempts GROUP BY problem"
+            ).fetchall()
+        for problem, solved in rows:
+            if problem in result:
+                result[problem] = Status.SOLVED if solved else Status.ATTEMPTED
+        return result
+
+    # ------------------------------------------------------------ connection
+    def _connect(self, create: bool) -> "_Connection":
+        return _Connection(self.path, create)
+
+
+class _Connection:
+    """A connection as a context manager that turns SQLite failures into ProgressUnavailable."""
+
+    def __init__(self, path: Path, create: bool):
+        self.path = path
+        self.create = create
+        self.db: sqlite3.Connection | None = None
+
+    def __enter__(self) -> sqlite3.Connection:
+        try:
+            if self.create:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), never implicit.
+            self.db = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            version = _version(self.db)
+            if version == 0 and self.create:
+                self._create_schema(self.db)
+            elif version > SCHEMA_VERSION:
+                raise ProgressUnavailable(f"progress database {self.path} was written by a newer tensor-judge "
+                                          f"(schema {version}); progress is not recorded")
+        except sqlite3.Error as exc:
+            self._close()
+            raise ProgressUnavailable(_explain(self.path, exc)) from None
+        except OSError as exc:
+            self._close()
+            raise ProgressUnavailable(f"cannot create the progress database in {self.path.parent}: "
+                                      f"{exc.strerror or exc}; set JUDGE_HOME to a writable directory") from None
+        except ProgressUnavailable:
+            self._close()
+            raise
+        return self.db
+
+    @staticmethod
+    def _create_schema(db: sqlite3.Connection) -> None:
+        # WAL lets readers and one writer work at once; it is a property of the file, set once.
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if _version(db) == 0:  # another process may have won the race
+                # statement by statement: executescript() would COMMIT the open transaction
+                for statement in filter(str.strip, _SCHEMA.split(";")):
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        try:
+            if exc is not None and self.db is not None and self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the original error is the one worth reporting
+        finally:
+            self._close()
+        if isinstance(exc, sqlite3.Error):
+            raise ProgressUnavailable(_explain(self.path, exc)) from None
+
+    def _close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+
+def _version(db: sqlite3.Connection) -> int:
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _explain(path: Path, exc: sqlite3.Error) -> str:
+    text = str(exc)
+    if isinstance(exc, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
+        return (f"progress database {path} is corrupted ({text}); progress is not recorded. "
+                f"Move the file aside to start a new one")
+    if "readonly" in text or "unable to open" in text:
+        return (f"progress database {path} is not writable ({text}); progress is not recorded. "
+                f"Set JUDGE_HOME to a writable directory")
+    if "locked" in text or "busy" in text:
+        return f"progress database {path} stayed locked for {BUSY_TIMEOUT_MS // 1000} s; this attempt is not recorded"
+    return f"progress database {path}: {text}; progress is not recorded"
