@@ -10,6 +10,19 @@ from judge.session import Judge
 REPO = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(scope="session", autouse=True)
+def judge_home(tmp_path_factory) -> Path:
+    """Progress records (issue 7) go to a temporary JUDGE_HOME, never the user's data directory.
+
+    Set for the whole session (CLI subprocesses inherit it); tests that need
+    their own database pass a `ProgressStore` or set JUDGE_HOME themselves.
+    """
+    home = tmp_path_factory.mktemp("judge_home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JUDGE_HOME", str(home))
+        yield home
+
+
 @pytest.fixture(scope="session")
 def repo() -> Path:
     return REPO
