@@ -65,31 +65,64 @@ class RunResult:
     isolation_failed: list[str] = field(default_factory=list)
 
 
-class Sandbox:
-    """A warm fork server; one `run` per submission. Use as a context manager."""
+class SandboxError(RuntimeError):
+    """The fork server failed: a judge error, never the submission's fault."""
 
-    def __init__(self, protect: tuple[Path, ...] | list[Path] = (), disable: tuple[str, ...] = ()) -> None:
+
+class Sandbox:
+    """A warm fork server; one `run` per submission. Use as a context manager.
+
+    `preload` are the modules the server imports once (e.g. numpy, torch);
+    `protect` the directories every child must not see; `disable` layers to
+    switch off (tests and debugging only).
+    """
+
+    START_TIMEOUT_S = 120.0
+
+    def __init__(self, protect: tuple[Path, ...] | list[Path] = (), disable: tuple[str, ...] = (),
+                 preload: tuple[str, ...] = ("numpy",)) -> None:
         self.protect = tuple(Path(p).resolve() for p in protect)
         self.disable = tuple(disable)
-        self._pid: int | None = None
+        self.preload = tuple(preload)
+        self._process = None
         self._sock: socket.socket | None = None
+        self._ready = False
         self._lock = threading.Lock()
 
     def start(self) -> "Sandbox":
-        if self._pid is None:
-            self._pid, self._sock = zygote.start_zygote(self.protect, self.disable)
+        """Start the fork server in the background (returns at once)."""
+        if self._process is None:
+            self._process, self._sock = zygote.start_zygote(self.protect, self.disable, self.preload)
         return self
 
     def close(self) -> None:
         if self._sock is not None:
-            self._sock.close()
+            self._sock.close()  # the server exits when its socket closes
             self._sock = None
-        if self._pid is not None:
+        if self._process is not None:
             try:
-                os.waitpid(self._pid, 0)
-            except ChildProcessError:
-                pass
-            self._pid = None
+                self._process.wait(timeout=5)
+            except Exception:  # noqa: BLE001 - any failure to stop politely ends in a kill
+                self._process.kill()
+                self._process.wait()
+            self._process = None
+            self._ready = False
+
+    def _wait_ready(self) -> None:
+        if self._ready:
+            return
+        self._sock.settimeout(self.START_TIMEOUT_S)
+        try:
+            message = self._sock.recv(1)
+        except OSError as exc:
+            raise SandboxError(f"the sandbox's fork server did not start: {exc}") from None
+        finally:
+            self._sock.settimeout(None)
+        if message != zygote.READY:
+            code = self._process.poll()
+            raise SandboxError(f"the sandbox's fork server failed to start (exit status {code}); "
+                               f"can it import {', '.join(self.preload)}?")
+        self._ready = True
 
     def __enter__(self) -> "Sandbox":
         return self.start()
@@ -101,6 +134,7 @@ class Sandbox:
         if self._sock is None:
             raise RuntimeError("the sandbox is not started")
         with self._lock:
+            self._wait_ready()
             self._sock.sendall(zygote.SPAWN)
             _, fds, _, _ = socket.recv_fds(self._sock, 1, 3)
         if len(fds) != 3:

@@ -1,8 +1,12 @@
 """The warm fork server and the per-run monitor.
 
-`start_zygote` forks a small server from the warm judge right after the
-framework is imported and before anything hidden is loaded: its memory holds
-no test, expected value or reference. For each run it forks a monitor, which
+`start_zygote` starts the server as a fresh Python process (not a fork of the
+judge) with a minimal environment; it imports the framework once and then
+forks one child per submission. It shares no memory with the judge, ever: no
+hidden test, expected value, reference, environment secret or anything the
+judge loaded before it started can be found by a submission scanning its own
+memory. It also imports torch while the judge is busy reading the problem, so
+on two cores the framework import costs the wall clock once. For each run it forks a monitor, which
 forks the sandboxed worker, waits for it, kills its whole process group when
 the judge says so (or when the judge goes away), removes the scratch
 directory and reports the exit status. The judge gets the run's three
@@ -11,12 +15,14 @@ zygote never sees inputs or results.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import select
 import shutil
 import signal
 import socket
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -24,37 +30,62 @@ from pathlib import Path
 from judge.sandbox import namespaces, worker
 
 SPAWN = b"S"
+READY = b"Z"   # zygote -> judge, once: the framework is imported
 PID = b"P"     # monitor -> judge: worker pid
 EXIT = b"X"    # monitor -> judge: JSON exit record
 KILL = b"k"    # judge -> monitor
 
 
-def start_zygote(protected: tuple[Path, ...] = (), disabled: tuple[str, ...] = ()) -> tuple[int, socket.socket]:
-    """Fork the zygote; return its pid and the judge's end of its socket.
+# Variables the zygote keeps: where libraries are and how they must be loaded. Nothing else
+# of the judge's environment (tokens, keys, paths of problem sets) reaches it.
+_ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LD_LIBRARY_PATH", "VIRTUAL_ENV", "TMPDIR")
+_ENV_KEEP_PREFIXES = ("OPENBLAS_", "MKL_", "OMP_", "KMP_", "GOMP_")
 
-    `protected` are the judge's data directories that every child must not see.
+_BOOTSTRAP = ("import json, sys; config = json.loads(sys.argv[1]); sys.path[:] = config['path']; "
+              "from judge.sandbox.zygote import main; main(config)")
+
+
+def start_zygote(protected: tuple[Path, ...] = (), disabled: tuple[str, ...] = (),
+                 preload: tuple[str, ...] = ("numpy",)) -> tuple[subprocess.Popen, socket.socket]:
+    """Start the zygote process; return it and the judge's end of its socket.
+
+    Returns at once: the zygote imports `preload` in the background and says
+    READY on the socket when it can fork. `protected` are the judge's data
+    directories that every child must not see.
     """
     judge_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:
-        judge_end.close()
-        code = 0
-        try:
-            _serve(zygote_end, protected, disabled)
-        except BaseException:  # never unwind into the judge's code in a forked copy
-            code = 70
-        os._exit(code)
+    config = {"fd": zygote_end.fileno(), "path": [p for p in sys.path if p and os.path.isabs(p)],
+              "protected": [str(p) for p in protected], "disabled": list(disabled), "preload": list(preload)}
+    env = {k: v for k, v in os.environ.items() if k in _ENV_KEEP or k.startswith(_ENV_KEEP_PREFIXES)}
+    process = subprocess.Popen([sys.executable, "-E", "-c", _BOOTSTRAP, json.dumps(config)],
+                               pass_fds=(zygote_end.fileno(),), env=env, cwd="/", stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, start_new_session=True)
     zygote_end.close()
-    return pid, judge_end
+    return process, judge_end
+
+
+def main(config: dict) -> None:
+    """The zygote process: preload, say READY, then fork runs until the judge goes away."""
+    sock = socket.socket(fileno=config["fd"])
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for module in config["preload"]:
+        importlib.import_module(module)
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        # A fork after a multi-threaded torch op hangs the child in libgomp; the
+        # zygote stays single-threaded and each child sets its own count.
+        torch.set_num_threads(1)
+    sock.sendall(READY)
+    code = 0
+    try:
+        _serve(sock, tuple(Path(p) for p in config["protected"]), tuple(config["disabled"]))
+    except BaseException:  # a forked monitor must never unwind into this loop
+        code = 70
+    os._exit(code)
 
 
 def _serve(sock: socket.socket, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
-    # Ctrl-C on the terminal must stop the judge, which then closes our socket.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # monitors are reaped automatically
-    os.setpgid(0, 0)
     scratch_root = Path(tempfile.gettempdir())
     while True:
         request = sock.recv(1)
