@@ -179,6 +179,23 @@ def _draw_output_of(p: dict, rng: np.random.Generator, drawn: dict, context: Any
     return to_numpy(context.output(p["problem"], p["inputs"], rng), p["output"])
 
 
+def _parse_repeat_rows(value: Any, owner: Fields, key: str) -> dict | None:
+    sub = Fields(value, owner.field(key), owner.errors, owner.line(key))
+    params = {"shape": sub.get("shape", list, check=_shape_of, what="the shape of the distinct rows, e.g. [4, 8]"),
+              "times": sub.get("times", int, check=lambda v: None if v >= 1 else f"expected an integer >= 1, got {v}"),
+              "order": sub.get("order", str, default="each", check=lambda v: None if v in ("each", "whole")
+                               else f"expected each (a, a, b, b) or whole (a, b, a, b), got {v!r}"),
+              "noise": sub.get("noise", float, default=0.0)}
+    sub.unknown({"shape", "times", "order", "noise"})
+    return params if params["shape"] and params["times"] is not None else None
+
+
+def _draw_repeat_rows(p: dict, rng: np.random.Generator, drawn: dict) -> np.ndarray:
+    rows = rng.standard_normal(p["shape"])
+    out = np.repeat(rows, p["times"], axis=0) if p["order"] == "each" else np.concatenate([rows] * p["times"])
+    return out + p["noise"] * rng.standard_normal(out.shape)
+
+
 def _draw_derived(p: dict, rng: np.random.Generator, drawn: dict) -> np.ndarray:
     if p["of"] not in drawn:
         raise KeyError(p["of"])
@@ -227,6 +244,9 @@ _GENERATORS: dict[str, _Generator] = {g.name: g for g in [
                _parse_derived, _draw_derived),
     _Generator("repeat", "one random row repeated: `{row: [D], times: N, noise: 0}` (collapsed inputs)",
                _parse_repeat, _draw_repeat),
+    _Generator("repeat_rows", "random rows, each repeated: `{shape: [n, D], times: 2, order: each, noise: 0}` "
+               "gives a, a, b, b, ... (order: whole gives a, b, a, b); positive pairs, duplicates",
+               _parse_repeat_rows, _draw_repeat_rows),
     _Generator("output_of", "another problem's reference output on inputs given like a test's: "
                "`{problem: patchify, inputs: {images: ..., patch_height: 4, patch_width: 4}, output: tokens}`",
                _parse_output_of, _draw_output_of, composes=True),

