@@ -6,6 +6,7 @@ configuration error (one line on stderr naming the file and what is wrong).
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -38,6 +39,8 @@ class _Group(click.Group):
 @click.pass_context
 def main(ctx: click.Context, problems_dir: str | None) -> None:
     """tensor-judge: practice problems for tensor code, judged offline in a sandbox."""
+    if os.environ.get("NO_COLOR"):  # https://no-color.org; click's echo follows ctx.color
+        ctx.color = False
     ctx.obj = _LazyJudge(problems_dir)
     ctx.call_on_close(ctx.obj.close)
 
@@ -65,16 +68,24 @@ class _LazyJudge:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
 @click.pass_obj
 def list_(judge, as_json: bool) -> None:
-    """List every problem: id, title, difficulty, tags."""
+    """List every problem: id, title, difficulty, tags, and your status (solved, attempted, new)."""
+    from judge.progress import problem_statuses
+
+    problems = judge().problems()
+    statuses, warning = problem_statuses([p.id for p in problems])
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
     items = [{"id": p.id, "title": p.title, "difficulty": p.difficulty, "tags": list(p.tags),
-              "framework": p.framework} for p in judge().problems()]
+              "framework": p.framework, "status": statuses[p.id].value} for p in problems]
     if as_json:
         click.echo(json.dumps(items, indent=2))
         return
     width = max((len(i["id"]) for i in items), default=2)
     title_width = max((len(i["title"]) for i in items), default=5)
+    colours = {"solved": "green", "attempted": "yellow", "new": None}
     for item in items:
-        click.echo(f"{item['id'].ljust(width)}  {item['title'].ljust(title_width)}  "
+        status = click.style(f"{item['status']:<9}", fg=colours[item["status"]])
+        click.echo(f"{status}  {item['id'].ljust(width)}  {item['title'].ljust(title_width)}  "
                    f"{item['difficulty']:<6}  {item['framework']:<5}  {', '.join(item['tags'])}")
 
 
@@ -90,7 +101,11 @@ def show(judge, problem_id: str) -> None:
     problem = j.problem(problem_id)
     click.echo(click.style(f"{problem.title}  [{problem.id}, {problem.difficulty}, {problem.framework}]", bold=True))
     click.echo()
-    click.echo(problem.statement.rstrip())
+    from judge.markdown import render_markdown
+    from judge.report import to_text, use_colour
+
+    colour = use_colour(sys.stdout)
+    click.echo(to_text(render_markdown(problem.statement, colour=colour), colour), color=colour)
     click.echo()
     click.echo(click.style("Signature", bold=True))
     click.echo(f"    {problem.signature}")
@@ -110,6 +125,59 @@ def show(judge, problem_id: str) -> None:
             click.echo(show_value(main.value, "      "))
         if case.test.explanation:
             click.echo(f"    {case.test.explanation.strip()}")
+
+
+@main.command()
+@click.argument("problem_id")
+@click.argument("path", required=False, type=click.Path())
+@click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
+@click.pass_obj
+def start(judge, problem_id: str, path: str | None, force: bool) -> None:
+    """Write a starter file for PROBLEM_ID to PATH (default ./PROBLEM_ID.py)."""
+    from pathlib import Path
+
+    from judge.starter import write_starter
+
+    target = write_starter(judge().problem(problem_id), Path(path) if path else None, force=force)
+    click.echo(f"wrote {target}")
+    click.echo(f"try the public examples:   judge run {problem_id} {target} --examples")
+    click.echo(f"submit (hidden tests too): judge run {problem_id} {target}")
+
+
+@main.command()
+@click.argument("problem_id")
+@click.option("--level", type=int, default=1, show_default=True,
+              help="Which hint: 1 is a nudge, the last names the key idea.")
+@click.pass_obj
+def hint(judge, problem_id: str, level: int) -> None:
+    """Show a hint for PROBLEM_ID, one level at a time."""
+    from judge.hints import hint as get_hint
+
+    for line in get_hint(judge().problem(problem_id), level).lines():
+        click.echo(line)
+
+
+@main.command()
+@click.argument("problem_id", required=False)
+@click.option("--limit", type=click.IntRange(1), default=20, show_default=True, help="How many attempts.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+@click.pass_obj
+def history(judge, problem_id: str | None, limit: int, as_json: bool) -> None:
+    """List your judged attempts, newest first (of PROBLEM_ID, or of every problem)."""
+    from judge.progress import ProgressStore, ProgressUnavailable, history_lines
+
+    if problem_id is not None:
+        judge().problem(problem_id)  # an unknown id is a usage error, not an empty history
+    try:
+        attempts = ProgressStore().attempts(problem_id, limit=limit)
+    except ProgressUnavailable as exc:
+        click.echo(f"warning: {exc}", err=True)
+        attempts = []
+    if as_json:
+        click.echo(json.dumps([a.to_json() for a in attempts], indent=2))
+        return
+    for line in history_lines(attempts):
+        click.echo(line)
 
 
 @main.command()

@@ -111,7 +111,12 @@ class ProgressStore:
     """
 
     def __init__(self, path: Path | str | None = None):
-        self.path = Path(path) if path is not None else home() / DB_NAME
+        self._path = Path(path) if path is not None else None
+
+    @property
+    def path(self) -> Path:
+        # Resolved per use: a long-lived Judge follows a JUDGE_HOME set after it was built.
+        return self._path if self._path is not None else home() / DB_NAME
 
     # ------------------------------------------------------------ writing
     def record(self, *, problem: str, verdict: str, passed: int, total: int, examples_only: bool,
@@ -251,3 +256,25 @@ def _explain(path: Path, exc: sqlite3.Error) -> str:
     if "locked" in text or "busy" in text:
         return f"progress database {path} stayed locked for {BUSY_TIMEOUT_MS // 1000} s; this attempt is not recorded"
     return f"progress database {path}: {text}; progress is not recorded"
+
+
+def history_lines(attempts: list[Attempt]) -> list[str]:
+    """A table of attempts, newest first, for `judge history`."""
+    if not attempts:
+        return ["no attempts recorded yet"]
+    width = max(len(a.problem) for a in attempts)
+    lines = [f"{'when':<19}  {'problem'.ljust(width)}  {'verdict':<21}  {'passed':>7}  {'mode':<8}  "
+             f"{'sha256':<8}  submission"]
+    for a in attempts:
+        mode = "examples" if a.examples_only else "full"
+        lines.append(f"{a.when()}  {a.problem.ljust(width)}  {a.verdict:<21}  {f'{a.passed}/{a.total}':>7}  "
+                     f"{mode:<8}  {a.sha256[:8]}  {a.submission}")
+    return lines
+
+
+def problem_statuses(problem_ids: list[str], store: ProgressStore | None = None) -> tuple[dict[str, Status], str | None]:
+    """Each problem's status, and a warning instead of an error when the database is unusable."""
+    try:
+        return (store or ProgressStore()).statuses(problem_ids), None
+    except ProgressUnavailable as exc:
+        return {pid: Status.NEW for pid in problem_ids}, str(exc)

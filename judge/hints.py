@@ -1,0 +1,39 @@
+"""Hints: the problem's graded hints, one level at a time (`judge hint ID --level N`).
+
+Hints come from the problem's YAML, ordered from a nudge to the key idea; the
+last one names the idea without giving code. Asking for a level that does not
+exist is a usage error naming the levels there are.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judge.errors import ConfigError
+from judge.problem import Problem
+
+
+@dataclass(frozen=True)
+class Hint:
+    problem: str
+    level: int
+    levels: int
+    text: str
+
+    @property
+    def last(self) -> bool:
+        return self.level == self.levels
+
+    def lines(self) -> list[str]:
+        head = f"hint {self.level} of {self.levels} for {self.problem}" + (" (the key idea)" if self.last else "")
+        more = ("that is the last hint; `judge show " + self.problem + "` has the full contract" if self.last
+                else f"more: judge hint {self.problem} --level {self.level + 1}")
+        return [head + ":", f"  {self.text}", more]
+
+
+def hint(problem: Problem, level: int = 1) -> Hint:
+    levels = len(problem.hints)
+    if levels == 0:
+        raise ConfigError("has no hints", file=problem.path, field="hints")
+    if not 1 <= level <= levels:
+        raise ConfigError(f"--level {level}: {problem.id} has hint levels 1 to {levels}")
+    return Hint(problem.id, level, levels, problem.hints[level - 1].strip())
