@@ -200,3 +200,23 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
         colour = use_colour(sys.stdout)
         click.echo(render_text(report, verbose=verbose, values=examples_only, colour=colour), color=colour)
     sys.exit(0 if report.accepted else 1)
+
+
+@main.command()
+@click.argument("problem_ids", nargs=-1)
+@click.option("-v", "--verbose", is_flag=True, help="Also list every aspect that passed, with its timings.")
+@click.pass_obj
+def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
+    """For authors: check problems (all when no ID is given): schema, reference, examples, known
+    submissions and time limits. Exits with 0 only when every problem validates."""
+    from judge.validate import render, validate as validate_problems
+
+    def show(checked) -> None:
+        for text, colour in render(checked, verbose=verbose):
+            click.echo(click.style(text, fg=colour) if colour else text)
+
+    result = validate_problems(judge(), problem_ids or None, on_problem=show)
+    failed = [p.problem for p in result.problems if not p.ok]
+    click.echo(f"validation failed: {', '.join(failed)}" if failed else f"all {len(result.problems)} problem(s) valid")
+    sys.exit(1 if failed else 0)
+

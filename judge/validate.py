@@ -1,0 +1,514 @@
+"""`judge validate`: a problem package verified aspect by aspect, as Kattis' verifyproblem does.
+
+Each aspect has a dotted name (`patchify.schema`, `patchify.reference`,
+`patchify.examples.tiny_index_image`, `patchify.submissions.wrong_answer.column_major`,
+`patchify.time_limit`) and returns diagnostics; nothing here prints. A problem
+is valid when no aspect reports an error:
+
+- schema: every file parses and every field is known and well typed (all errors at once);
+- reference: runs on every case and every check's extra calls, twice, with
+  identical outputs, within the time limit; judged in the sandbox, it is accepted;
+- examples: what `judge show` displays is what grading expects, and an example's
+  stated `expected:` output matches the reference;
+- submissions: each file in submissions/<id>/<verdict>/ gets that verdict; a
+  wrong_answer is caught by a hidden test or check, not only by public examples;
+- time_limit: at least `ac_to_time_limit` x the slowest accepted test, and a
+  warning when a verdict would flip within the `time_limit_to_tle` margin.
+
+One warm `Judge` (one fork server) serves the whole validation.
+"""
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import numpy as np
+
+from judge import problem as problems
+from judge.cases import MAIN, Case, build_case
+from judge.checks import compare
+from judge.errors import ConfigError, ConfigErrors
+from judge.execute import Observation
+from judge.grading import Expected, expect
+from judge.problem import Hidden, Problem
+from judge.report import Report
+from judge.session import Judge, read_submission
+from judge.solution import load_function
+from judge.verdict import Verdict
+from judge.wire import Array
+from judge.yamlfile import load_yaml
+
+# submissions/<id>/<folder>/ -> the verdict every file in it must get
+VERDICT_FOLDERS = {
+    "accepted": Verdict.ACCEPTED,
+    "wrong_answer": Verdict.WRONG_ANSWER,
+    "time_limit_exceeded": Verdict.TIME_LIMIT_EXCEEDED,
+    "run_time_error": Verdict.RUNTIME_ERROR,
+}
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    aspect: str          # dotted: problem.aspect[.part...]
+    severity: Severity
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.severity.value}: {self.aspect}: {self.message}"
+
+
+@dataclass
+class ProblemValidation:
+    problem: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.WARNING]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+@dataclass
+class Validation:
+    problems: list[ProblemValidation] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(p.ok for p in self.problems)
+
+
+def _error(aspect: str, message: str) -> Diagnostic:
+    return Diagnostic(aspect, Severity.ERROR, message)
+
+
+def _warning(aspect: str, message: str) -> Diagnostic:
+    return Diagnostic(aspect, Severity.WARNING, message)
+
+
+def _info(aspect: str, message: str) -> Diagnostic:
+    return Diagnostic(aspect, Severity.INFO, message)
+
+
+# ---------------------------------------------------------------- entry point
+
+def validate(judge: Judge, problem_ids: Iterable[str] | None = None,
+             on_problem: Callable[[ProblemValidation], None] | None = None) -> Validation:
+    """Validate `problem_ids` (all problems when None) with one warm `judge`.
+
+    An unknown id is a ConfigError (a usage error), not a failed validation.
+    `on_problem` is called as each problem finishes, so a CLI can stream.
+    """
+    ids = list(problem_ids or [])
+    everything = not ids
+    if everything:
+        ids = judge.problem_ids()
+    known = set(judge.problem_ids())
+    unknown = [pid for pid in ids if pid not in known]
+    if unknown:
+        judge.problem(unknown[0])  # raises the usual "unknown problem id ..., known problems: ..." error
+    result = Validation()
+    recording = getattr(judge, "record", None)
+    if recording is not None:
+        judge.record = False  # validation runs are not a learner's attempts
+    try:
+        if everything:
+            orphans = _orphans(judge.root, known)
+            if orphans.diagnostics:
+                result.problems.append(orphans)
+                if on_problem:
+                    on_problem(orphans)
+        for pid in ids:
+            started = time.perf_counter()
+            checked = ProblemValidation(pid, _ProblemCheck(judge, pid).run())
+            checked.seconds = time.perf_counter() - started
+            result.problems.append(checked)
+            if on_problem:
+                on_problem(checked)
+    finally:
+        if recording is not None:
+            judge.record = recording
+    return result
+
+
+def _orphans(root: Path, known: set[str]) -> ProblemValidation:
+    """hidden_tests/ or submissions/ folders that belong to no problems/<id>.yaml."""
+    found = ProblemValidation("(problem set)")
+    for area in ("hidden_tests", "submissions"):
+        directory = root / area
+        if not directory.is_dir():
+            continue
+        for child in sorted(directory.iterdir()):
+            if child.is_dir() and child.name not in known and not child.name.startswith((".", "_")):
+                found.diagnostics.append(_error(f"{child.name}.schema", f"{area}/{child.name}/ belongs to no problem: "
+                                                f"problems/{child.name}.yaml does not exist"))
+    return found
+
+
+# ---------------------------------------------------------------- one problem
+
+class _ProblemCheck:
+    """The aspects of one problem, in order; later aspects use what earlier ones loaded."""
+
+    def __init__(self, judge: Judge, problem_id: str):
+        self.judge = judge
+        self.id = problem_id
+        self.problem: Problem | None = None
+        self.hidden: Hidden | None = None
+        self.slowest_accepted: tuple[float, str, str] | None = None   # (ms, submission, test)
+
+    def run(self) -> list[Diagnostic]:
+        diagnostics = self.schema()
+        if any(d.severity is Severity.ERROR for d in diagnostics):
+            return diagnostics  # nothing else can be checked on a problem that does not load
+        for aspect in (self.reference, self.examples, self.submissions, self.time_limit):
+            diagnostics += aspect()
+        return diagnostics
+
+    # ------------------------------------------------------------ schema
+    def schema(self) -> list[Diagnostic]:
+        aspect = f"{self.id}.schema"
+        found: list[Diagnostic] = []
+        try:
+            self.problem = self.judge.problem(self.id)
+        except ConfigError as exc:
+            found += [_error(aspect, line) for line in _lines(exc)]
+        # Read the hidden file even when the public one is broken, so every error shows at once.
+        target = self.problem or _stub_problem(self.judge.root, self.id)
+        if target is not None:
+            try:
+                self.hidden = problems.load_hidden(target)
+            except ConfigError as exc:
+                found += [_error(aspect, line) for line in _lines(exc)]
+        if self.problem is not None and self.hidden is not None:
+            names = {t.name for t in self.problem.examples}
+            for test in self.hidden.tests:
+                if test.name in names:
+                    found.append(_error(aspect, f"{test.source}: hidden test {test.name!r} has the name of a public "
+                                                "example; reports would show two tests of that name"))
+        return found
+
+    # ------------------------------------------------------------ reference
+    def reference(self) -> list[Diagnostic]:
+        """Every case and every check's calls, twice, identical, in time; accepted when judged."""
+        problem, hidden = self.problem, self.hidden
+        aspect = f"{self.id}.reference"
+        found: list[Diagnostic] = []
+        try:
+            reference = load_function(hidden.reference, problem.entry_point)
+        except ConfigError as exc:
+            return [_error(aspect, str(exc))]
+        limit_ms = problem.limits.time_s * 1000
+        for test in list(problem.examples) + list(hidden.tests):
+            try:
+                case = build_case(problem, test, hidden.tolerance)
+                first = expect(case, reference, hidden.reference)
+                second = expect(case, reference, hidden.reference)
+            except ConfigError as exc:
+                found.append(_error(aspect, f"test {test.name!r} ({test.source}): {exc}"))
+                continue
+            for call in case.calls:
+                difference = _first_difference(first[call].to_plain(), second[call].to_plain())
+                if difference:
+                    found.append(_error(aspect, f"not deterministic: test {test.name!r}, call {call!r} gives "
+                                                f"different results on two runs ({difference}); seed any randomness"))
+                    break
+            slowest = max(min(first[c].time_ms, second[c].time_ms) for c in case.calls)
+            if slowest > limit_ms:
+                found.append(_error(aspect, f"takes {slowest / 1000:.2f} s on test {test.name!r}; "
+                                            f"the time limit is {problem.limits.time_s:g} s"))
+        if found:
+            return found
+        # The reference as a submission: sandboxed, through every check, against itself.
+        report = self._judge(hidden.reference, f"{aspect}.sandboxed", found)
+        if report is not None:
+            if report.accepted:
+                self._note_accepted(report, "the reference")
+                found.append(_info(f"{aspect}.sandboxed", _summary(report)))
+            else:
+                found.append(_error(f"{aspect}.sandboxed", "the reference, judged in the sandbox, is not accepted: "
+                                                           + _failure(report)))
+        return found
+
+    # ------------------------------------------------------------ examples
+    def examples(self) -> list[Diagnostic]:
+        """Shown outputs equal graded outputs, and stated outputs equal the reference's."""
+        problem, hidden = self.problem, self.hidden
+        found: list[Diagnostic] = []
+        try:
+            shown = self.judge.example_outputs(problem)
+            reference = load_function(hidden.reference, problem.entry_point)
+        except ConfigError as exc:
+            return [_error(f"{self.id}.examples", str(exc))]
+        for case, displayed in shown:
+            aspect = f"{self.id}.examples.{case.name}"
+            graded_case = build_case(problem, case.test, hidden.tolerance)
+            graded = expect(graded_case, reference, hidden.reference)
+            difference = _first_difference(displayed[MAIN].to_plain(), graded[MAIN].to_plain())
+            if difference:
+                found.append(_error(aspect, f"`judge show` displays a different output than grading expects "
+                                            f"({difference}): the shown output comes from "
+                                            f"{problem.hidden_dir.name}/reference.py, grading uses "
+                                            f"{hidden.reference.name}"))
+            if case.test.pinned:
+                problem_text = _stated_mismatch(graded_case, graded[MAIN], case.test.expected)
+                if problem_text:
+                    found.append(_error(aspect, f"{case.test.source}: expected: {problem_text}"))
+        return found
+
+    # ------------------------------------------------------------ submissions
+    def submissions(self) -> list[Diagnostic]:
+        directory = self.problem.submissions_dir
+        found: list[Diagnostic] = []
+        if not directory.is_dir():
+            return [_warning(f"{self.id}.submissions", f"no known submissions: {_rel(directory, self.judge.root)}/ "
+                                                       "does not exist")]
+        for folder in sorted(p for p in directory.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+            if folder.name not in VERDICT_FOLDERS:
+                found.append(_error(f"{self.id}.submissions.{folder.name}",
+                                    f"{_rel(folder, self.judge.root)}/: unknown verdict folder; expected one of "
+                                    f"{', '.join(VERDICT_FOLDERS)}"))
+                continue
+            for path in sorted(folder.glob("*.py")):
+                found += self._submission(path, VERDICT_FOLDERS[folder.name])
+        if not any((directory / "accepted").glob("*.py")):
+            found.append(_warning(f"{self.id}.submissions.accepted", "no accepted submissions besides the reference: "
+                                                                     "add genuinely different correct solutions"))
+        return found
+
+    def _submission(self, path: Path, wanted: Verdict) -> list[Diagnostic]:
+        aspect = f"{self.id}.submissions.{path.parent.name}.{path.stem}"
+        found: list[Diagnostic] = []
+        name = _rel(path, self.judge.root)
+        if wanted is Verdict.TIME_LIMIT_EXCEEDED:
+            return self._too_slow(path, aspect, name)
+        report = self._judge(path, aspect, found)
+        if report is None:
+            return found
+        got = report.verdict
+        if got is not wanted:
+            found.append(_error(aspect, f"{name}: expected {wanted.value}, got {got.value}; " + _failure(report)))
+            return found
+        if wanted is Verdict.ACCEPTED:
+            self._note_accepted(report, name)
+        if wanted is Verdict.WRONG_ANSWER:
+            hidden_catches = [t for t in report.tests if t.group != "example" and t.verdict is not Verdict.ACCEPTED]
+            if not hidden_catches:
+                examples = ", ".join(t.name for t in report.tests if t.verdict is not Verdict.ACCEPTED)
+                found.append(_error(aspect, f"{name}: caught only by public examples ({examples}); add a hidden "
+                                            "test or check that catches it, so hidden tests are never weaker "
+                                            "than the examples"))
+        found += self._margin(aspect, name, report)
+        found.append(_info(aspect, _summary(report)))
+        return found
+
+    def _too_slow(self, path: Path, aspect: str, name: str) -> list[Diagnostic]:
+        """A time_limit_exceeded file must time out even with the limit x time_limit_to_tle.
+
+        One run at the raised limit tells both verdicts (as Kattis does): a call
+        that times out there times out at the real limit too, and a test that
+        finishes between the two limits is a verdict flipping within the margin.
+        """
+        limits = self.problem.limits
+        margin = limits.time_limit_to_tle
+        raised = replace(self.problem, limits=replace(limits, time_s=limits.time_s * margin))
+        try:
+            report = self.judge.run_source(raised, read_submission(path), name)
+        except ConfigError as exc:
+            return [_error(aspect, str(exc))]
+        if report.verdict is Verdict.TIME_LIMIT_EXCEEDED:
+            return [_info(aspect, f"{_summary(report)} (limit raised to {limits.time_s * margin:g} s)")]
+        between = [t for t in report.tests if t.time_ms > limits.time_s * 1000]
+        if between:
+            return [_warning(aspect, f"{name}: time_limit_exceeded at {limits.time_s:g} s only by a small margin: "
+                                     f"test {between[0].name!r} takes {between[0].time_ms / 1000:.2f} s and it gets "
+                                     f"{report.verdict.value} at {limits.time_s * margin:g} s (limit x "
+                                     f"time_limit_to_tle {margin:g}); its verdict flips within the safety margin")]
+        return [_error(aspect, f"{name}: expected time_limit_exceeded, got {report.verdict.value} even at "
+                               f"{limits.time_s * margin:g} s; " + _failure(report))]
+
+    def _margin(self, aspect: str, name: str, report: Report) -> list[Diagnostic]:
+        """A verdict that would flip to time_limit_exceeded on a `time_limit_to_tle` times slower machine."""
+        limits = self.problem.limits
+        margin = limits.time_limit_to_tle
+        timed = [t for t in report.tests if t.verdict is not Verdict.TIME_LIMIT_EXCEEDED]
+        if not timed:
+            return []
+        slowest = max(timed, key=lambda t: t.time_ms)
+        if slowest.time_ms * margin > limits.time_s * 1000:
+            return [_warning(aspect, f"{name}: {report.verdict.value}, but test {slowest.name!r} takes "
+                                     f"{slowest.time_ms / 1000:.2f} s, within time_limit_to_tle {margin:g} of the "
+                                     f"{limits.time_s:g} s limit: on a slower machine it flips to time_limit_exceeded")]
+        return []
+
+    # ------------------------------------------------------------ time limit
+    def time_limit(self) -> list[Diagnostic]:
+        limits = self.problem.limits
+        aspect = f"{self.id}.time_limit"
+        if self.slowest_accepted is None:
+            return [_warning(aspect, "no accepted run to derive a time limit from")]
+        ms, who, test = self.slowest_accepted
+        derived = ms * limits.ac_to_time_limit / 1000
+        basis = (f"slowest accepted: {who} on test {test!r}, {ms:.1f} ms, x ac_to_time_limit "
+                 f"{limits.ac_to_time_limit:g}")
+        if derived > limits.time_s:
+            return [_error(aspect, f"limits.time_s = {limits.time_s:g} s is below the derived limit {derived:.3g} s "
+                                   f"({basis}): raise time_s or speed up the slow solution")]
+        return [_info(aspect, f"{limits.time_s:g} s per test; derived minimum {derived:.3g} s ({basis})")]
+
+    # ------------------------------------------------------------ helpers
+    def _judge(self, path: Path, aspect: str, found: list[Diagnostic]) -> Report | None:
+        try:
+            return self.judge.run_source(self.problem, read_submission(path), _rel(path, self.judge.root))
+        except ConfigError as exc:
+            found.append(_error(aspect, str(exc)))
+            return None
+
+    def _note_accepted(self, report: Report, who: str) -> None:
+        if not report.tests:
+            return
+        slowest = max(report.tests, key=lambda t: t.time_ms)
+        if self.slowest_accepted is None or slowest.time_ms > self.slowest_accepted[0]:
+            self.slowest_accepted = (slowest.time_ms, who, slowest.name)
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _lines(exc: ConfigError) -> list[str]:
+    return exc.lines() if isinstance(exc, ConfigErrors) else [str(exc)]
+
+
+def _stub_problem(root: Path, problem_id: str) -> Problem | None:
+    """Enough of a broken public file (its args) to check the hidden file against."""
+    path = root / "problems" / f"{problem_id}.yaml"
+    try:
+        data = load_yaml(path)
+    except ConfigError:
+        return None
+    args = data.get("args") if isinstance(data, dict) else None
+    if not (isinstance(args, list) and args and all(isinstance(a, str) and a.isidentifier() for a in args)):
+        return None
+    framework = data.get("framework") if data.get("framework") in problems.FRAMEWORKS else "torch"
+    return Problem(id=problem_id, title="", difficulty="", tags=(), framework=framework,
+                   entry_point=str(data.get("entry_point") or problem_id), args=tuple(args), signature="",
+                   statement="", starter="", hints=(), examples=(), limits=problems.Limits(), path=path, root=root)
+
+
+def _summary(report: Report) -> str:
+    """One line as competitive judges print it: `AC [12 tests, slowest: vit_224 3.1 ms]`."""
+    slowest = max(report.tests, key=lambda t: t.time_ms, default=None)
+    where = f", slowest: {slowest.name} {slowest.time_ms:.1f} ms" if slowest else ""
+    failing = report.first_failure
+    first = f", first failing: {failing.name}" if failing else ""
+    return f"{report.verdict.short} [{report.passed}/{report.total} tests{first}{where}]"
+
+
+def _failure(report: Report) -> str:
+    failing = report.first_failure
+    if failing is None:
+        return f"it passed all {report.total} tests"
+    message = failing.message.splitlines()[0] if failing.message else "no message"
+    return f"first failing test: {failing.name} ({failing.group}): {message}"
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    """Where two plain observations differ (timings ignored); None when identical."""
+    where = path or "the value"
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if key == "time_ms":
+                continue
+            if key not in a or key not in b:
+                return f"{path}.{key} present only once".lstrip(".")
+            found = _first_difference(a[key], b[key], f"{path}.{key}".lstrip("."))
+            if found:
+                return found
+        return None
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        if len(a) != len(b):
+            return f"{where}: {len(a)} vs {len(b)} items"
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = _first_difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if isinstance(a, Array) and isinstance(b, Array):
+        if (a.library, a.dtype, a.shape) != (b.library, b.dtype, b.shape):
+            return f"{where}: {a.describe()} vs {b.describe()}"
+        if not np.array_equal(a.data, b.data, equal_nan=a.data.dtype.kind in "fc"):
+            return f"{where}: values differ"
+        return None
+    if type(a) is not type(b) or a != b:
+        if isinstance(a, float) and isinstance(b, float) and np.isnan(a) and np.isnan(b):
+            return None
+        return f"{where}: {a!r:.60} vs {b!r:.60}"
+    return None
+
+
+def _stated_mismatch(case: Case, reference: Observation, stated: Any) -> str | None:
+    """Why an example's stated output disagrees with the reference's, or None."""
+    if reference.error is not None:
+        return f"states an output, but the reference raises {reference.error.headline()}"
+    try:
+        value = _like(stated, reference.value)
+    except (ValueError, TypeError) as exc:
+        return f"cannot read the stated output as numbers shaped like the reference's: {exc}"
+    outcome = compare.check(case, {MAIN: reference}, {MAIN: Observation(value=value)})
+    if outcome.passed:
+        return None
+    return f"the stated output disagrees with the reference: {outcome.message.splitlines()[0]}"
+
+
+def _like(stated: Any, reference: Any) -> Any:
+    """A YAML value in the decoded form of `reference` (arrays as Arrays of its library and dtype)."""
+    if isinstance(reference, dict) and isinstance(stated, dict):
+        return {k: _like(v, reference[k]) if k in reference else v for k, v in stated.items()}
+    if isinstance(reference, Array) and not isinstance(stated, dict):
+        data = np.asarray(stated)
+        if data.dtype == object:
+            raise ValueError("a ragged list")
+        data = data.astype(reference.data.dtype) if data.size else data
+        return Array(data=data, library=reference.library, dtype=reference.dtype, scalar=reference.scalar)
+    if isinstance(reference, (list, tuple)) and isinstance(stated, list):
+        return [_like(s, r) for s, r in zip(stated, reference)] + stated[len(reference):]
+    return stated
+
+
+# ---------------------------------------------------------------- rendering
+
+def render(checked: ProblemValidation, verbose: bool = False) -> list[tuple[str, str | None]]:
+    """(text, colour) lines for one problem: errors and warnings always, `ok` lines when verbose."""
+    lines: list[tuple[str, str | None]] = []
+    for d in checked.diagnostics:
+        if d.severity is Severity.ERROR:
+            lines.append((f"  ERROR {d.aspect}: {d.message}", "red"))
+        elif d.severity is Severity.WARNING:
+            lines.append((f"  WARN  {d.aspect}: {d.message}", "yellow"))
+        elif verbose:
+            lines.append((f"  ok    {d.aspect}: {d.message}", None))
+    status = "valid" if checked.ok else "INVALID"
+    counts = f"{len(checked.errors)} error(s), {len(checked.warnings)} warning(s)"
+    lines.append((f"{checked.problem}: {status} ({counts}, {checked.seconds:.1f} s)",
+                  "green" if checked.ok else "red"))
+    return lines
