@@ -61,8 +61,8 @@ def draw_inputs(problem: Problem, test: TestSpec) -> tuple[Any, ...]:
         if isinstance(spec, generators.Spec):
             seed = spec.seed if spec.seed is not None else derive_seed(problem.id, test.name, name)
             try:
-                drawn[name] = spec.draw(np.random.default_rng(seed), drawn, problem.framework,
-                                        context=references)
+                drawn[name] = spec.draw_plain(np.random.default_rng(seed), drawn, problem.framework,
+                                              context=references)
             except KeyError as exc:
                 raise ConfigError(f"inputs.{name}: refers to argument {exc} which is not drawn before it",
                                   file=test.source) from None

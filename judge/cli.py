@@ -220,3 +220,46 @@ def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
     click.echo(f"validation failed: {', '.join(failed)}" if failed else f"all {len(result.problems)} problem(s) valid")
     sys.exit(1 if failed else 0)
 
+
+@main.command()
+@click.argument("problem_id")
+@click.argument("directory", type=click.Path(file_okay=True, dir_okay=True))
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Submissions judged at once (default: the number of cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout, nothing else.")
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Also write one CSV row per submission to FILE ('-': stdout, instead of the table).")
+@click.pass_obj
+def grade(judge, problem_id: str, directory: str, workers: int | None, as_json: bool, csv_file: str | None) -> None:
+    """Grade every *.py in DIRECTORY on PROBLEM_ID: verdict, passed/total, time, first failing test.
+
+    Exits with 0 when every file was judged, 1 when the judge failed on some file.
+    """
+    from pathlib import Path
+
+    from judge import batch
+    from judge.session import Judge
+
+    if as_json and csv_file:
+        raise click.UsageError("--json and --csv are alternatives; choose one")
+    workers = workers or batch.default_workers()
+    with Judge(judge.problems_dir, threads=batch.child_threads(workers), record=False) as j:
+        files = batch.find_submissions(Path(directory))
+        bar = batch.ProgressBar(len(files))
+        try:
+            result = batch.grade_directory(j, problem_id, Path(directory), workers, on_row=bar.update)
+        finally:
+            bar.close()
+    if as_json:
+        click.echo(batch.summary_json(result))
+    elif csv_file == "-":
+        click.echo(result.csv_text(), nl=False)
+    else:
+        if csv_file:
+            try:
+                Path(csv_file).write_text(result.csv_text(), encoding="utf-8")
+            except OSError as exc:
+                raise ConfigError(f"cannot write the CSV file: {exc.strerror}", file=csv_file) from None
+        for line in batch.table_lines(result):
+            click.echo(line)
+    sys.exit(1 if result.judge_errors else 0)

@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from judge.wire import Array
 from judge.yamlfile import Fields, Mapping, Sequence, type_name
 
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32",
@@ -71,6 +72,23 @@ class Spec:
                                else _default_dtype(array))
         library = self.library or default_library
         return to_library(array, dtype, library)
+
+    def draw_plain(self, rng: np.random.Generator, drawn: dict[str, Any], default_library: str,
+                   context: Any = None) -> Any:
+        """The input as it crosses the boundary (a `wire.Array` or ndarray), drawn like `draw`.
+
+        Torch inputs are built from the same numpy bytes torch would hold, so
+        drawing needs no torch import (`judge show`, cached runs); only
+        bfloat16, whose rounding is torch's, goes through torch.
+        """
+        library = self.library or default_library
+        if library != "torch" or self.dtype == "bfloat16" or _GENERATORS[self.kind].composes:
+            return self.draw(rng, drawn, default_library, context)
+        array = _GENERATORS[self.kind].draw(self.params, rng, drawn)
+        if self.scale is not None:
+            array = array * self.scale
+        dtype = self.dtype or _default_dtype(array)
+        return Array(data=np.ascontiguousarray(np.asarray(array).astype(dtype)), library="torch", dtype=dtype)
 
 
 def _default_dtype(array: np.ndarray) -> str:
@@ -212,6 +230,8 @@ def _draw_repeat(p: dict, rng: np.random.Generator, drawn: dict) -> np.ndarray:
 def _as_numpy(value: Any) -> np.ndarray:
     if isinstance(value, np.ndarray):
         return value
+    if isinstance(value, Array):
+        return value.data
     return value.detach().to(dtype=_torch_float(value)).cpu().numpy()
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from judge import problem as problems
+from judge.cache import ExpectedCache
 from judge.cases import Case, build_case
 from judge.errors import ConfigError
 from judge.execute import run_call
@@ -30,7 +31,8 @@ class Judge:
     """Judges submissions against the problems of one problem set."""
 
     def __init__(self, problems_dir: str | os.PathLike | None = None, *, threads: int | None = None,
-                 record: bool | None = None, progress: ProgressStore | None = None):
+                 record: bool | None = None, progress: ProgressStore | None = None,
+                 cache: ExpectedCache | None = None):
         self.root = problems.find_root(problems_dir)
         self.threads = threads or max(1, min(4, os.cpu_count() or 1))
         # Every judged run is recorded in the progress database (issue 7) unless
@@ -38,6 +40,8 @@ class Judge:
         # JUDGE_HOME is read when recording, not here.
         self.record = (os.environ.get("JUDGE_NO_RECORD", "") in ("", "0")) if record is None else record
         self.progress = progress or ProgressStore()
+        # The reference's expected observations, cached on disk per problem version (issue 6).
+        self.cache = cache if cache is not None else ExpectedCache.from_env()
         self._sandbox: Sandbox | None = None
         self._frameworks: set[str] = set()
 
@@ -76,13 +80,29 @@ class Judge:
                 report.warnings.append(str(exc))
         return report
 
+    def grader(self, problem: Problem) -> Callable[[str, str], Report]:
+        """A function judging (source, label) on `problem`, prepared once (batch grading, issue 6).
+
+        Same order as `run_source`: the fork server starts before anything hidden
+        is loaded. The function may be called from several threads at once
+        (`Sandbox.run` locks its spawn); it records no progress.
+        """
+        self._start_sandbox(problem.framework)
+        hidden = problems.load_hidden(problem)
+        cases, expected, traps = self.prepare(problem, hidden)
+        limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
+
+        def judge_source(source: str, label: str) -> Report:
+            return grade(problem, cases, expected, source, Path(label).name, label, self._sandbox, limits, traps)
+
+        return judge_source
+
     def prepare(self, problem: Problem, hidden: Hidden | None) -> tuple[list[Case], list[Expected], TrapSet | None]:
         """Cases, the reference's observations on them, and the trap functions."""
         reference_path = (hidden.reference if hidden else problem.hidden_dir / "reference.py")
-        reference = load_function(reference_path, problem.entry_point)
         tests = list(problem.examples) + (list(hidden.tests) if hidden else [])
         cases = [build_case(problem, test, hidden.tolerance if hidden else None) for test in tests]
-        expected = [expect(case, reference, reference_path) for case in cases]
+        expected = self.cache.expected(problem, hidden, cases, lambda: _reference_outputs(problem, reference_path, cases))
         traps = None
         if hidden is not None and hidden.traps and hidden.traps_file is not None:
             module = load_module(hidden.traps_file, f"_judge_traps_{problem.id}")
@@ -98,9 +118,10 @@ class Judge:
     def example_outputs(self, problem: Problem) -> list[tuple[Case, Expected]]:
         """The public examples with the reference's outputs (for `judge show`)."""
         reference_path = problem.hidden_dir / "reference.py"
-        reference = load_function(reference_path, problem.entry_point)
         cases = [build_case(problem, test) for test in problem.examples]
-        return [(case, expect(case, reference, reference_path)) for case in cases]
+        # A cache hit spares importing the reference (and, for torch problems, torch itself).
+        expected = self.cache.expected(problem, None, cases, lambda: _reference_outputs(problem, reference_path, cases))
+        return list(zip(cases, expected))
 
     # ------------------------------------------------------------ lifecycle
     def _start_sandbox(self, framework: str) -> None:
@@ -118,6 +139,11 @@ class Judge:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _reference_outputs(problem: Problem, reference_path: Path, cases: list[Case]) -> list[Expected]:
+    reference = load_function(reference_path, problem.entry_point)
+    return [expect(case, reference, reference_path) for case in cases]
 
 
 def import_framework(framework: str) -> None:

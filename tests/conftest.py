@@ -20,6 +20,8 @@ def judge_home(tmp_path_factory) -> Path:
     home = tmp_path_factory.mktemp("judge_home")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("JUDGE_HOME", str(home))
+        # Cached expectations (issue 6) likewise stay out of the user's cache directory.
+        patch.setenv("JUDGE_CACHE_DIR", str(home / "expected-cache"))
         yield home
 
 

@@ -1,0 +1,214 @@
+"""Batch grading: every `*.py` of a directory judged on one problem (issue 6).
+
+`judge grade ID DIR` is for a teacher with a class's submissions. The problem
+is prepared once (fork server started, hidden tests and cached expectations
+loaded) in one warm process, and a few threads each drive one submission at
+a time through the sandbox, whose fork server forks an isolated child per
+run, exactly as `judge run` does. Torch is imported once, not per file.
+
+Each submission is judged independently: its time limits bound it, its
+verdict is decided from plain data, and a judge failure on one file becomes
+that file's `judge_error` row, never a stop of the batch.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, TextIO
+
+from judge.errors import ConfigError
+from judge.report import Report
+from judge.verdict import Verdict
+
+CSV_COLUMNS = ("file", "verdict", "passed", "total", "time_ms", "first_failure", "message")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One submission's outcome."""
+
+    file: str                  # path relative to the graded directory
+    verdict: Verdict
+    passed: int
+    total: int
+    time_ms: float
+    first_failure: str = ""    # name of the first test that failed
+    message: str = ""          # first line of its message, or why the file could not be judged
+
+    @classmethod
+    def from_report(cls, file: str, report: Report) -> "Row":
+        failure = report.first_failure
+        return cls(file=file, verdict=report.verdict, passed=report.passed, total=report.total,
+                   time_ms=report.time_ms, first_failure=failure.name if failure else "",
+                   message=_first_line(failure.message) if failure else "")
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "verdict": self.verdict.value, "passed": self.passed, "total": self.total,
+                "time_ms": round(self.time_ms, 1), "first_failure": self.first_failure, "message": self.message}
+
+
+@dataclass
+class BatchResult:
+    problem: str
+    directory: str
+    rows: list[Row]
+    time_ms: float = 0.0
+
+    def counts(self) -> dict[str, int]:
+        """Submissions per verdict, in the order of `Verdict`, verdicts with none left out."""
+        counts = {v.value: 0 for v in Verdict}
+        for row in self.rows:
+            counts[row.verdict.value] += 1
+        return {k: n for k, n in counts.items() if n}
+
+    @property
+    def judge_errors(self) -> int:
+        return sum(row.verdict is Verdict.JUDGE_ERROR for row in self.rows)
+
+    def to_json(self) -> dict:
+        return {"problem": self.problem, "directory": self.directory, "submissions": len(self.rows),
+                "counts": self.counts(), "time_ms": round(self.time_ms, 1),
+                "rows": [row.to_json() for row in self.rows]}
+
+    def write_csv(self, stream: TextIO) -> None:
+        writer = csv.DictWriter(stream, fieldnames=CSV_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        for row in self.rows:
+            writer.writerow(row.to_json())
+
+    def csv_text(self) -> str:
+        buffer = io.StringIO()
+        self.write_csv(buffer)
+        return buffer.getvalue()
+
+
+# ---------------------------------------------------------------- grading
+
+def find_submissions(directory: Path) -> list[Path]:
+    """The `*.py` files directly in `directory`, sorted by name."""
+    if not directory.exists():
+        raise ConfigError("directory not found", file=directory)
+    if not directory.is_dir():
+        raise ConfigError("is not a directory; expected a directory of *.py submissions", file=directory)
+    files = sorted(p for p in directory.glob("*.py") if p.is_file())
+    if not files:
+        raise ConfigError("contains no *.py files to grade", file=directory)
+    return files
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def child_threads(workers: int) -> int:
+    """Torch/BLAS threads per sandbox child, so `workers` children share the cores."""
+    return max(1, (os.cpu_count() or 1) // max(1, workers))
+
+
+def grade_directory(judge, problem_id: str, directory: Path, workers: int,
+                    on_row: Callable[[Row], None] | None = None) -> BatchResult:
+    """Judge every submission of `directory` on `problem_id` with `workers` at a time."""
+    from judge.session import read_submission  # keeps `import judge.batch` light
+
+    started = time.perf_counter()
+    problem = judge.problem(problem_id)
+    files = find_submissions(directory)
+    judge_source = judge.grader(problem)
+
+    def one(path: Path) -> Row:
+        name = path.relative_to(directory).as_posix()
+        begun = time.perf_counter()
+        try:
+            source = read_submission(path)
+        except ConfigError as exc:  # not UTF-8, too large, unreadable: the file cannot be loaded as Python
+            return Row(name, Verdict.COMPILE_ERROR, 0, 0, 0.0, message=exc.detail)
+        try:
+            return Row.from_report(name, judge_source(source, str(path)))
+        except Exception as exc:  # the judge failing on one file must not stop the other files' grading
+            return Row(name, Verdict.JUDGE_ERROR, 0, 0, (time.perf_counter() - begun) * 1000,
+                       message=f"the judge failed on this file: {type(exc).__name__}: {exc}")
+
+    rows: dict[Path, Row] = {}
+    with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="judge-grade") as pool:
+        futures = {pool.submit(one, path): path for path in files}
+        try:
+            for future in as_completed(futures):
+                row = future.result()
+                rows[futures[future]] = row
+                if on_row is not None:
+                    on_row(row)
+        except BaseException:
+            # Ctrl-C: do not start the files still waiting; the running ones end within their limits.
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return BatchResult(problem=problem.id, directory=str(directory), rows=[rows[p] for p in files],
+                       time_ms=(time.perf_counter() - started) * 1000)
+
+
+# ---------------------------------------------------------------- showing it
+
+class ProgressBar:
+    """A one-line progress bar with counts per verdict, drawn only on a terminal."""
+
+    WIDTH = 24
+
+    def __init__(self, total: int, stream: TextIO | None = None):
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.active = _isatty(self.stream)
+        self.done = 0
+        self.counts: dict[Verdict, int] = {}
+        self.started = time.perf_counter()
+
+    def update(self, row: Row) -> None:
+        self.done += 1
+        self.counts[row.verdict] = self.counts.get(row.verdict, 0) + 1
+        if self.active:
+            self.stream.write("\r" + self.line() + "\x1b[K")
+            self.stream.flush()
+
+    def line(self) -> str:
+        filled = self.WIDTH * self.done // max(1, self.total)
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        counts = "  ".join(f"{v.short} {self.counts[v]}" for v in Verdict if self.counts.get(v))
+        elapsed = time.perf_counter() - self.started
+        return f"[{bar}] {self.done}/{self.total}  {counts}  {elapsed:.1f} s"
+
+    def close(self) -> None:
+        if self.active and self.done:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def table_lines(result: BatchResult) -> list[str]:
+    """A plain table: one line per submission, then the counts."""
+    width = max([len(r.file) for r in result.rows] + [4])
+    lines = [f"{'file'.ljust(width)}  {'verdict':<21}  {'passed':>7}  {'time':>9}  first failing test"]
+    for row in result.rows:
+        lines.append(f"{row.file.ljust(width)}  {row.verdict.value:<21}  {f'{row.passed}/{row.total}':>7}  "
+                     f"{row.time_ms / 1000:>7.2f} s  {row.first_failure or row.message}".rstrip())
+    counts = ", ".join(f"{n} {verdict}" for verdict, n in result.counts().items())
+    lines.append(f"{len(result.rows)} submissions in {result.time_ms / 1000:.1f} s: {counts}")
+    return lines
+
+
+def summary_json(result: BatchResult) -> str:
+    return json.dumps(result.to_json(), indent=2)
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0][:300] if text.strip() else ""

@@ -1,0 +1,249 @@
+"""The on-disk cache of the reference's expected observations (issue 6).
+
+Running the trusted reference on every case costs time on each `judge run`
+and `judge show`; its results only change when the problem does. An entry is
+keyed by a SHA-256 over everything that can change an expected value:
+
+- the problem's files: the public YAML and every file of hidden_tests/<id>/
+  (tests.yaml, reference.py, traps.py, helpers), plus the reference and traps
+  files wherever tests.yaml points;
+- the cases themselves: each call's inputs in wire bytes (so a change to the
+  generators or to a check's extra calls invalidates too);
+- the judge code that observes a call (execute.py, wire.py, grading.py);
+- the numpy, torch and Python versions.
+
+Values are stored in the plain wire format (never pickle), behind a magic
+line and a SHA-256 of the payload: a corrupted, truncated or foreign entry is
+rebuilt, never trusted. A cache that cannot be written is disabled cleanly:
+the judge computes expectations as if there were no cache.
+
+The directory is `$JUDGE_CACHE_DIR` when set (`off` disables the cache),
+else `$XDG_CACHE_HOME/tensor-judge/expected` or `~/.cache/tensor-judge/expected`.
+It holds expected values: the sandbox must never let a submission read it.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from judge import wire
+from judge.execute import Observation
+
+if TYPE_CHECKING:
+    from judge.cases import Case
+    from judge.problem import Hidden, Problem
+
+FORMAT = b"tensor-judge expected v1\n"
+DIGEST_BYTES = 32
+KEEP_PER_PROBLEM = 4          # entries kept per problem id (examples-only and full runs, a few edits)
+MAX_ENTRY_BYTES = 1 << 31
+ENV = "JUDGE_CACHE_DIR"
+DISABLED_VALUES = ("off", "0", "none", "false")
+# Judge modules whose code decides what an expected observation holds.
+_OBSERVING_MODULES = ("execute.py", "wire.py", "grading.py")
+
+Expected = dict[str, Observation]
+
+
+def default_directory() -> Path | None:
+    """Where entries live: $JUDGE_CACHE_DIR, else the user's cache dir; None when disabled."""
+    explicit = os.environ.get(ENV)
+    if explicit is not None:
+        if explicit.strip().lower() in DISABLED_VALUES or not explicit.strip():
+            return None
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base).expanduser() / "tensor-judge" / "expected"
+
+
+@dataclass
+class ExpectedCache:
+    """Expected observations on disk; `directory=None` is a cache that never hits."""
+
+    directory: Path | None
+    disabled_reason: str = ""    # set when writing failed; the cache then stays off for this judge
+
+    @classmethod
+    def from_env(cls) -> "ExpectedCache":
+        return cls(default_directory())
+
+    @property
+    def enabled(self) -> bool:
+        return self.directory is not None and not self.disabled_reason
+
+    # ------------------------------------------------------------ the one entry point
+    def expected(self, problem: Problem, hidden: Hidden | None, cases: list[Case], compute: Callable[[], list[Expected]]
+                 ) -> list[Expected]:
+        """The cached expectations of `cases`, or `compute()`'s, stored for next time."""
+        if not self.enabled:
+            return compute()
+        key = cache_key(problem, hidden, cases)
+        found = self.load(problem.id, key, cases)
+        if found is not None:
+            return found
+        expected = compute()
+        self.store(problem.id, key, cases, expected)
+        return expected
+
+    # ------------------------------------------------------------ entries
+    def path(self, problem_id: str, key: str) -> Path:
+        assert self.directory is not None
+        return self.directory / f"{_safe(problem_id)}-{key[:32]}.expected"
+
+    def load(self, problem_id: str, key: str, cases: list[Case]) -> list[Expected] | None:
+        """The entry for `key` when it exists and is intact; None otherwise (a miss)."""
+        if not self.enabled:
+            return None
+        try:
+            data = self.path(problem_id, key).read_bytes()
+        except OSError:  # missing, unreadable or a directory: a miss, rebuilt on store
+            return None
+        try:
+            return _unpack(data, key, cases)
+        except (wire.WireError, ValueError, TypeError, KeyError, AttributeError):
+            return None  # corrupted or from another layout: never trusted, rebuilt
+
+    def store(self, problem_id: str, key: str, cases: list[Case], expected: list[Expected]) -> bool:
+        """Write the entry atomically; on any OS error disable the cache and return False."""
+        if not self.enabled:
+            return False
+        assert self.directory is not None
+        try:
+            payload = _pack(key, cases, expected)
+        except wire.WireError:  # an expected value too large for the format: this entry is not cached
+            return False
+        target = self.path(problem_id, key)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd, temp = tempfile.mkstemp(prefix=".tmp-", dir=self.directory)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(payload)
+                os.replace(temp, target)  # readers see the old entry or the whole new one
+            except BaseException:
+                Path(temp).unlink(missing_ok=True)
+                raise
+        except OSError as exc:
+            self.disabled_reason = f"{self.directory}: {exc.strerror or exc}"
+            return False
+        self._prune(problem_id, keep=target)
+        return True
+
+    def _prune(self, problem_id: str, keep: Path) -> None:
+        """Keep the newest few entries of a problem, so edits do not grow the cache forever."""
+        assert self.directory is not None
+        try:
+            entries = [p for p in self.directory.glob(f"{_safe(problem_id)}-*.expected") if p != keep]
+            entries.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in entries[KEEP_PER_PROBLEM - 1:]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass  # another judge pruned concurrently; nothing to repair
+
+
+# ---------------------------------------------------------------- the key
+
+def cache_key(problem: Problem, hidden: Hidden | None, cases: list[Case]) -> str:
+    """A hex SHA-256 of everything an expected observation depends on."""
+    digest = hashlib.sha256()
+
+    def part(label: str, data: bytes) -> None:
+        name = label.encode()
+        digest.update(len(name).to_bytes(4, "little") + name + len(data).to_bytes(8, "little"))
+        digest.update(data)
+
+    part("format", FORMAT)
+    for name, version in _versions():
+        part(f"version:{name}", version.encode())
+    for label, path in problem_files(problem, hidden):
+        try:
+            part(f"file:{label}", path.read_bytes())
+        except OSError as exc:
+            part(f"unreadable:{label}", str(exc.errno).encode())
+    judge_dir = Path(__file__).resolve().parent
+    for module in _OBSERVING_MODULES:
+        part(f"judge:{module}", (judge_dir / module).read_bytes())
+    for case in cases:
+        part("case", case.name.encode())
+        for name, call in case.calls.items():
+            part(f"call:{name}", wire.encode(call.to_plain(), MAX_ENTRY_BYTES))
+    return digest.hexdigest()
+
+
+def problem_files(problem: Problem, hidden: Hidden | None) -> list[tuple[str, Path]]:
+    """(label, path) of each file that defines the problem, in a stable order."""
+    files: dict[Path, str] = {problem.path: "public.yaml"}
+    directory = problem.hidden_dir
+    if directory.is_dir():
+        for path in sorted(directory.iterdir()):
+            if path.is_file():
+                files.setdefault(path, f"hidden/{path.name}")
+    if hidden is not None:
+        # tests.yaml may point outside its directory (`reference: ../shared/ref.py`).
+        files.setdefault(hidden.path, "hidden.yaml")
+        files.setdefault(hidden.reference, "reference")
+        if hidden.traps_file is not None:
+            files.setdefault(hidden.traps_file, "traps")
+    return [(label, path) for path, label in files.items()]
+
+
+def _versions() -> list[tuple[str, str]]:
+    import numpy
+
+    versions = [("python", "%d.%d" % sys.version_info[:2]), ("numpy", numpy.__version__)]
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        versions.append(("torch", str(torch.__version__)))
+    else:
+        # Reading the installed version from metadata avoids importing torch (judge show, numpy problems).
+        from importlib import metadata
+
+        try:
+            versions.append(("torch", metadata.version("torch")))
+        except metadata.PackageNotFoundError:
+            versions.append(("torch", "absent"))
+    return versions
+
+
+def _safe(problem_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", problem_id)[:64] or "_"
+
+
+# ---------------------------------------------------------------- the entry format
+
+def _pack(key: str, cases: list[Case], expected: list[Expected]) -> bytes:
+    plain = {"key": key,
+             "cases": [[case.name, list(case.calls)] for case in cases],
+             "expected": [{name: obs.to_plain() for name, obs in exp.items()} for exp in expected]}
+    payload = wire.encode(plain, MAX_ENTRY_BYTES)
+    return FORMAT + hashlib.sha256(payload).digest() + payload
+
+
+def _unpack(data: bytes, key: str, cases: list[Case]) -> list[Expected]:
+    """Decode and verify an entry; anything unexpected raises (and the caller rebuilds)."""
+    if not data.startswith(FORMAT):
+        raise ValueError("not an entry of this format")
+    start = len(FORMAT) + DIGEST_BYTES
+    stored_digest, payload = data[len(FORMAT):start], data[start:]
+    if hashlib.sha256(payload).digest() != stored_digest:
+        raise ValueError("checksum mismatch")
+    plain: Any = wire.decode(payload, len(payload))
+    if type(plain) is not dict or plain.get("key") != key:
+        raise ValueError("entry for another key")
+    if plain.get("cases") != [[case.name, list(case.calls)] for case in cases]:
+        raise ValueError("entry for other cases")
+    entries = plain["expected"]
+    if type(entries) is not list or len(entries) != len(cases):
+        raise ValueError("wrong number of cases")
+    expected = []
+    for case, entry in zip(cases, entries):
+        if type(entry) is not dict or list(entry) != list(case.calls):
+            raise ValueError("wrong calls")
+        expected.append({name: Observation.from_plain(obs) for name, obs in entry.items()})
+    return expected
