@@ -263,3 +263,18 @@ def grade(judge, problem_id: str, directory: str, workers: int | None, as_json: 
         for line in batch.table_lines(result):
             click.echo(line)
     sys.exit(1 if result.judge_errors else 0)
+
+
+@main.command()
+@click.argument("problem_id")
+@click.option("--framework", type=click.Choice(["torch", "numpy"]), default="torch", show_default=True,
+              help="The library solutions use.")
+@click.pass_obj
+def new(judge, problem_id: str, framework: str) -> None:
+    """For authors: scaffold a new problem PROBLEM_ID from commented templates (never overwrites)."""
+    from judge.problem import find_root
+    from judge.scaffold import scaffold
+
+    for path in scaffold(find_root(judge.problems_dir), problem_id, framework):
+        click.echo(f"created {path}")
+    click.echo(f"next: edit the files, then `judge validate {problem_id}`")
