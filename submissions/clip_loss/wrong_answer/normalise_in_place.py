@@ -1,0 +1,15 @@
+import torch
+import torch.nn.functional as F
+
+
+def symmetric_clip_loss(image_embeddings, text_embeddings, temperature):
+    if image_embeddings.dim() != 2 or image_embeddings.shape != text_embeddings.shape or temperature <= 0:
+        raise ValueError("bad input")
+    image_embeddings /= image_embeddings.norm(dim=1, keepdim=True).clamp_min(1e-12)   # mistake: in place
+    text_embeddings /= text_embeddings.norm(dim=1, keepdim=True).clamp_min(1e-12)
+    logits = image_embeddings @ text_embeddings.T / temperature
+    labels = torch.arange(logits.shape[0])
+    loss = (F.cross_entropy(logits, labels) + F.cross_entropy(logits.T, labels)) / 2
+    return {"loss": loss, "similarities": logits,
+            "image_to_text_accuracy": (logits.argmax(1) == labels).float().mean(),
+            "text_to_image_accuracy": (logits.argmax(0) == labels).float().mean()}
