@@ -1,0 +1,375 @@
+"""Every check in judge/checks: one passing and one failing case each, and what the
+failure message says (examples may show values; hidden tests never do)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+import torch
+
+from judge import checks, wire
+from judge.cases import MAIN, Case
+from judge.execute import Call, Observation, run_call
+from judge import problem
+from judge.problem import CheckSpec, Tolerance
+from judge.verdict import Verdict
+
+EXACT = Tolerance(rtol=0.0, atol=0.0)
+
+
+def make_case(args: dict[str, Any], check: str, params: dict | None = None, *, public: bool = False,
+              tolerance: Tolerance = EXACT) -> Case:
+    """A case on `args` selecting one check, with the calls that check asks for (as build_case does)."""
+    params = params or {}
+    test = problem.TestSpec(name="t", group="example" if public else "hidden", inputs={},
+                    checks=(CheckSpec(check, params),), tolerance=tolerance, source="tests.yaml:1")
+    plain_args = tuple(wire.roundtrip(v) for v in args.values())
+    case = Case(test=test, arg_names=tuple(args), args=plain_args, tolerance=tolerance)
+    calls = {MAIN: Call(args=plain_args)}
+    extra = checks.get(check).calls
+    if extra is not None:
+        calls.update({f"{check}.{name}": call for name, call in extra(case, **params).items()})
+    case.calls.update(calls)
+    return case
+
+
+def observe(fn: Callable, case: Case) -> dict[str, Observation]:
+    """Run `fn` on every call of `case`, as observations look after crossing the boundary."""
+    return {name: Observation.from_plain(wire.roundtrip(run_call(fn, call, None).to_plain()))
+            for name, call in case.calls.items()}
+
+
+def run_check(check: str, args: dict, reference: Callable, submission: Callable, params: dict | None = None,
+              **case_options):
+    case = make_case(args, check, params, **case_options)
+    return checks.get(check).check(case, observe(reference, case), observe(submission, case), **(params or {}))
+
+
+def text_of(result) -> str:
+    return "\n".join([result.message, *result.lines])
+
+
+def test_every_check_module_is_registered_and_documented() -> None:
+    assert set(checks.names()) >= {"compare", "structure", "shape", "dtype", "finite", "allclose", "raises",
+                                   "mutation", "gradient", "leakage"}
+    for name in checks.names():
+        assert checks.get(name).doc, f"judge/checks/{name}.py needs a docstring"
+
+
+def test_every_check_is_tested_here() -> None:
+    tested = {"compare", "structure", "shape", "dtype", "finite", "allclose", "raises", "mutation", "gradient",
+              "leakage", "invariance"}
+    assert set(checks.names()) <= tested, "add a passing and a failing case for the new check"
+
+
+X = {"x": torch.arange(6.0).reshape(2, 3)}
+
+
+# ---------------------------------------------------------------- structure
+
+def test_structure_passes_for_the_same_keys_and_kinds() -> None:
+    result = run_check("structure", X, lambda x: {"a": x, "b": [1, 2.0]}, lambda x: {"b": [3, 4.0], "a": x + 1})
+    assert result.passed
+
+
+def test_structure_missing_key() -> None:
+    result = run_check("structure", X, lambda x: {"tokens": x, "coordinates": x}, lambda x: {"tokens": x})
+    assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
+    assert "missing key(s) {'coordinates'}" in result.message
+    assert "expected exactly the keys {'tokens', 'coordinates'}" in result.message
+
+
+def test_structure_extra_key() -> None:
+    result = run_check("structure", X, lambda x: {"loss": x}, lambda x: {"loss": x, "debug": 1})
+    assert not result.passed and "unexpected key(s) {'debug'}" in result.message
+
+
+def test_structure_dict_expected() -> None:
+    result = run_check("structure", X, lambda x: {"tokens": x}, lambda x: x)
+    assert not result.passed
+    assert "the returned value is a torch.Tensor; expected a dict with keys {'tokens'}" in result.message
+
+
+def test_structure_tensor_vs_ndarray() -> None:
+    result = run_check("structure", X, lambda x: {"y": x}, lambda x: {"y": x.numpy()})
+    assert not result.passed
+    assert "`y` is a numpy.ndarray; expected a torch.Tensor" in result.message
+
+
+def test_structure_list_length() -> None:
+    result = run_check("structure", X, lambda x: [x, x], lambda x: [x])
+    assert not result.passed and "has 1 items; expected 2" in result.message
+
+
+def test_structure_float_accepts_a_zero_dim_tensor() -> None:
+    """A Python float where a number is expected may also come back as a 0-dim tensor or numpy scalar."""
+    assert run_check("structure", X, lambda x: {"acc": 0.5}, lambda x: {"acc": torch.tensor(0.5)}).passed
+    assert run_check("structure", X, lambda x: {"acc": 0.5}, lambda x: {"acc": np.float64(0.5)}).passed
+
+
+def test_structure_float_rejects_a_vector() -> None:
+    result = run_check("structure", X, lambda x: {"acc": 0.5}, lambda x: {"acc": torch.tensor([0.5])})
+    assert not result.passed
+    assert "`acc` is a torch.Tensor of shape (1,); expected a single number" in result.message
+
+
+def test_structure_zero_dim_tensor_rejects_a_float() -> None:
+    """A loss that must be a (differentiable) 0-dim tensor may not come back as a float."""
+    result = run_check("structure", X, lambda x: {"loss": x.sum()}, lambda x: {"loss": float(x.sum())})
+    assert not result.passed and "`loss` is a float; expected a torch.Tensor" in result.message
+
+
+# ---------------------------------------------------------------- shape, dtype, finite
+
+def test_shape() -> None:
+    assert run_check("shape", X, lambda x: {"t": x}, lambda x: {"t": x * 2}).passed
+    result = run_check("shape", X, lambda x: {"t": x}, lambda x: {"t": x.T})
+    assert not result.passed and result.message == "`t` has shape (3, 2); expected (2, 3)"
+
+
+def test_dtype() -> None:
+    assert run_check("dtype", X, lambda x: x, lambda x: x + 1).passed
+    result = run_check("dtype", X, lambda x: x, lambda x: x.double())
+    assert not result.passed and result.message == "the returned value has dtype float64; expected float32"
+    result = run_check("dtype", X, lambda x: {"c": torch.arange(2)}, lambda x: {"c": torch.arange(2).int()})
+    assert not result.passed and "`c` has dtype int32; expected int64" in result.message
+
+
+def test_finite() -> None:
+    assert run_check("finite", X, lambda x: x, lambda x: x * 3).passed
+    result = run_check("finite", X, lambda x: x, lambda x: x / (x - 4))  # x == 4 at (1, 1)
+    assert not result.passed
+    assert "contains inf" in result.message and "1 of 6 entries, first at (1, 1)" in result.message
+    result = run_check("finite", X, lambda x: x.sum(), lambda x: x.sum() * float("nan"))
+    assert not result.passed and "contains NaN" in result.message
+
+
+def test_finite_allows_expected_non_finite_values() -> None:
+    assert run_check("finite", X, lambda x: x / 0, lambda x: x / 0).passed
+
+
+# ---------------------------------------------------------------- allclose
+
+VALUES = {"x": torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])}
+
+
+def _off(x):
+    y = x.clone()
+    y[1, 2] = 123.456
+    y[1, 0] = 7.25
+    return y
+
+
+def test_allclose_within_tolerance_passes() -> None:
+    tolerance = Tolerance(rtol=1e-3, atol=0.0)
+    assert run_check("allclose", VALUES, lambda x: x, lambda x: x * (1 + 5e-4), tolerance=tolerance).passed
+    assert not run_check("allclose", VALUES, lambda x: x, lambda x: x * (1 + 5e-3), tolerance=tolerance).passed
+
+
+def test_allclose_example_shows_index_values_and_errors() -> None:
+    result = run_check("allclose", VALUES, lambda x: x, _off, public=True)
+    assert not result.passed and result.diagnose
+    assert "2 of 6 values differ, first at index (1, 0)" in result.message
+    assert "max abs error 117" in result.message and "max rel error 19.6" in result.message
+    assert "rtol=0, atol=0" in result.message
+    table = "\n".join(result.lines)
+    assert "7.25" in table and "4" in table and "123.456" in table and "6" in table  # obtained and expected
+
+
+def test_allclose_hidden_test_reveals_no_values() -> None:
+    def reference(x):
+        return x * 0.0123457
+
+    def submission(x):
+        return x * 0.0654321
+
+    result = run_check("allclose", VALUES, reference, submission)
+    assert not result.passed
+    assert "first at index (0, 0)" in result.message and "max abs error" in result.message
+    shown = text_of(result)
+    for secret in ("0.0123457", "0.0654321", "0.0246914", "0.130864", "obtained", "Obtained"):
+        assert secret not in shown, f"hidden test leaks {secret!r}: {shown}"
+
+
+def test_allclose_scalar_example_and_hidden() -> None:
+    result = run_check("allclose", VALUES, lambda x: {"loss": 0.5}, lambda x: {"loss": 0.75}, public=True)
+    assert not result.passed and "`loss` is 0.75; expected 0.5" in result.message
+    result = run_check("allclose", VALUES, lambda x: {"loss": 0.3}, lambda x: {"loss": 0.75})
+    assert not result.passed and "`loss` is wrong" in result.message
+    assert "0.75" not in result.message and "0.3" not in result.message
+
+
+def test_allclose_per_key_tolerance() -> None:
+    tolerance = Tolerance(rtol=0.0, atol=0.0, keys=(("loose", Tolerance(rtol=0.0, atol=0.1)),))
+    submission = lambda x: {"loose": x + 0.05, "strict": x}  # noqa: E731
+    assert run_check("allclose", VALUES, lambda x: {"loose": x, "strict": x}, submission, tolerance=tolerance).passed
+    result = run_check("allclose", VALUES, lambda x: {"loose": x, "strict": x},
+                       lambda x: {"loose": x, "strict": x + 0.05}, tolerance=tolerance)
+    assert not result.passed and "`strict`" in result.message
+
+
+# ---------------------------------------------------------------- compare (the default)
+
+def test_compare_passes_for_equal_outputs() -> None:
+    assert run_check("compare", X, lambda x: {"t": x, "n": 3}, lambda x: {"t": x.clone(), "n": 3}).passed
+
+
+def test_compare_reports_structure_before_values() -> None:
+    result = run_check("compare", X, lambda x: {"t": x}, lambda x: {"t": x * 2, "extra": 1})
+    assert not result.passed and "unexpected key(s) {'extra'}" in result.message
+
+
+def test_compare_reports_shape_before_values() -> None:
+    result = run_check("compare", X, lambda x: x, lambda x: x.reshape(3, 2) * 2)
+    assert not result.passed and "has shape (3, 2); expected (2, 3)" in result.message
+
+
+def test_compare_reports_values_last() -> None:
+    result = run_check("compare", X, lambda x: x, lambda x: x + 1)
+    assert not result.passed and "6 of 6 values differ" in result.message
+
+
+# ---------------------------------------------------------------- raises
+
+def _raise(kind):
+    def fn(x):
+        raise kind("bad input")
+    return fn
+
+
+def test_raises_accepts_the_type_and_subclasses() -> None:
+    params = {"type": "ValueError"}
+    assert run_check("raises", X, _raise(ValueError), _raise(ValueError), params).passed
+    assert run_check("raises", X, _raise(ValueError), _raise(UnicodeError), params).passed  # a ValueError
+
+
+def test_raises_fails_when_a_value_is_returned() -> None:
+    result = run_check("raises", X, _raise(ValueError), lambda x: x, {"type": "ValueError"})
+    assert not result.passed and result.message == "returned a value instead of raising ValueError"
+
+
+def test_raises_fails_for_another_exception() -> None:
+    result = run_check("raises", X, _raise(ValueError), _raise(TypeError), {"type": "ValueError"})
+    assert not result.passed
+    assert "raised TypeError: bad input; expected ValueError" in result.message
+
+
+# ---------------------------------------------------------------- mutation
+
+def test_mutation_passes_when_inputs_are_untouched() -> None:
+    assert run_check("mutation", X, lambda x: x * 2, lambda x: x.mul(2)).passed
+
+
+def test_mutation_detects_in_place_changes() -> None:
+    def submission(x):
+        x[0] += 1
+        return x
+
+    result = run_check("mutation", X, lambda x: x + 0, submission)
+    assert not result.passed
+    assert "the input `x` was modified in place (3 of 6 entries changed)" in result.message
+
+
+def test_mutation_detects_numpy_inputs_and_resizing() -> None:
+    def normalise(e):
+        e /= np.linalg.norm(e, axis=1, keepdims=True)
+        return e
+
+    args = {"e": np.array([[3.0, 4.0], [1.0, 0.0]])}
+    result = run_check("mutation", args, lambda e: e / 5, normalise)
+    assert not result.passed and "`e` was modified in place (2 of 4 entries changed)" in result.message
+    result = run_check("mutation", X, lambda x: x, lambda x: x.resize_(6))
+    assert not result.passed and "`x` was replaced or resized in place" in result.message
+
+
+# ---------------------------------------------------------------- gradient
+
+GRAD = {"wrt": ["x"], "outputs": ["y"]}
+
+
+def test_gradient_passes_for_the_same_gradients() -> None:
+    result = run_check("gradient", X, lambda x: {"y": x * 2, "k": 1}, lambda x: {"y": x + x, "k": 1}, GRAD)
+    assert result.passed
+
+
+def test_gradient_wrong_values() -> None:
+    result = run_check("gradient", X, lambda x: {"y": x * 2}, lambda x: {"y": x * 3}, GRAD)
+    assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
+    assert "the gradient w.r.t. `x`" in result.message and "6 of 6 values differ" in result.message
+
+
+def test_gradient_detached_output() -> None:
+    result = run_check("gradient", X, lambda x: {"y": x * 2}, lambda x: {"y": x.detach() * 2}, GRAD)
+    assert not result.passed
+    assert "no gradient reaches `x`" in result.message
+    assert "`y`" in result.message and "not connected to the autograd graph" in result.message
+
+
+def test_gradient_through_numpy() -> None:
+    result = run_check("gradient", X, lambda x: {"y": x * 2},
+                       lambda x: {"y": torch.from_numpy(x.detach().numpy() * 2)}, GRAD)
+    assert not result.passed and "numpy" in result.message
+
+
+def test_gradient_failing_backward_is_a_runtime_error() -> None:
+    class Broken(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            raise RuntimeError("backward exploded")
+
+    result = run_check("gradient", X, lambda x: {"y": x * 2}, lambda x: {"y": Broken.apply(x)}, GRAD)
+    assert not result.passed and result.verdict is Verdict.RUNTIME_ERROR
+    assert "backward pass failed: RuntimeError: backward exploded" in result.message
+
+
+# ---------------------------------------------------------------- leakage
+
+BATCH = {"x": torch.arange(12.0).reshape(3, 4)}
+LEAK = {"arg": "x", "sample": 1}
+
+
+def test_leakage_passes_for_independent_samples() -> None:
+    assert run_check("leakage", BATCH, lambda x: x * 2, lambda x: x - x.mean(1, keepdim=True) + x.mean(1, keepdim=True),
+                     LEAK).passed
+
+
+def test_leakage_detects_mixing_across_the_batch() -> None:
+    result = run_check("leakage", BATCH, lambda x: x * 2, lambda x: x - x.mean(0), LEAK)
+    assert not result.passed
+    assert "changing sample 1 of `x` changed the output of sample(s) 0, 2" in result.message
+    assert "mixed across the batch" in result.message
+
+
+def test_leakage_only_looks_at_the_listed_outputs() -> None:
+    params = {"arg": "x", "sample": 0, "outputs": ["tokens"]}
+    submission = lambda x: {"tokens": x * 2, "stats": x - x.mean(0)}  # noqa: E731
+    assert run_check("leakage", BATCH, lambda x: {"tokens": x * 2, "stats": x}, submission, params).passed
+    result = run_check("leakage", BATCH, lambda x: {"tokens": x}, lambda x: {"tokens": x.roll(1, 0)}, params)
+    assert not result.passed and "`tokens` of sample(s) 1" in result.message
+
+
+# ---------------------------------------------------------------- invariance
+
+PAIR = {"a": torch.tensor([[1.0, 2.0], [3.0, 4.0]]), "b": torch.tensor([[0.5, 0.0], [1.0, 2.0]])}
+SWAP = {"transform": "swap_args", "args": ["a", "b"], "relation": "same"}
+
+
+def test_invariance_passes_when_the_relation_holds() -> None:
+    assert run_check("invariance", PAIR, lambda a, b: a + b, lambda a, b: b + a, SWAP).passed
+
+
+def test_invariance_fails_when_the_relation_breaks() -> None:
+    result = run_check("invariance", PAIR, lambda a, b: a + b, lambda a, b: a - b, SWAP)
+    assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
+    assert "`a` and `b` were swapped" in result.message and "should stay the same" in result.message
+
+
+def test_invariance_blames_a_wrong_declaration_not_the_submission() -> None:
+    result = run_check("invariance", PAIR, lambda a, b: a - b, lambda a, b: a - b, SWAP)
+    assert not result.passed and result.verdict is Verdict.JUDGE_ERROR
+    assert "the reference breaks this declared invariance" in result.message
