@@ -203,22 +203,28 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
 
 
 @main.command()
-@click.argument("problem_ids", nargs=-1)
-@click.option("-v", "--verbose", is_flag=True, help="Also list every aspect that passed, with its timings.")
 @click.pass_obj
-def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
-    """For authors: check problems (all when no ID is given): schema, reference, examples, known
-    submissions and time limits. Exits with 0 only when every problem validates."""
-    from judge.validate import render, validate as validate_problems
+def doctor(judge) -> None:
+    """Show which sandbox isolation layers are active on this machine, and why any is missing."""
+    from judge.sandbox.doctor import examine
+    from judge.sandbox.isolation import disabled_from_env
 
-    def show(checked) -> None:
-        for text, colour in render(checked, verbose=verbose):
-            click.echo(click.style(text, fg=colour) if colour else text)
+    j = judge()
+    try:
+        disable = disabled_from_env()
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    statuses = examine(tuple(j.root / name for name in ("hidden_tests", "submissions", "problems")), disable)
+    width = max(len(s.name) for s in statuses)
+    for status in statuses:
+        mark = click.style("✓", fg="green") if status.active else click.style("✗", fg="red")
+        click.echo(f"{mark} {status.name.ljust(width)}  {status.detail}")
+    missing = [s.name for s in statuses if not s.active]
+    if missing:
+        click.echo(f"weaker isolation: {len(missing)} of {len(statuses)} layers missing ({', '.join(missing)})")
+    else:
+        click.echo(f"full isolation: all {len(statuses)} layers active")
 
-    result = validate_problems(judge(), problem_ids or None, on_problem=show)
-    failed = [p.problem for p in result.problems if not p.ok]
-    click.echo(f"validation failed: {', '.join(failed)}" if failed else f"all {len(result.problems)} problem(s) valid")
-    sys.exit(1 if failed else 0)
 
 
 @main.command()
@@ -241,7 +247,7 @@ def grade(judge, problem_id: str, directory: str, workers: int | None, as_json: 
     from judge.session import Judge
 
     if as_json and csv_file:
-        raise click.UsageError("--json and --csv are alternatives; choose one")
+        raise ConfigError("--json and --csv are alternatives; choose one")
     workers = workers or batch.default_workers()
     with Judge(judge.problems_dir, threads=batch.child_threads(workers), record=False) as j:
         files = batch.find_submissions(Path(directory))
@@ -263,6 +269,25 @@ def grade(judge, problem_id: str, directory: str, workers: int | None, as_json: 
         for line in batch.table_lines(result):
             click.echo(line)
     sys.exit(1 if result.judge_errors else 0)
+
+
+@main.command()
+@click.argument("problem_ids", nargs=-1)
+@click.option("-v", "--verbose", is_flag=True, help="Also list every aspect that passed, with its timings.")
+@click.pass_obj
+def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
+    """For authors: check problems (all when no ID is given): schema, reference, examples, known
+    submissions and time limits. Exits with 0 only when every problem validates."""
+    from judge.validate import render, validate as validate_problems
+
+    def show(checked) -> None:
+        for text, colour in render(checked, verbose=verbose):
+            click.echo(click.style(text, fg=colour) if colour else text)
+
+    result = validate_problems(judge(), problem_ids or None, on_problem=show)
+    failed = [p.problem for p in result.problems if not p.ok]
+    click.echo(f"validation failed: {', '.join(failed)}" if failed else f"all {len(result.problems)} problem(s) valid")
+    sys.exit(1 if failed else 0)
 
 
 @main.command()

@@ -1,0 +1,197 @@
+"""judge/batch.py and `judge grade`: a directory of submissions judged in one warm process (issue 6)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge import batch
+from judge.batch import BatchResult, ProgressBar, Row, grade_directory
+from judge.errors import ConfigError
+from judge import report as reports
+from judge.verdict import Verdict
+
+PROBLEM = "patchify"
+
+# Submissions that misbehave in different ways; each must get its own verdict and leave the others alone.
+HOSTILE = {
+    "syntax_error.py": "def patchify(images, ph, pw)\n    return None\n",
+    "exits_at_import.py": "import os\nos._exit(0)\n",
+    "floods_output.py": ("import sys\n\ndef patchify(images, patch_height, patch_width):\n"
+                         "    while True:\n        sys.stdout.write('x' * 65536)\n"),
+    "kills_its_parent.py": ("import os, signal\n\ndef patchify(images, patch_height, patch_width):\n"
+                            "    os.kill(os.getppid(), signal.SIGKILL)\n    return {}\n"),
+    "writes_into_the_channel.py": ("import os\n\ndef patchify(images, patch_height, patch_width):\n"
+                                   "    for fd in range(3, 64):\n"
+                                   "        try:\n            os.write(fd, b'O' + b'\\xff' * 64)\n"
+                                   "        except OSError:\n            pass\n    return {}\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def classroom(tmp_path_factory, repo) -> Path:
+    """Known submissions (accepted and wrong), hostile ones, and a file that is not UTF-8."""
+    directory = tmp_path_factory.mktemp("classroom")
+    for verdict in ("accepted", "wrong_answer"):
+        for path in sorted((repo / "submissions" / PROBLEM / verdict).glob("*.py"))[:2]:
+            shutil.copy(path, directory / f"{verdict}__{path.name}")
+    for name, source in HOSTILE.items():
+        (directory / name).write_text(source)
+    (directory / "latin1.py").write_bytes(b"# caf\xe9\ndef patchify(a, b, c):\n    return 1\n")
+    (directory / "notes.txt").write_text("not a submission")
+    (directory / "subdir.py").mkdir()  # a directory named like a file is skipped
+    return directory
+
+
+@pytest.fixture(scope="module")
+def graded(judge, classroom) -> BatchResult:
+    return grade_directory(judge, PROBLEM, classroom, workers=2)
+
+
+def test_every_python_file_gets_one_row_in_name_order(graded, classroom):
+    expected = sorted(p.name for p in classroom.glob("*.py") if p.is_file())
+    assert [row.file for row in graded.rows] == expected
+
+
+def test_each_submission_gets_its_own_verdict_despite_its_neighbours(graded):
+    verdicts = {row.file: row.verdict for row in graded.rows}
+    for name, verdict in verdicts.items():
+        if name.startswith("accepted__"):
+            assert verdict is Verdict.ACCEPTED, name
+        elif name.startswith("wrong_answer__"):
+            assert verdict is Verdict.WRONG_ANSWER, name
+    assert verdicts["syntax_error.py"] is Verdict.COMPILE_ERROR
+    assert verdicts["latin1.py"] is Verdict.COMPILE_ERROR
+    assert verdicts["exits_at_import.py"] is Verdict.RUNTIME_ERROR
+    assert verdicts["floods_output.py"] is Verdict.OUTPUT_LIMIT_EXCEEDED
+    for name in ("kills_its_parent.py", "writes_into_the_channel.py"):
+        assert verdicts[name] not in (Verdict.ACCEPTED, Verdict.JUDGE_ERROR), name
+
+
+def test_rows_carry_counts_and_the_first_failing_test(graded):
+    for row in graded.rows:
+        assert 0 <= row.passed <= row.total
+        if row.verdict is Verdict.ACCEPTED:
+            assert row.passed == row.total > 0 and row.first_failure == ""
+        elif row.total:
+            assert row.first_failure, row
+    assert sum(graded.counts().values()) == len(graded.rows)
+
+
+def test_a_batch_agrees_with_single_runs(judge, graded, classroom):
+    for row in graded.rows:
+        if row.file.startswith(("accepted__", "wrong_answer__")):
+            report = judge.run(PROBLEM, classroom / row.file)
+            assert (report.verdict, report.passed, report.total) == (row.verdict, row.passed, row.total)
+
+
+class _FakeJudge:
+    """A judge whose grading fails on one file, as a judge bug would."""
+
+    def problem(self, problem_id):
+        return type("P", (), {"id": problem_id})()
+
+    def grader(self, problem):
+        def judge_source(source: str, label: str) -> reports.Report:
+            if "boom" in label:
+                raise RuntimeError("the sandbox vanished")
+            return reports.Report(problem=problem.id, submission=label,
+                                  tests=[reports.TestResult("t1", "hidden", Verdict.ACCEPTED, "", 1.0)], time_ms=1.0)
+        return judge_source
+
+
+def test_a_judge_failure_on_one_file_is_that_files_row_only(tmp_path):
+    for name in ("a.py", "boom.py", "c.py"):
+        (tmp_path / name).write_text("x = 1\n")
+    seen: list[str] = []
+    result = grade_directory(_FakeJudge(), PROBLEM, tmp_path, workers=2, on_row=lambda r: seen.append(r.file))
+    verdicts = [(r.file, r.verdict) for r in result.rows]
+    assert verdicts == [("a.py", Verdict.ACCEPTED), ("boom.py", Verdict.JUDGE_ERROR), ("c.py", Verdict.ACCEPTED)]
+    assert "the sandbox vanished" in result.rows[1].message
+    assert sorted(seen) == ["a.py", "boom.py", "c.py"] and result.judge_errors == 1
+
+
+def test_a_directory_without_submissions_is_a_config_error(tmp_path):
+    with pytest.raises(ConfigError, match="no \\*.py files"):
+        batch.find_submissions(tmp_path)
+    with pytest.raises(ConfigError, match="not found"):
+        batch.find_submissions(tmp_path / "missing")
+
+
+def test_csv_and_json_have_one_row_per_submission(graded):
+    rows = list(csv.DictReader(io.StringIO(graded.csv_text())))
+    assert [r["file"] for r in rows] == [r.file for r in graded.rows]
+    assert set(rows[0]) == set(batch.CSV_COLUMNS)
+    plain = json.loads(batch.summary_json(graded))
+    assert plain["submissions"] == len(graded.rows) and plain["counts"] == graded.counts()
+    assert plain["rows"][0]["verdict"] in {v.value for v in Verdict}
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_counts_verdicts_and_draws_only_on_a_terminal():
+    rows = [Row("a.py", Verdict.ACCEPTED, 3, 3, 1.0), Row("b.py", Verdict.WRONG_ANSWER, 1, 3, 1.0, "t2")]
+    piped = io.StringIO()
+    bar = ProgressBar(2, piped)
+    for row in rows:
+        bar.update(row)
+    bar.close()
+    assert piped.getvalue() == ""
+    terminal = _Terminal()
+    bar = ProgressBar(2, terminal)
+    for row in rows:
+        bar.update(row)
+    bar.close()
+    assert "\r[" in terminal.getvalue() and "2/2" in terminal.getvalue()
+    assert "AC 1" in bar.line() and "WA 1" in bar.line()
+
+
+def test_threads_per_child_share_the_cores():
+    cores = batch.default_workers()
+    assert batch.child_threads(1) == cores
+    assert batch.child_threads(cores) == 1
+    assert batch.child_threads(cores * 4) == 1
+
+
+def _judge_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args],
+                          capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def test_cli_grade_json_is_pure_and_csv_is_written(repo, tmp_path):
+    directory = tmp_path / "class"
+    directory.mkdir()
+    for path in sorted((repo / "submissions" / PROBLEM / "accepted").glob("*.py"))[:2]:
+        shutil.copy(path, directory)
+    (directory / "broken.py").write_text("def patchify(:\n")
+    result = _judge_cli("--problems-dir", str(repo), "grade", PROBLEM, str(directory), "--json", "--workers", "2",
+                        cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    plain = json.loads(result.stdout)
+    assert plain["counts"] == {"accepted": 2, "compile_error": 1}
+    assert result.stderr == "", "no progress bar when stderr is not a terminal"
+    out = tmp_path / "grades.csv"
+    result = _judge_cli("--problems-dir", str(repo), "grade", PROBLEM, str(directory), "--csv", str(out), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.DictReader(out.open()))
+    assert [(r["file"], r["verdict"]) for r in rows] == [
+        ("broken.py", "compile_error"), *[(p.name, "accepted") for p in sorted(directory.glob("[!b]*.py"))]]
+    assert "3 submissions" in result.stdout
+
+
+def test_cli_grade_usage_errors_exit_2_with_one_line(repo, tmp_path):
+    for args in (["grade", PROBLEM, str(tmp_path), "--json", "--csv", "x.csv"],
+                 ["grade", PROBLEM, str(tmp_path / "missing")],
+                 ["grade", "no_such_problem", str(repo / "submissions" / PROBLEM / "accepted")]):
+        result = _judge_cli("--problems-dir", str(repo), *args, cwd=tmp_path)
+        assert result.returncode == 2, (args, result.stderr)
+        assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1, result.stderr
