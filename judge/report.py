@@ -170,7 +170,7 @@ def render(report: Report, *, verbose: bool = False, values: bool = False) -> li
             lines.extend(_message(test.message, mistakes))
         drawn = False
         if test.shown is not None and (values or not ok):
-            value_lines, drawn = _values(test.shown)
+            value_lines, drawn = values_lines(test.shown)
             lines.extend(value_lines)
         if not ok and test.details and not drawn and (verbose or test.group == "example"):
             lines.extend([(f"      {d}", "dim")] for d in test.details)
@@ -198,7 +198,8 @@ def _message(message: str, mistakes: set[str]) -> list[Line]:
     return lines
 
 
-def _values(shown: Shown) -> tuple[list[Line], bool]:
+def values_lines(shown: Shown) -> tuple[list[Line], bool]:
+    """A public example's inputs and outputs; also whether a side-by-side diff was drawn."""
     from judge.display import show_value  # numpy only when values are shown
     from judge.sidebyside import inputs_lines, outputs_lines
 

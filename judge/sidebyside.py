@@ -29,10 +29,9 @@ def inputs_lines(inputs: tuple[tuple[str, Any, Any], ...], indent: str) -> list[
     """`name = value` for each argument: small values in full, large ones as their generator."""
     lines: list[Line] = [[(f"{indent}inputs:", "bold")]]
     for name, spec, value in inputs:
-        text = show_input(spec, value, indent + "    ")
-        first, *rest = text.split("\n")
+        first, *rest = show_input(spec, value, "").split("\n")
         lines.append([(f"{indent}  {name} = {first}", None)])
-        lines.extend([(f"{indent}  {line}", None)] for line in rest)
+        lines.extend([(f"{indent}    {line.strip()}" if line.strip() else "", None)] for line in rest)
     return lines
 
 
@@ -67,6 +66,10 @@ def leaf_lines_for(name: str, expected: Any, actual: Any, tol: Any, indent: str)
         lines += _stacked(a, e, None, indent + "  ")
         return lines, True
     bad = _mismatches(e, a, tol)
+    if e.ndim == 0 and a.ndim == 0:
+        differs = bool(bad)
+        return [[(label, "bold"), ("yours ", None), (_fmt(a[()]) + (MARK if differs else ""), "red" if differs else None),
+                 ("  expected ", None), (_fmt(e[()]), None), ("" if differs else "  (matches)", "green")]], True
     count = int(bad.sum())
     summary = "matches" if count == 0 else f"{count} of {bad.size} entries differ (marked {MARK})"
     lines = [[(label, "bold"), (head + "; ", None), (summary, "green" if count == 0 else "red")]]

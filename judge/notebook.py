@@ -1,0 +1,326 @@
+"""The notebook API: judge a function object where it was written.
+
+    from judge import check
+    check("patchify", patchify)              # examples, hidden tests, checks
+    check("patchify", patchify, examples_only=True)
+
+A submission always runs in the sandbox as source text, never as the live
+object, so `check` recovers the function's source with `inspect` and rebuilds
+a small module around it: the modules it uses (`import torch`), the helper
+functions it calls, and simple constants (numbers, strings, tuples of them).
+Anything else it depends on (a closure, a tensor defined in another cell, a
+function typed at the plain `>>>` prompt) cannot be carried into the sandbox,
+and `check` says so in one line naming what and why. The source text or a
+file path is accepted as well.
+
+The result renders as a table in Jupyter (`_repr_html_`) and as the CLI's text
+in a terminal; attempts are recorded in the progress database like `judge run`.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import html
+import importlib
+import inspect
+import os
+import sysconfig
+import textwrap
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from judge.errors import ConfigError
+from judge.report import Report, render_text, to_text, values_lines
+from judge.verdict import Verdict
+
+
+class SourceUnavailable(ConfigError):
+    """The function's source cannot be recovered or carried into the sandbox."""
+
+
+# ---------------------------------------------------------------- public API
+
+def check(problem_id: str, solution: Callable | str | os.PathLike, *, examples_only: bool = False,
+          problems_dir: str | os.PathLike | None = None, judge: Any = None,
+          record: bool | None = None) -> "CheckResult":
+    """Judge `solution` (a function, source text or a file path) on `problem_id`.
+
+    Pass `judge=` a `judge.Judge` to reuse its warm sandbox across calls;
+    otherwise one is started and closed for this call. `record=False` keeps
+    the attempt out of the progress database.
+    """
+    from judge.session import Judge
+
+    own = judge is None
+    j = Judge(problems_dir, record=record) if own else judge
+    try:
+        problem = j.problem(problem_id)
+        source, label = solution_source(solution, problem.entry_point)
+        saved = j.record
+        if record is not None:
+            j.record = record
+        try:
+            report = j.run_source(problem, source, label, examples_only=examples_only)
+        finally:
+            j.record = saved
+    finally:
+        if own:
+            j.close()
+    return CheckResult(report, examples_only, source)
+
+
+def problems(problems_dir: str | os.PathLike | None = None) -> "ProblemList":
+    """Every problem of the problem set, with your status; a table in a notebook."""
+    from judge import problem as problem_files
+    from judge.progress import problem_statuses
+
+    root = problem_files.find_root(problems_dir)
+    loaded = [problem_files.load_problem(root, pid) for pid in problem_files.problem_ids(root)]
+    statuses, warning = problem_statuses([p.id for p in loaded])
+    return ProblemList([ProblemSummary(p.id, p.title, p.difficulty, p.framework, tuple(p.tags),
+                                       statuses[p.id].value) for p in loaded], warning)
+
+
+# ---------------------------------------------------------------- results
+
+@dataclass
+class CheckResult:
+    """What `check` returns: the report, as text (repr) or an HTML table (Jupyter)."""
+
+    report: Report
+    examples_only: bool
+    source: str
+
+    @property
+    def verdict(self) -> Verdict:
+        return self.report.verdict
+
+    @property
+    def accepted(self) -> bool:
+        return self.report.accepted
+
+    @property
+    def passed(self) -> int:
+        return self.report.passed
+
+    @property
+    def total(self) -> int:
+        return self.report.total
+
+    @property
+    def tests(self) -> list:
+        return self.report.tests
+
+    def to_json(self) -> dict:
+        return self.report.to_json()
+
+    def text(self, colour: bool = False) -> str:
+        lines = [f"warning: {w}" for w in self.report.warnings]
+        return "\n".join(lines + [render_text(self.report, values=self.examples_only, colour=colour)])
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    __str__ = __repr__
+
+    def _repr_html_(self) -> str:
+        report = self.report
+        ok = report.accepted
+        colour = "#1a7f37" if ok else "#cf222e"
+        scope = " (public examples only)" if self.examples_only else ""
+        rows = []
+        for test in report.tests:
+            passed = test.verdict is Verdict.ACCEPTED
+            message = html.escape(test.message).replace("\n", "<br>")
+            if test.shown is not None and (self.examples_only or not passed):
+                block = html.escape(to_text(values_lines(test.shown)[0]))
+                message += f"<pre style='margin:4px 0;font-size:90%'>{block}</pre>"
+            rows.append(
+                f"<tr><td style='color:{'#1a7f37' if passed else '#cf222e'}'>{'✓' if passed else '✗'}</td>"
+                f"<td><code>{html.escape(test.name)}</code></td><td>{html.escape(test.group)}</td>"
+                f"<td>{html.escape(test.verdict.value)}</td><td style='text-align:right'>{test.time_ms:.1f} ms</td>"
+                f"<td style='text-align:left'>{message}</td></tr>")
+        warnings = "".join(f"<p style='color:#9a6700'>warning: {html.escape(w)}</p>" for w in report.warnings)
+        return (f"<div>{warnings}<p><b style='color:{colour}'>{html.escape(report.verdict.value)}</b>: "
+                f"{report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s on "
+                f"<code>{html.escape(report.problem)}</code>{scope}</p>"
+                "<table><thead><tr><th></th><th>test</th><th>group</th><th>verdict</th><th>time</th>"
+                f"<th style='text-align:left'>message</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+
+
+@dataclass(frozen=True)
+class ProblemSummary:
+    id: str
+    title: str
+    difficulty: str
+    framework: str
+    tags: tuple[str, ...]
+    status: str
+
+
+class ProblemList(list):
+    """A list of `ProblemSummary` that shows itself as a table."""
+
+    def __init__(self, items: list[ProblemSummary], warning: str | None = None):
+        super().__init__(items)
+        self.warning = warning
+
+    def __repr__(self) -> str:
+        if not self:
+            return "no problems"
+        width = max(len(p.id) for p in self)
+        lines = [f"warning: {self.warning}"] if self.warning else []
+        lines += [f"{p.status:<9}  {p.id.ljust(width)}  {p.title}  [{p.difficulty}, {p.framework}]" for p in self]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<tr><td>{html.escape(p.status)}</td><td><code>{html.escape(p.id)}</code></td>"
+                       f"<td>{html.escape(p.title)}</td><td>{html.escape(p.difficulty)}</td>"
+                       f"<td>{html.escape(p.framework)}</td><td>{html.escape(', '.join(p.tags))}</td></tr>"
+                       for p in self)
+        return ("<table><thead><tr><th>status</th><th>id</th><th>title</th><th>difficulty</th>"
+                f"<th>framework</th><th>tags</th></tr></thead><tbody>{rows}</tbody></table>")
+
+
+# ---------------------------------------------------------------- source recovery
+
+def solution_source(solution: Callable | str | os.PathLike, entry_point: str) -> tuple[str, str]:
+    """(source text, label) for a function object, a file path or source text."""
+    if isinstance(solution, os.PathLike) or (isinstance(solution, str) and solution.endswith(".py")
+                                              and "\n" not in solution):
+        from judge.session import read_submission
+
+        return read_submission(Path(solution)), str(solution)
+    if isinstance(solution, str):
+        return solution, "<source text>"
+    return function_source(solution, entry_point), f"<function {getattr(solution, '__qualname__', '?')}>"
+
+
+def function_source(fn: Callable, entry_point: str) -> str:
+    """A self-contained module defining `entry_point` from the function object `fn`."""
+    name = getattr(fn, "__name__", repr(fn))
+    if not isinstance(fn, types.FunctionType):
+        raise SourceUnavailable(f"check() judges a function defined with `def`; got {type(fn).__name__} {name!r}")
+    if name == "<lambda>":
+        raise SourceUnavailable("check() judges a function defined with `def`, not a lambda: "
+                                f"write `def {entry_point}(...):` in a cell")
+    if fn.__code__.co_freevars:
+        raise SourceUnavailable(f"`{name}` uses variables of an enclosing function "
+                                f"({', '.join(fn.__code__.co_freevars)}), which cannot be carried into the "
+                                "sandbox; define it at the top level of a cell")
+    parts: dict[str, str] = {}          # global name -> the statement that defines it
+    body = _collect(fn, parts, seen={name})
+    # imports, then constants, then helper functions, as a person would write the file
+    order = sorted(parts.values(), key=lambda text: 0 if text.startswith(("import ", "from ")) else
+                   2 if text.lstrip().startswith(("def ", "@", "async def ")) else 1)
+    module = "\n".join(order).replace("\ndef ", "\n\n\ndef ")
+    alias = f"\n\n{entry_point} = {name}\n" if name != entry_point else "\n"
+    return f"# judged from the function object `{name}`\n{module}\n\n{body.rstrip()}{alias}"
+
+
+def _source(obj: Any, name: str) -> str:
+    try:
+        return textwrap.dedent(inspect.getsource(obj))
+    except (OSError, TypeError) as exc:
+        raise SourceUnavailable(
+            f"cannot recover the source of `{name}` ({exc}): functions typed at the plain Python prompt or "
+            "made by exec() have no source to read. Define it in a file or a notebook cell, or pass the "
+            "source text or a file path to check() instead") from None
+
+
+def _collect(fn: types.FunctionType, parts: dict[str, str], seen: set[str]) -> str:
+    """The source of `fn`, adding to `parts` what its free global names need."""
+    source = _source(fn, fn.__name__)
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise SourceUnavailable(f"the recovered source of `{fn.__name__}` does not parse ({exc.msg}); "
+                                "pass the source text or a file path instead") from None
+    for name in sorted(_free_names(tree) - seen):
+        if name in fn.__globals__:
+            seen.add(name)
+            value = fn.__globals__[name]
+            parts[name] = _definition(name, value, parts, seen)
+        elif not hasattr(builtins, name):
+            pass  # an undefined name fails at call time in the sandbox too, with the user's NameError
+    return source
+
+
+def _definition(name: str, value: Any, parts: dict[str, str], seen: set[str]) -> str:
+    """A statement that recreates the global `name` in the sandbox's module."""
+    if isinstance(value, types.ModuleType):
+        module = value.__name__
+        return f"import {module}" if module == name else f"import {module} as {name}"
+    if isinstance(value, types.FunctionType) and _is_user_code(value):
+        if value.__code__.co_freevars:
+            raise SourceUnavailable(f"helper `{name}` uses variables of an enclosing function; "
+                                    "define it at the top level of a cell")
+        source = _collect(value, parts, seen)
+        return source if value.__name__ == name else f"{source}\n{name} = {value.__name__}"
+    importable = _import_statement(name, value)
+    if importable:
+        return importable
+    if _is_literal(value):
+        return f"{name} = {value!r}"
+    raise SourceUnavailable(
+        f"the function uses the global `{name}` (a {type(value).__name__}), which cannot be carried into the "
+        "sandbox; define it inside the function, or make it a number, string or tuple constant")
+
+
+def _is_user_code(fn: types.FunctionType) -> bool:
+    """A function of the user's own code (a notebook, a script, a local module), not an installed library.
+
+    The sandbox can import installed packages and the standard library, but
+    not the user's local modules, so their functions travel as source.
+    """
+    if fn.__module__ in (None, "__main__"):
+        return True
+    try:
+        path = Path(inspect.getsourcefile(fn) or "").resolve()
+    except TypeError:
+        return True
+    libraries = {Path(p).resolve() for key in ("stdlib", "platstdlib", "purelib", "platlib")
+                 if (p := sysconfig.get_paths().get(key))}
+    return not any(path.is_relative_to(lib) for lib in libraries)
+
+
+def _import_statement(name: str, value: Any) -> str | None:
+    module, qualname = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+    if not module or not qualname or module == "__main__" or "." in qualname or "<" in qualname:
+        return None
+    try:
+        if getattr(importlib.import_module(module), qualname, None) is not value:
+            return None
+    except ImportError:
+        return None
+    return f"from {module} import {qualname}" + (f" as {name}" if name != qualname else "")
+
+
+def _is_literal(value: Any) -> bool:
+    try:
+        return ast.literal_eval(repr(value)) == value and type(ast.literal_eval(repr(value))) is type(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+
+
+def _free_names(tree: ast.AST) -> set[str]:
+    """Names read anywhere in `tree` that nothing in it binds (its globals, roughly)."""
+    loaded, bound = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            a = node.args
+            bound.update(x.arg for x in a.posonlyargs + a.args + a.kwonlyargs)
+            bound.update(x.arg for x in (a.vararg, a.kwarg) if x is not None)
+            if not isinstance(node, ast.Lambda) and node is not getattr(tree, "body", [None])[0]:
+                bound.add(node.name)
+        elif isinstance(node, ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return loaded - bound

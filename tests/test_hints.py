@@ -1,0 +1,36 @@
+"""`judge hint`: graded hints from the YAML, one level at a time (judge/hints.py)."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from click.testing import CliRunner
+
+from judge.cli import main
+from judge.errors import ConfigError
+from judge.hints import hint
+
+
+def test_levels(judge):
+    problem = judge.problem("patchify")
+    levels = len(problem.hints)
+    assert levels >= 3
+    first = hint(problem)
+    assert first.level == 1 and first.text == problem.hints[0].strip()
+    assert first.lines()[-1] == "more: judge hint patchify --level 2"
+    last = hint(problem, levels)
+    assert last.last and "(the key idea)" in last.lines()[0]
+    assert "def " not in last.text                       # names the idea, gives no code
+    for bad in (0, levels + 1):
+        with pytest.raises(ConfigError, match=f"hint levels 1 to {levels}"):
+            hint(problem, bad)
+    with pytest.raises(ConfigError, match="no hints"):
+        hint(dataclasses.replace(problem, hints=()))
+
+
+def test_cli(repo):
+    runner = CliRunner()
+    result = runner.invoke(main, ["--problems-dir", str(repo), "hint", "patchify", "--level", "2"])
+    assert result.exit_code == 0 and result.output.startswith("hint 2 of ")
+    bad = runner.invoke(main, ["--problems-dir", str(repo), "hint", "patchify", "--level", "99"])
+    assert bad.exit_code == 2 and "--level 99" in bad.output
