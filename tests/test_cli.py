@@ -1,0 +1,245 @@
+"""The `judge` command as users and scripts see it: exit codes, a pure `--json`
+stdout, one-line errors without tracebacks, `list` and `show`.
+
+These run the real command in a subprocess (exit codes and stdout purity are
+process-level promises). Assertions are on JSON and key phrases, never on the
+layout of the human-readable output.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+ACCEPTED = "submissions/patchify/accepted/reshape_permute.py"
+WRONG = "submissions/patchify/wrong_answer/column_major.py"
+CRASHES = "submissions/patchify/run_time_error/typo_in_name.py"
+VERDICTS = {"accepted", "wrong_answer", "runtime_error", "time_limit_exceeded", "memory_limit_exceeded",
+            "output_limit_exceeded", "compile_error", "security_violation", "judge_error"}
+
+
+def judge(*args: str, cwd: Path = REPO, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run `judge ARGS` with this interpreter; JUDGE_HOME etc. come from conftest's session env."""
+    environment = {**os.environ, "NO_COLOR": "1"}
+    environment.pop("JUDGE_PROBLEMS_DIR", None)  # only the problem set a test names
+    environment.update(env or {})
+    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args], cwd=cwd,
+                          env=environment, capture_output=True, text=True, timeout=180)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, *phrases: str) -> None:
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    for phrase in phrases:
+        assert phrase in lines[0], lines[0]
+
+
+@pytest.fixture
+def problem_set(tmp_path: Path) -> Path:
+    """A private copy of the patchify problem set (public, hidden, one known submission)."""
+    (tmp_path / "problems").mkdir()
+    shutil.copy(REPO / "problems" / "patchify.yaml", tmp_path / "problems")
+    shutil.copytree(REPO / "hidden_tests" / "patchify", tmp_path / "hidden_tests" / "patchify")
+    target = tmp_path / ACCEPTED
+    target.parent.mkdir(parents=True)
+    shutil.copy(REPO / ACCEPTED, target)
+    return tmp_path
+
+
+# ---------------------------------------------------------------- judge run --json
+
+def _check_report(report: dict, submission: str) -> None:
+    assert set(report) >= {"problem", "submission", "verdict", "passed", "total", "time_ms", "tests"}
+    assert report["problem"] == "patchify"
+    assert report["submission"] == submission  # the path as given
+    assert report["verdict"] in VERDICTS
+    assert isinstance(report["time_ms"], (int, float)) and report["time_ms"] >= 0
+    assert report["total"] == len(report["tests"]) > 0
+    assert report["passed"] == sum(t["verdict"] == "accepted" for t in report["tests"])
+    for test in report["tests"]:
+        assert set(test) >= {"name", "group", "verdict", "message", "time_ms"}
+        assert test["group"] in ("example", "hidden", "check")
+        assert test["verdict"] in VERDICTS
+        assert isinstance(test["message"], str)
+    failing = [t for t in report["tests"] if t["verdict"] != "accepted"]
+    assert report["verdict"] == (failing[0]["verdict"] if failing else "accepted")
+
+
+def test_run_json_accepted() -> None:
+    result = judge("run", "patchify", ACCEPTED, "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)  # exactly one JSON document, nothing else on stdout
+    _check_report(report, ACCEPTED)
+    assert report["verdict"] == "accepted" and report["passed"] == report["total"]
+    groups = {t["group"] for t in report["tests"]}
+    assert groups == {"example", "hidden", "check"}
+    assert "worked_example_96px" in {t["name"] for t in report["tests"]}
+
+
+def test_run_json_wrong_answer_names_the_mistake() -> None:
+    result = judge("run", "patchify", WRONG, "--json")
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)
+    _check_report(report, WRONG)
+    assert report["verdict"] == "wrong_answer" and report["passed"] < report["total"]
+    first = next(t for t in report["tests"] if t["verdict"] != "accepted")
+    assert "column-major" in first["message"]
+
+
+def test_run_json_stdout_stays_pure_when_the_submission_prints(tmp_path: Path) -> None:
+    noisy = tmp_path / "noisy.py"
+    noisy.write_text(
+        "import sys\nprint('{\"verdict\": \"accepted\"}')\nprint('to stderr', file=sys.stderr)\n"
+        + (REPO / ACCEPTED).read_text().replace(
+            "    b, c, h, w = images.shape\n", "    b, c, h, w = images.shape\n    print('debug', b, c, h, w)\n"))
+    result = judge("run", "patchify", str(noisy), "--json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "accepted"
+    assert "debug" not in result.stdout and "to stderr" not in result.stdout
+
+
+def test_run_exit_code_1_for_a_runtime_error() -> None:
+    result = judge("run", "patchify", CRASHES, "--json")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "runtime_error"
+    first = next(t for t in report["tests"] if t["verdict"] != "accepted")
+    assert "NameError" in first["message"] and "coordinate" in first["message"]
+
+
+# ---------------------------------------------------------------- judge run, human output
+
+def test_run_human_output_accepted() -> None:
+    result = judge("run", "patchify", ACCEPTED)
+    assert result.returncode == 0, result.stderr
+    assert "accepted" in result.stdout
+    for name in ("tiny_index_image", "vit_224", "batch_independence"):
+        assert name in result.stdout
+
+
+def test_run_human_output_wrong_answer_verbose() -> None:
+    result = judge("run", "patchify", WRONG, "-v")
+    assert result.returncode == 1
+    assert "wrong_answer" in result.stdout or "wrong answer" in result.stdout.lower()
+    assert "column-major" in result.stdout
+
+
+# ---------------------------------------------------------------- bad input: exit 2, one line, no traceback
+
+def test_unknown_problem_id() -> None:
+    assert_one_line_error(judge("run", "patchifyy", ACCEPTED), "unknown problem id 'patchifyy'", "patchify")
+
+
+def test_missing_submission_file() -> None:
+    assert_one_line_error(judge("run", "patchify", "no/such/file.py"), "no/such/file.py", "not found")
+
+
+def test_directory_instead_of_a_file() -> None:
+    assert_one_line_error(judge("run", "patchify", "submissions/patchify/accepted"),
+                          "submissions/patchify/accepted", "directory")
+
+
+def test_invalid_yaml_in_a_problem_set(problem_set: Path) -> None:
+    public = problem_set / "problems" / "patchify.yaml"
+    public.write_text(public.read_text().replace("difficulty: easy\n", "difficulty: [easy\n"))
+    result = judge("--problems-dir", str(problem_set), "run", "patchify", str(problem_set / ACCEPTED))
+    assert_one_line_error(result, "patchify.yaml:", "invalid YAML")
+    assert re.search(r"patchify\.yaml:\d+: ", result.stderr)
+
+
+def test_schema_error_in_a_problem_set_names_file_line_and_field(problem_set: Path) -> None:
+    hidden = problem_set / "hidden_tests" / "patchify" / "tests.yaml"
+    hidden.write_text(hidden.read_text().replace("{images: {normal: [2, 3, 32, 48]}",
+                                                 "{images: {gaussian: [2, 3, 32, 48]}"))
+    result = judge("run", "patchify", str(problem_set / ACCEPTED), env={"JUDGE_PROBLEMS_DIR": str(problem_set)})
+    assert_one_line_error(result, "tests.yaml:", "tests[1].inputs.images: ", "gaussian")
+
+
+def test_several_schema_errors_are_all_reported(problem_set: Path) -> None:
+    public = problem_set / "problems" / "patchify.yaml"
+    public.write_text(public.read_text().replace("difficulty: easy\n", "difficulty: trivial\n")
+                      .replace("framework: torch\n", "framework: jax\n"))
+    result = judge("--problems-dir", str(problem_set), "run", "patchify", str(problem_set / ACCEPTED))
+    assert result.returncode == 2 and result.stdout == "" and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 2
+    assert any("difficulty: " in line for line in lines) and any("framework: " in line for line in lines)
+
+
+def test_reference_that_raises(problem_set: Path) -> None:
+    reference = problem_set / "hidden_tests" / "patchify" / "reference.py"
+    reference.write_text(reference.read_text().replace(
+        "    rows, cols = height // patch_height, width // patch_width\n",
+        "    rows, cols = height // patch_height, width // patch_width\n"
+        "    if batch > 1:\n        raise RuntimeError('the reference is broken')\n"))
+    result = judge("--problems-dir", str(problem_set), "run", "patchify", str(problem_set / ACCEPTED), "--json")
+    assert_one_line_error(result, "reference.py", "the reference is broken")
+
+
+def test_missing_problems_dir(tmp_path: Path) -> None:
+    result = judge("--problems-dir", str(tmp_path / "nowhere"), "run", "patchify", ACCEPTED)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- list and show
+
+def _problem_ids() -> list[str]:
+    return sorted(p.stem for p in (REPO / "problems").glob("*.yaml"))
+
+
+def test_list_json() -> None:
+    result = judge("list", "--json")
+    assert result.returncode == 0, result.stderr
+    items = json.loads(result.stdout)
+    assert isinstance(items, list)
+    assert sorted(item["id"] for item in items) == _problem_ids()
+    patchify = next(item for item in items if item["id"] == "patchify")
+    assert patchify["title"] == "Patchify a Batch of Images"
+    assert patchify["difficulty"] in ("easy", "medium", "hard")
+    assert "vit" in patchify["tags"]
+
+
+def test_list_human() -> None:
+    result = judge("list")
+    assert result.returncode == 0, result.stderr
+    for problem_id in _problem_ids():
+        assert problem_id in result.stdout
+    assert "Patchify a Batch of Images" in result.stdout
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(n) for n in re.findall(r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?", text)]
+
+
+def test_show_statement_and_example_outputs() -> None:
+    result = judge("show", "patchify")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Patchify a Batch of Images" in out
+    assert "row-major" in out and "ValueError" in out  # the statement's rules
+    assert "def patchify(images: torch.Tensor, patch_height: int, patch_width: int) -> dict" in out
+    for name in ("tiny_index_image", "worked_example_96px", "rectangular_patches"):
+        assert name in out
+    # The reference's output on the 4x4 index image, token by token: not in the YAML, computed.
+    tiny = out[out.index("tiny_index_image"):out.index("worked_example_96px")]
+    expected_tokens = [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15]
+    numbers = _numbers(tiny)
+    assert any(numbers[i:i + 16] == expected_tokens for i in range(len(numbers))), tiny
+    assert "(36, 2)" in out and "(4, 36, 768)" in out
+    assert "(1, 4, 12)" in out  # rectangular_patches' tokens, only known by running the reference
+
+
+def test_show_unknown_problem() -> None:
+    assert_one_line_error(judge("show", "nope"), "unknown problem id 'nope'")
