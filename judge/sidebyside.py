@@ -31,7 +31,7 @@ def inputs_lines(inputs: tuple[tuple[str, Any, Any], ...], indent: str) -> list[
     for name, spec, value in inputs:
         first, *rest = show_input(spec, value, "").split("\n")
         lines.append([(f"{indent}  {name} = {first}", None)])
-        lines.extend([(f"{indent}    {line.strip()}" if line.strip() else "", None)] for line in rest)
+        lines.extend([(f"{indent}  {line}" if line.strip() else "", None)] for line in rest)
     return lines
 
 
