@@ -1,0 +1,221 @@
+"""judge/checks/invariance.py: declared input transforms, output relations, messages, and
+declaration errors; plus the check at work on the seed problems that declare it."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from judge import checks, problem, wire
+from judge.cases import MAIN, Case
+from judge.checks import invariance
+from judge.errors import ConfigError
+from judge.execute import Call, Observation, run_call
+from judge.problem import CheckSpec, Tolerance
+from judge.verdict import Verdict
+
+TOL = Tolerance(rtol=1e-5, atol=1e-6)
+CALL = f"invariance.{invariance.CALL}"
+
+
+def make_case(args: dict[str, Any], params: dict, tolerance: Tolerance = TOL) -> Case:
+    """A case selecting the invariance check with `params`, with its calls (as build_case does)."""
+    test = problem.TestSpec(name="t", group="check", inputs={}, checks=(CheckSpec("invariance", params),),
+                            tolerance=tolerance, source="tests.yaml:7")
+    plain = tuple(wire.roundtrip(v) for v in args.values())
+    case = Case(test=test, arg_names=tuple(args), args=plain, tolerance=tolerance)
+    case.calls.update({MAIN: Call(args=plain), **{f"invariance.{k}": c for k, c in invariance.calls(case, **params).items()}})
+    return case
+
+
+def observe(fn: Callable, case: Case) -> dict[str, Observation]:
+    return {name: Observation.from_plain(wire.roundtrip(run_call(fn, call, None).to_plain()))
+            for name, call in case.calls.items()}
+
+
+def run(args: dict, params: dict, reference: Callable, submission: Callable, tolerance: Tolerance = TOL):
+    case = make_case(args, params, tolerance)
+    return checks.get("invariance").check(case, observe(reference, case), observe(submission, case), **params)
+
+
+def transformed(case: Case, name: str) -> np.ndarray:
+    return case.calls[CALL].args[case.arg_index(name)].data
+
+
+def clip(image, text, temperature):
+    s = F.normalize(image, dim=1) @ F.normalize(text, dim=1).T / temperature
+    labels = torch.arange(len(s))
+    return {"loss": (F.cross_entropy(s, labels) + F.cross_entropy(s.T, labels)) / 2, "similarities": s,
+            "i2t": (s.argmax(1) == labels).double().mean().item(), "t2i": (s.argmax(0) == labels).double().mean().item()}
+
+
+def one_direction(image, text, temperature):
+    out = clip(image, text, temperature)
+    out["loss"] = F.cross_entropy(out["similarities"], torch.arange(len(image)))
+    return out
+
+
+PAIR = {"image": torch.randn(6, 4, generator=torch.Generator().manual_seed(0)),
+        "text": torch.randn(6, 4, generator=torch.Generator().manual_seed(1)), "temperature": 0.5}
+SWAP = {"transform": "swap_args", "args": ["image", "text"],
+        "keys": {"loss": "same", "similarities": "transposed", "i2t": {"from": "t2i"}, "t2i": {"from": "i2t"}}}
+PERMUTE = {"transform": "permute_rows", "args": ["image", "text"],
+           "keys": {"loss": "same", "similarities": {"permuted": [0, 1]}, "i2t": "same"}}
+
+
+# ---------------------------------------------------------------- transforms
+
+def test_permute_rows_is_one_shared_non_identity_permutation() -> None:
+    case = make_case(PAIR, PERMUTE)
+    perm = invariance.row_permutation(case, ["image", "text"], 1)
+    assert sorted(perm) == list(range(6)) and not np.array_equal(perm, np.arange(6))
+    assert np.array_equal(transformed(case, "image"), PAIR["image"].numpy()[perm])
+    assert np.array_equal(transformed(case, "text"), PAIR["text"].numpy()[perm])
+    assert case.calls[CALL].args[2] == 0.5
+
+
+def test_permute_rows_in_blocks_keeps_pairs_together() -> None:
+    x = np.arange(8.0)[:, None] * np.ones((1, 3))
+    case = make_case({"x": x, "t": 1.0}, {"transform": "permute_rows", "args": ["x"], "block": 2})
+    rows = transformed(case, "x")[:, 0].astype(int)
+    assert sorted(rows) == list(range(8)) and not np.array_equal(rows, np.arange(8))
+    assert all(rows[2 * i] // 2 == rows[2 * i + 1] // 2 and rows[2 * i] % 2 == 0 for i in range(4))
+
+
+def test_reverse_blocks_swaps_inside_each_pair() -> None:
+    case = make_case({"x": np.arange(6.0)[:, None], "t": 1.0}, {"transform": "reverse_blocks", "args": ["x"], "block": 2})
+    assert transformed(case, "x")[:, 0].tolist() == [1, 0, 3, 2, 5, 4]
+
+
+def test_scale_rows_multiplies_each_row_by_a_positive_factor_in_range() -> None:
+    x = np.ones((50, 3))
+    case = make_case({"x": x, "t": 1.0}, {"transform": "scale_rows", "args": ["x"], "low": 0.5, "high": 4.0})
+    new = transformed(case, "x")
+    assert new.dtype == x.dtype and np.all(new == new[:, :1])             # one factor per row
+    assert new.min() >= 0.5 and new.max() <= 4.0 and len(np.unique(new[:, 0])) == 50
+
+
+def test_swap_args_exchanges_the_two_arguments() -> None:
+    case = make_case(PAIR, SWAP)
+    assert np.array_equal(transformed(case, "image"), PAIR["text"].numpy())
+    assert np.array_equal(transformed(case, "text"), PAIR["image"].numpy())
+
+
+def test_transformed_torch_input_stays_a_torch_tensor_of_its_dtype() -> None:
+    case = make_case({"x": torch.ones(4, 2, dtype=torch.float64), "t": 1.0}, {"transform": "scale_rows", "args": ["x"]})
+    value = case.calls[CALL].args[0]
+    assert value.library == "torch" and value.dtype == "float64"
+
+
+# ---------------------------------------------------------------- verdicts and messages
+
+def test_passes_when_every_declared_relation_holds() -> None:
+    assert run(PAIR, SWAP, clip, clip).passed
+    assert run(PAIR, PERMUTE, clip, clip).passed
+
+
+def test_fails_naming_the_transform_and_the_broken_key() -> None:
+    result = run(PAIR, SWAP, clip, one_direction)
+    assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
+    assert result.message.startswith("`image` and `text` were swapped, so `loss` should stay the same; it moved by")
+    assert "rtol=1e-05, atol=1e-06" in result.message
+
+
+def test_array_relation_failure_counts_differing_values() -> None:
+    params = {"transform": "permute_rows", "args": ["x"], "relation": {"permuted": [0]}}
+    result = run({"x": np.arange(12.0).reshape(4, 3)}, params, lambda x: x * 2, lambda x: np.cumsum(x, axis=0))
+    assert not result.passed
+    assert result.message.startswith("the rows of `x` were reordered, so the returned value should be reordered "
+                                     "by the same permutation (along axis 0);")
+    assert "values differ, max abs difference" in result.message
+
+
+def test_scale_invariance_catches_a_missing_normalisation() -> None:
+    params = {"transform": "scale_rows", "args": ["x"]}
+    x = {"x": np.random.default_rng(0).standard_normal((4, 3))}
+    normalised = lambda x: float(np.sum(x / np.linalg.norm(x, axis=1, keepdims=True)))
+    assert run(x, params, normalised, normalised).passed
+    result = run(x, params, normalised, lambda x: float(np.sum(x)))
+    assert not result.passed and "multiplied by its own positive factor" in result.message
+
+
+def test_per_key_tolerance_applies() -> None:
+    params = {"transform": "swap_args", "args": ["a", "b"], "keys": {"v": "same"}}
+    loose = Tolerance(rtol=0, atol=0, keys=(("v", Tolerance(0, 0.5)),))
+    wobbly = lambda a, b: {"v": float(a.sum() - b.sum()) * 1e-2}      # moves by < 0.5 when swapped
+    args = {"a": np.ones(3), "b": np.zeros(3)}
+    assert run(args, params, lambda a, b: {"v": 0.0}, wobbly, tolerance=loose).passed
+    assert not run(args, params, lambda a, b: {"v": 0.0}, wobbly, tolerance=Tolerance(0, 0)).passed
+
+
+def test_missing_key_in_the_transformed_output_fails() -> None:
+    params = {"transform": "swap_args", "args": ["a", "b"], "keys": {"v": "same"}}
+    flaky = lambda a, b: {"v": 1.0} if a.sum() else {"w": 1.0}
+    result = run({"a": np.ones(2), "b": np.zeros(2)}, params, lambda a, b: {"v": 1.0}, flaky)
+    assert not result.passed and "the output has no key 'v'" in result.message
+
+
+def test_a_reference_that_breaks_the_declaration_is_a_judge_error() -> None:
+    params = {"transform": "swap_args", "args": ["a", "b"]}
+    result = run({"a": np.ones(2), "b": np.zeros(2)}, params, lambda a, b: float(a.sum()), lambda a, b: float(a.sum()))
+    assert not result.passed and result.verdict is Verdict.JUDGE_ERROR
+    assert "the reference breaks this declared invariance" in result.message and "tests.yaml:7" in result.message
+
+
+# ---------------------------------------------------------------- declaration errors
+
+@pytest.mark.parametrize("params, field, text", [
+    ({"transform": "shuffle", "args": ["image"]}, "invariance.transform", "expected one of permute_rows"),
+    ({"transform": "swap_args", "args": ["image"]}, "invariance.args", "exactly two argument names"),
+    ({"transform": "permute_rows", "args": ["images"]}, "invariance.args", "unknown argument 'images'"),
+    ({"transform": "permute_rows", "args": ["temperature"]}, "invariance.args", "not an array or tensor"),
+    ({"transform": "permute_rows", "args": ["image"], "block": 4}, "invariance.block", "positive divisor"),
+    ({"transform": "scale_rows", "args": ["image"], "low": 0.0}, "invariance.low", "0 < low <= high"),
+    ({"transform": "swap_args", "args": ["image", "text"], "keys": {"loss": {"permuted": [0]}}},
+     "invariance.keys.loss.permuted", "only permute_rows permutes"),
+    ({"transform": "swap_args", "args": ["image", "text"], "keys": {"loss": "flipped"}},
+     "invariance.keys.loss", "expected same, transposed or a mapping"),
+    ({"transform": "swap_args", "args": ["image", "text"], "relation": "same", "keys": {"loss": "same"}},
+     "invariance.keys", "not both"),
+])
+def test_bad_declarations_are_config_errors_naming_the_field(params: dict, field: str, text: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        make_case(PAIR, params)
+    assert caught.value.field == field and text in str(caught.value)
+    assert str(caught.value).startswith("tests.yaml:7: ")
+
+
+def test_yaml_parameters_are_validated_by_the_registry(tmp_path) -> None:
+    from judge.yamlfile import Errors, Fields, load_yaml
+
+    path = tmp_path / "t.yaml"
+    path.write_text("invariance: {transform: swap_args, args: [a, b], colour: red}\n")
+    errors = Errors(path)
+    checks.parse_params("invariance", Fields(load_yaml(path), "", errors, 1), "invariance")
+    assert any("colour" in str(e) and "unknown field" in str(e) for e in errors.items)
+
+
+# ---------------------------------------------------------------- on the seed problems
+
+ONE_DIRECTION = '''
+import torch
+import torch.nn.functional as F
+
+def symmetric_clip_loss(image_embeddings, text_embeddings, temperature):
+    s = F.normalize(image_embeddings, dim=1) @ F.normalize(text_embeddings, dim=1).T / temperature
+    labels = torch.arange(len(s))
+    return {"loss": F.cross_entropy(s, labels), "similarities": s,
+            "image_to_text_accuracy": (s.argmax(1) == labels).float().mean(),
+            "text_to_image_accuracy": (s.argmax(0) == labels).float().mean()}
+'''
+
+
+def test_clip_swap_symmetry_catches_a_one_directional_loss(judge) -> None:
+    report = judge.run_source(judge.problem("clip_loss"), ONE_DIRECTION, "one_direction.py")
+    result = {t.name: t for t in report.tests}["image_text_swap_symmetry"]
+    assert result.verdict is Verdict.WRONG_ANSWER
+    assert result.message.startswith("`image_embeddings` and `text_embeddings` were swapped, so `loss` should stay "
+                                     "the same")
