@@ -9,6 +9,7 @@ message can name the mistake.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,11 +51,28 @@ def expect(case: Case, reference: Callable, reference_path: Path) -> Expected:
 
 @dataclass(frozen=True)
 class TrapSet:
+    """The known mistakes and, loaded on the first diagnosis, the functions that make them.
+
+    Trap modules import the framework; an accepted run never needs them, so
+    the judge's process need not import torch for one (issue 6).
+    """
+
     traps: tuple[Trap, ...]
-    functions: dict[str, Callable]
+    load: Callable[[], dict[str, Callable]]
     # (case name, trap function) -> (shapes of the trap's output or None when it raised, its plain
     # observation or None when too large to keep): each trap runs once per case in a batch (issue 6).
     outputs: dict = field(default_factory=dict, compare=False, repr=False)
+
+
+    _functions: dict = field(default_factory=dict, compare=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+
+    @property
+    def functions(self) -> dict[str, Callable]:
+        with self._lock:  # batch grading diagnoses from several threads; load the module once
+            if not self._functions:
+                self._functions.update(self.load())
+        return self._functions
 
 
 TRAP_KEEP_BYTES = 16 << 20  # trap outputs larger than this are recomputed rather than kept

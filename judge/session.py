@@ -7,6 +7,7 @@ submission process can inherit hidden data.
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
@@ -105,14 +106,7 @@ class Judge:
         expected = self.cache.expected(problem, hidden, cases, lambda: _reference_outputs(problem, reference_path, cases))
         traps = None
         if hidden is not None and hidden.traps and hidden.traps_file is not None:
-            module = load_module(hidden.traps_file, f"_judge_traps_{problem.id}")
-            functions = {t.function: getattr(module, t.function) for t in hidden.traps
-                         if callable(getattr(module, t.function, None))}
-            missing = [t.function for t in hidden.traps if t.function not in functions]
-            if missing:
-                raise ConfigError(f"defines no function(s) {', '.join(missing)}", file=hidden.traps_file,
-                                  field="traps")
-            traps = TrapSet(hidden.traps, functions)
+            traps = TrapSet(hidden.traps, functools.partial(_trap_functions, problem, hidden))
         return cases, expected, traps
 
     def example_outputs(self, problem: Problem) -> list[tuple[Case, Expected]]:
@@ -139,6 +133,17 @@ class Judge:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _trap_functions(problem: Problem, hidden: Hidden) -> dict[str, Callable]:
+    """The trap module's functions, loaded when a failure is first diagnosed."""
+    module = load_module(hidden.traps_file, f"_judge_traps_{problem.id}")
+    functions = {t.function: getattr(module, t.function) for t in hidden.traps
+                 if callable(getattr(module, t.function, None))}
+    missing = [t.function for t in hidden.traps if t.function not in functions]
+    if missing:
+        raise ConfigError(f"defines no function(s) {', '.join(missing)}", file=hidden.traps_file, field="traps")
+    return functions
 
 
 def _reference_outputs(problem: Problem, reference_path: Path, cases: list[Case]) -> list[Expected]:

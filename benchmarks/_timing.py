@@ -1,0 +1,68 @@
+"""Shared by the benchmarks: median wall times of commands, interleaved with a baseline.
+
+Absolute times vary between machines and with load, so every benchmark
+measures its baseline in the same run, alternating baseline and target runs,
+and reports the ratio of the medians (issue 6).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+RUNS = int(os.environ.get("BENCH_RUNS", "7"))
+
+
+def judge_command() -> list[str]:
+    """The installed `judge` script next to this interpreter (what a user runs), else the module."""
+    script = Path(sys.executable).parent / "judge"
+    if script.is_file():
+        return [str(script)]
+    found = shutil.which("judge")
+    return [found] if found else [sys.executable, "-c", "import sys; from judge.cli import main; sys.exit(main())"]
+
+
+def python(code: str) -> list[str]:
+    return [sys.executable, "-c", code]
+
+
+def isolated_env() -> dict[str, str]:
+    """A private cache and progress home, so runs neither read nor pollute the user's."""
+    home = Path(tempfile.mkdtemp(prefix="judge-bench-"))
+    return {**os.environ, "JUDGE_HOME": str(home / "home"), "JUDGE_CACHE_DIR": str(home / "cache")}
+
+
+def wall(command: list[str], env: dict[str, str], ok_codes: tuple[int, ...] = (0,)) -> float:
+    started = time.perf_counter()
+    result = subprocess.run(command, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - started
+    if result.returncode not in ok_codes:
+        raise SystemExit(f"{' '.join(command)} exited with {result.returncode}: {result.stderr.decode()[-500:]}")
+    return elapsed
+
+
+def medians(commands: dict[str, list[str]], env: dict[str, str], runs: int = RUNS, warmup: int = 1,
+            ok_codes: tuple[int, ...] = (0,)) -> dict[str, float]:
+    """Median wall seconds per named command; runs alternate between the commands."""
+    for _ in range(warmup):  # fills the expectation cache and the OS page cache
+        for command in commands.values():
+            wall(command, env, ok_codes)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            times[name].append(wall(command, env, ok_codes))
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def report(label: str, value: float, target: float, unit: str = "x") -> bool:
+    ok = value <= target
+    shown = f"{value:.2f}{unit}" if unit == "x" else f"{value:.3f} {unit}"
+    limit = f"{target:.2f}{unit}" if unit == "x" else f"{target:.3f} {unit}"
+    print(f"{label}: {shown} (target <= {limit}) {'PASS' if ok else 'FAIL'}")
+    return ok
