@@ -11,8 +11,10 @@ import torch
 import torch.nn.functional as F
 
 import judge as judge_package
-from judge.notebook import SourceUnavailable, check, function_source, problems
+from judge.notebook import CheckResult, SourceUnavailable, check, function_source, problems
 from judge.progress import ProgressStore
+from judge.report import Report, Shown
+from judge.report import TestResult as Result  # (not a pytest test class)
 from judge.verdict import Verdict
 
 GRID_SCALE = 1              # a constant the solution uses: carried over as `GRID_SCALE = 1`
@@ -71,16 +73,16 @@ def test_check_a_function_object(judge, tmp_path, monkeypatch):
     assert len(store.attempts()) == 1 and judge.record is True
 
 
-def test_failing_example_html_escapes_and_shows_values(judge):
-    result = check("patchify", textwrap.dedent('''
-        def patchify(images, patch_height, patch_width):
-            return {"tokens": images.reshape(1, 4, 4) * 0, "coordinates": "<b>x</b>"}
-    '''), judge=judge, examples_only=True, record=False)
-    assert not result.accepted
-    page = result._repr_html_()
+def test_html_escapes_and_shows_example_values():
+    shown = Shown(inputs=(("x", None, 1),), expected={"label": "<b>ok</b>"}, actual={"label": "<b>x</b>"})
+    report = Report("patchify", "<function f>", [
+        Result("an_example", "example", Verdict.WRONG_ANSWER, "<script>alert(1)</script>", 1.0, (), shown),
+        Result("a_hidden_test", "hidden", Verdict.ACCEPTED, "", 1.0)], time_ms=2.0)
+    page = CheckResult(report, examples_only=True, source="")._repr_html_()
+    assert "<script>" not in page and "&lt;script&gt;" in page
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
-    assert "<pre" in page and "yours" in page                    # the side-by-side values of the example
-    assert "(public examples only)" in page
+    assert "<pre" in page and "yours" in page and "(public examples only)" in page
+    assert page.count("<tr>") == 3
 
 
 def test_source_that_cannot_be_recovered_is_named():
