@@ -14,6 +14,11 @@ class Limits:
     file_bytes: int = 16 << 20     # largest file it may write in its scratch directory
     open_files: int = 64
     threads: int = 2               # torch / BLAS threads inside the child
+    total_time_s: float | None = None  # budget for restarting after kills; default max(10 s, 5 x time_s)
+
+    @property
+    def budget_s(self) -> float:
+        return self.total_time_s if self.total_time_s is not None else max(10.0, 5 * self.time_s)
 
     def to_plain(self) -> dict:
         return asdict(self)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -85,6 +87,7 @@ class Sandbox:
         self.disable = tuple(disable)
         self.preload = tuple(preload)
         self._process = None
+        self.scratch_root: Path | None = None
         self._sock: socket.socket | None = None
         self._ready = False
         self._lock = threading.Lock()
@@ -92,7 +95,10 @@ class Sandbox:
     def start(self) -> "Sandbox":
         """Start the fork server in the background (returns at once)."""
         if self._process is None:
-            self._process, self._sock = zygote.start_zygote(self.protect, self.disable, self.preload)
+            # Every run's scratch directory lives in here; close() removes whatever is left.
+            self.scratch_root = Path(tempfile.mkdtemp(prefix="tensor-judge-"))
+            self._process, self._sock = zygote.start_zygote(self.scratch_root, self.protect, self.disable,
+                                                            self.preload)
         return self
 
     def close(self) -> None:
@@ -107,6 +113,7 @@ class Sandbox:
                 self._process.wait()
             self._process = None
             self._ready = False
+            shutil.rmtree(self.scratch_root, ignore_errors=True)
 
     def _wait_ready(self) -> None:
         if self._ready:
@@ -119,9 +126,16 @@ class Sandbox:
         finally:
             self._sock.settimeout(None)
         if message != zygote.READY:
+            reason = ""
+            if message == zygote.FAILED:
+                self._sock.settimeout(5)
+                try:
+                    reason = self._sock.recv(4096).decode(errors="replace")
+                except OSError:
+                    pass
             code = self._process.poll()
-            raise SandboxError(f"the sandbox's fork server failed to start (exit status {code}); "
-                               f"can it import {', '.join(self.preload)}?")
+            raise SandboxError(f"the sandbox's fork server failed to start (exit status {code}): "
+                               f"{reason or 'it ended before importing ' + ', '.join(self.preload)}")
         self._ready = True
 
     def __enter__(self) -> "Sandbox":
@@ -147,7 +161,15 @@ class Sandbox:
         result = RunResult(outcomes=[CallOutcome() for _ in calls])
         captured = _Output(limits.output_bytes)
         start = 0
+        began = time.monotonic()
         while start < len(calls):
+            if start > 0 and time.monotonic() - began > limits.budget_s:
+                # A submission that hangs in every test would otherwise cost tests x limit.
+                skipped = CallOutcome(verdict=Verdict.TIME_LIMIT_EXCEEDED,
+                                      message=f"not run: earlier tests used up this submission's time budget "
+                                              f"of {limits.budget_s:g} s")
+                result.outcomes[start:] = [skipped] * (len(calls) - start)
+                break
             result.workers += 1
             start = _Drive(self._spawn(), program, calls, start, limits, captured, result).run()
             if result.load_error is not None:

@@ -31,6 +31,7 @@ from judge.sandbox import namespaces, worker
 
 SPAWN = b"S"
 READY = b"Z"   # zygote -> judge, once: the framework is imported
+FAILED = b"E"  # zygote -> judge, instead of READY: followed by the reason
 PID = b"P"     # monitor -> judge: worker pid
 EXIT = b"X"    # monitor -> judge: JSON exit record
 KILL = b"k"    # judge -> monitor
@@ -45,7 +46,7 @@ _BOOTSTRAP = ("import json, sys; config = json.loads(sys.argv[1]); sys.path[:] =
               "from judge.sandbox.zygote import main; main(config)")
 
 
-def start_zygote(protected: tuple[Path, ...] = (), disabled: tuple[str, ...] = (),
+def start_zygote(scratch_root: Path, protected: tuple[Path, ...] = (), disabled: tuple[str, ...] = (),
                  preload: tuple[str, ...] = ("numpy",)) -> tuple[subprocess.Popen, socket.socket]:
     """Start the zygote process; return it and the judge's end of its socket.
 
@@ -55,11 +56,12 @@ def start_zygote(protected: tuple[Path, ...] = (), disabled: tuple[str, ...] = (
     """
     judge_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     config = {"fd": zygote_end.fileno(), "path": [p for p in sys.path if p and os.path.isabs(p)],
+              "scratch_root": str(scratch_root),
               "protected": [str(p) for p in protected], "disabled": list(disabled), "preload": list(preload)}
     env = {k: v for k, v in os.environ.items() if k in _ENV_KEEP or k.startswith(_ENV_KEEP_PREFIXES)}
     process = subprocess.Popen([sys.executable, "-E", "-c", _BOOTSTRAP, json.dumps(config)],
                                pass_fds=(zygote_end.fileno(),), env=env, cwd="/", stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, start_new_session=True)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     zygote_end.close()
     return process, judge_end
 
@@ -68,25 +70,38 @@ def main(config: dict) -> None:
     """The zygote process: preload, say READY, then fork runs until the judge goes away."""
     sock = socket.socket(fileno=config["fd"])
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for module in config["preload"]:
-        importlib.import_module(module)
+    try:
+        for module in config["preload"]:
+            importlib.import_module(module)
+    except Exception as exc:  # reported to the judge, which raises a one-line SandboxError
+        _say(sock, FAILED + f"importing {module} failed: {type(exc).__name__}: {exc}".encode()[:2000])
+        os._exit(1)
     torch = sys.modules.get("torch")
     if torch is not None:
         # A fork after a multi-threaded torch op hangs the child in libgomp; the
         # zygote stays single-threaded and each child sets its own count.
         torch.set_num_threads(1)
-    sock.sendall(READY)
+    if not _say(sock, READY):
+        os._exit(0)  # the judge is gone already (it stopped on a configuration error)
     code = 0
     try:
-        _serve(sock, tuple(Path(p) for p in config["protected"]), tuple(config["disabled"]))
+        _serve(sock, Path(config["scratch_root"]), tuple(Path(p) for p in config["protected"]),
+               tuple(config["disabled"]))
     except BaseException:  # a forked monitor must never unwind into this loop
         code = 70
     os._exit(code)
 
 
-def _serve(sock: socket.socket, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
+def _say(sock: socket.socket, message: bytes) -> bool:
+    try:
+        sock.sendall(message)
+        return True
+    except OSError:
+        return False
+
+
+def _serve(sock: socket.socket, scratch_root: Path, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # monitors are reaped automatically
-    scratch_root = Path(tempfile.gettempdir())
     while True:
         request = sock.recv(1)
         if request != SPAWN:

@@ -1,0 +1,4 @@
+"""`python -m judge` runs the command line, as the `judge` script does."""
+from judge.cli import main
+
+main(prog_name="judge")

@@ -1,0 +1,7 @@
+"""Sleep past the limit without using CPU (the CPU limit cannot see it)."""
+import time
+
+
+def double(x):
+    time.sleep(30)
+    return x * 2

@@ -1,0 +1,266 @@
+"""The attack suite: malicious submissions against the sandbox's promises (issue 3).
+
+Each attack in tests/attacks/ is judged on a copied fixture problem set; the
+test asserts its verdict and that nothing leaked (no `PWNED` in its output)
+and nothing changed: no file outside the scratch directory, no process left
+behind, no connection made, the problem set byte for byte the same. The
+second half switches the other layers off (JUDGE_SANDBOX_DISABLE) to show
+that each layer on its own stops the attack it exists for.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from judge.sandbox.isolation import DISABLE_ENV
+from judge.session import Judge
+from judge.verdict import Verdict
+
+ATTACKS = Path(__file__).parent / "attacks"
+
+AC, WA, RTE = Verdict.ACCEPTED, Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR
+TLE, MLE, OLE = Verdict.TIME_LIMIT_EXCEEDED, Verdict.MEMORY_LIMIT_EXCEEDED, Verdict.OUTPUT_LIMIT_EXCEEDED
+SV = Verdict.SECURITY_VIOLATION
+
+# attack file -> verdicts it may get with every layer on
+EXPECTED = {
+    "read_hidden_direct": {SV},
+    "read_known_submissions": {SV},
+    "glob_hidden": {WA},
+    "proc_judge_root": {WA},
+    "import_hidden_module": {RTE, SV},
+    "memory_scan": {WA},
+    "monkeypatch_comparators": {WA, RTE},
+    "lying_object": {WA},
+    "tensor_subclass": {WA},
+    "pickle_payload": {WA},
+    "fake_verdict_output": {WA},
+    "forge_result_channel": {WA, SV},
+    "sys_exit_at_import": {RTE},
+    "os_exit_in_call": {RTE},
+    "infinite_loop": {TLE},
+    "sleep_forever": {TLE},
+    "ignore_signals": {TLE},
+    "memory_bomb": {MLE},
+    "fork_bomb": {SV},
+    "kill_the_judge": {AC},
+    "network": {SV},
+    "exec_program": {SV},
+    "write_outside_scratch": {SV},
+    "symlink_planting": {AC},
+    "output_flood": {OLE},
+    "huge_return": {OLE, MLE},
+    "segfault": {RTE},
+    # Python 3.11 recursion does not use the C stack: it grows until memory or time runs out.
+    "unbounded_recursion": {RTE, TLE, MLE},
+    "leftover_threads": {AC},
+    "environment_secrets": {WA},
+    "umount_hidden": {SV},
+    "inherited_fds": {AC},
+}
+
+
+@dataclass
+class Arena:
+    """A copied problem set, a canary directory, a listener and the placeholders."""
+
+    root: Path
+    canary: Path
+    listener: socket.socket
+    marker: str
+    secret: str           # in the judge's environment: must not reach the child at all
+    kept_secret: str      # in a variable the fork server keeps (OMP_*): the child's scrub removes it
+    work: Path
+
+    def fill(self, text: str) -> str:
+        for key, value in (("@ROOT@", str(self.root)), ("@CANARY@", str(self.canary)),
+                           ("@PORT@", str(self.listener.getsockname()[1])), ("@JUDGE_PID@", str(os.getpid())),
+                           ("@SECRET@", self.secret), ("@MARKER@", self.marker),
+                           ("@KEPT_SECRET@", self.kept_secret),
+                           # halves, for attacks that must not hold a whole needle in memory themselves
+                           ("@MARKER_A@", self.marker[:16]), ("@MARKER_B@", self.marker[16:]),
+                           ("@SECRET_A@", self.secret[:16]), ("@SECRET_B@", self.secret[16:])):
+            text = text.replace(key, value)
+        return text
+
+    def submission(self, name: str) -> Path:
+        path = self.work / f"{name}.py"
+        path.write_text(self.fill((ATTACKS / f"{name}.py").read_text()))
+        return path
+
+    def fingerprint(self) -> str:
+        digest = hashlib.sha256()
+        for path in sorted(self.root.rglob("*")):
+            digest.update(str(path.relative_to(self.root)).encode())
+            if path.is_file():
+                digest.update(path.read_bytes())
+        return digest.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory):
+    base = tmp_path_factory.mktemp("attacks")
+    marker, secret, kept = (f"{kind}{uuid.uuid4().hex}" for kind in ("HIDDEN", "SECRET", "KEPTSECRET"))
+    root = base / "problem_set"
+    shutil.copytree(ATTACKS / "problem_set", root)
+    for path in root.rglob("*"):
+        if path.is_file():
+            path.write_text(path.read_text().replace("@MARKER@", marker))
+    canary = base / "canary"
+    (canary / "precious").mkdir(parents=True)
+    (canary / "precious" / "keep.txt").write_text("precious")
+    work = base / "submissions"
+    work.mkdir()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.setblocking(False)
+    with pytest.MonkeyPatch.context() as patch:
+        # Secrets in the judge's environment: a plain one, and one that the fork
+        # server keeps (OMP_ prefix) so that only the child's own scrub removes it.
+        patch.setenv("JUDGE_ATTACK_SECRET", secret)
+        patch.setenv("OMP_ATTACK_SECRET", kept)
+        yield Arena(root, canary, listener, marker, secret, kept, work)
+    listener.close()
+
+
+@pytest.fixture(scope="module")
+def attack_judge(arena):
+    with Judge(arena.root, record=False) as judge:
+        yield judge
+
+
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry))
+    found, todo = [], list(children.get(pid, []))
+    while todo:
+        child = todo.pop()
+        found.append(child)
+        todo.extend(children.get(child, []))
+    return found
+
+
+def _no_leftovers(judge: Judge) -> None:
+    """Every process a run started is gone, and so is its scratch directory."""
+    server = judge._sandbox._process.pid
+    deadline = time.monotonic() + 5
+    while _descendants(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _descendants(server) == [], "processes of the run outlived it"
+    left = list(judge._sandbox.scratch_root.iterdir())
+    assert not left, f"scratch directories left behind: {left}"
+
+
+def _intact(arena: Arena, fingerprint: str) -> None:
+    assert arena.fingerprint() == fingerprint, "the problem set changed"
+    assert sorted(p.name for p in arena.canary.iterdir()) == ["precious"], "files appeared outside the sandbox"
+    assert (arena.canary / "precious" / "keep.txt").read_text() == "precious"
+    assert not Path("/tmp/judge-attack-written").exists()
+    with pytest.raises(BlockingIOError):
+        arena.listener.accept()
+
+
+def test_every_attack_file_has_an_expectation():
+    names = {p.stem for p in ATTACKS.glob("*.py")}
+    assert names == set(EXPECTED)
+    assert len(names) >= 20
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_attack(name, arena, attack_judge):
+    fingerprint = arena.fingerprint()
+    report = attack_judge.run("double", arena.submission(name))
+    failing = [(t.name, t.verdict.value, t.message) for t in report.tests if t.verdict is not AC]
+    assert report.verdict in EXPECTED[name], failing
+    assert "PWNED" not in report.output, report.output[-2000:]
+    assert arena.secret not in report.output and arena.marker not in report.output
+    for test in report.tests:  # hidden inputs and expected values never reach a message
+        assert arena.marker not in test.message
+    _no_leftovers(attack_judge)
+    _intact(arena, fingerprint)
+
+
+def test_blocked_operations_are_explained(arena, attack_judge):
+    report = attack_judge.run("double", arena.submission("read_hidden_direct"))
+    assert "outside the working directory is not allowed" in report.first_failure.message
+    report = attack_judge.run("double", arena.submission("exec_program"))
+    assert "starting programs" in report.first_failure.message
+
+
+def test_leftover_thread_never_writes(arena, attack_judge):
+    attack_judge.run("double", arena.submission("leftover_threads"))
+    time.sleep(3.5)  # the thread would have written by now had it survived
+    assert not (arena.canary / "thread_wrote").exists()
+
+
+def test_fake_verdicts_never_reach_the_json_report(arena):
+    """Whatever the submission prints, stdout of `judge run --json` is the judge's one JSON object."""
+    result = subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(arena.root), "run", "double",
+                             str(arena.submission("fake_verdict_output")), "--json"],
+                            capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "JUDGE_NO_RECORD": "1"})
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)  # exactly one JSON document, nothing else
+    assert report["verdict"] == "wrong_answer"
+    assert report["passed"] < report["total"]
+
+
+# ------------------------------------------------------------------ one layer at a time
+
+# layer -> (attack, other layers switched off, verdicts, what must hold)
+LAYER_PROOFS = {
+    "pid namespace": ("kill_the_judge", ("landlock",), {AC}),
+    "network namespace": ("network", ("seccomp", "landlock"), {RTE}),
+    "mount namespace": ("read_hidden_direct", ("landlock",), {SV}),
+    "landlock": ("read_hidden_direct", ("mount namespace",), {SV}),
+    "seccomp": ("exec_program", ("landlock",), {SV}),
+    "no capabilities": ("umount_hidden", ("landlock", "seccomp"), {SV}),
+    "resource limits": ("memory_bomb", (), {MLE}),
+    "clean environment": ("environment_secrets", (), {WA}),
+    "closed descriptors": ("inherited_fds", (), {AC}),
+    "process group": ("fork_bomb", ("seccomp", "pid namespace"), {AC}),
+}
+
+
+@pytest.mark.parametrize("layer", sorted(LAYER_PROOFS))
+def test_each_layer_alone_stops_its_attack(layer, arena, monkeypatch):
+    attack, others_off, verdicts = LAYER_PROOFS[layer]
+    monkeypatch.setenv(DISABLE_ENV, ",".join(others_off))
+    fingerprint = arena.fingerprint()
+    with Judge(arena.root, record=False) as judge:
+        report = judge.run("double", arena.submission(attack))
+        assert layer in report_layers(judge), f"{layer} was not active"
+        assert report.verdict in verdicts, [(t.name, t.verdict.value, t.message) for t in report.tests]
+        if layer != "process group":  # there the attack may fork; what matters is that nothing survives
+            assert "PWNED" not in report.output, report.output[-2000:]
+        _no_leftovers(judge)
+    _intact(arena, fingerprint)
+
+
+def report_layers(judge: Judge) -> list[str]:
+    from judge.execute import Call
+    from judge.sandbox import Limits, Program
+
+    probe = judge._sandbox.run(Program("def probe():\n    return 1\n", "probe.py", "probe"), [Call(args=())],
+                               Limits())
+    return probe.isolation_active
