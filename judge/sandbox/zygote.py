@@ -146,18 +146,10 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
     data.close()
     os.close(out_write)
     ctl.sendall(PID + pid.to_bytes(8, "little"))
-    pidfd = os.pidfd_open(pid)
-    killed = False
-    while True:
-        readable, _, _ = select.select([pidfd, ctl], [], [])
-        if pidfd in readable:
-            break
-        if ctl in readable and not killed:
-            message = ctl.recv(1)
-            if message == KILL or not message:  # the judge asked, or the judge is gone
-                _kill_all(pid)
-                killed = True
-    _, status, usage = os.wait4(pid, 0)
+    status, usage = _wait_or_kill(pid, ctl)
+    killed = status is None
+    if killed:
+        _, status, usage = os.wait4(pid, 0)
     _kill_all(pid)  # whatever it left behind in its process group
     shutil.rmtree(scratch, ignore_errors=True)  # rmtree does not follow planted symlinks
     record = {"status": status, "maxrss_kb": usage.ru_maxrss, "cpu_s": usage.ru_utime + usage.ru_stime,
@@ -167,6 +159,35 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
         ctl.sendall(EXIT + len(payload).to_bytes(4, "little") + payload)
     except OSError:
         pass
+
+
+def _wait_or_kill(pid: int, ctl: socket.socket):
+    """Wait for the worker; kill it when the judge asks or goes away.
+
+    Returns (status, rusage) when it exited by itself, (None, None) once killed.
+    """
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # before Linux 5.3, or not Linux: poll instead
+        pidfd = None
+    while True:
+        watched = [ctl] if pidfd is None else [pidfd, ctl]
+        readable, _, _ = select.select(watched, [], [], None if pidfd is not None else 0.02)
+        if pidfd is not None and pidfd in readable:
+            os.close(pidfd)
+            _, status, usage = os.wait4(pid, 0)
+            return status, usage
+        if pidfd is None:
+            done, status, usage = os.wait4(pid, os.WNOHANG)
+            if done:
+                return status, usage
+        if ctl in readable:
+            message = ctl.recv(1)
+            if message == KILL or not message:  # the judge asked, or the judge is gone
+                _kill_all(pid)
+                if pidfd is not None:
+                    os.close(pidfd)
+                return None, None
 
 
 def _kill_all(pid: int) -> None:
