@@ -174,11 +174,15 @@ class _ProblemCheck:
         self.slowest_accepted: tuple[float, str, str] | None = None   # (ms, submission, test)
 
     def run(self) -> list[Diagnostic]:
-        diagnostics = self.schema()
-        if any(d.severity is Severity.ERROR for d in diagnostics):
-            return diagnostics  # nothing else can be checked on a problem that does not load
-        for aspect in (self.reference, self.examples, self.submissions, self.time_limit):
-            diagnostics += aspect()
+        diagnostics: list[Diagnostic] = []
+        # A problem that does not load, or a reference that is not sound, makes
+        # every later aspect's verdict meaningless: stop there.
+        for aspect, blocking in ((self.schema, True), (self.reference, True), (self.examples, False),
+                                 (self.submissions, False), (self.time_limit, False)):
+            found = aspect()
+            diagnostics += found
+            if blocking and any(d.severity is Severity.ERROR for d in found):
+                break
         return diagnostics
 
     # ------------------------------------------------------------ schema

@@ -1,0 +1,236 @@
+"""judge validate: passes on the shipped problems, fails with the right message on broken copies."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge.errors import ConfigError
+from judge.session import Judge
+from judge.validate import Severity, validate
+
+PROBLEM = "unpatchify"
+
+
+@pytest.fixture(scope="module")
+def problem_set(tmp_path_factory, repo) -> Path:
+    """A small copy of the problem set: unpatchify (with few submissions) and patchify (for its round trip)."""
+    root = tmp_path_factory.mktemp("problem_set")
+    for pid in ("patchify", PROBLEM):
+        (root / "problems").mkdir(exist_ok=True)
+        shutil.copy(repo / "problems" / f"{pid}.yaml", root / "problems")
+        shutil.copytree(repo / "hidden_tests" / pid, root / "hidden_tests" / pid)
+    submissions = root / "submissions" / PROBLEM
+    for name in ("accepted/reshape_permute.py", "wrong_answer/column_major.py", "wrong_answer/detached_numpy.py"):
+        (submissions / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(repo / "submissions" / PROBLEM / name, submissions / name)
+    return root
+
+
+@pytest.fixture(scope="module")
+def set_judge(problem_set) -> Judge:
+    """One warm judge over the copy; each test breaks a file and puts it back."""
+    with Judge(problem_set, record=False) as j:
+        yield j
+
+
+@pytest.fixture()
+def edit(problem_set):
+    """edit(relative_path, new_text or None to delete): restored after the test."""
+    saved: dict[Path, bytes | None] = {}
+
+    def change(relative: str, text: str | None) -> Path:
+        path = problem_set / relative
+        if path not in saved:
+            saved[path] = path.read_bytes() if path.exists() else None
+        if text is None:
+            path.unlink()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        return path
+
+    yield change
+    for path, data in saved.items():
+        if data is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_bytes(data)
+
+
+def errors(judge: Judge, *ids: str) -> list[str]:
+    result = validate(judge, list(ids) or None)
+    return [str(d) for p in result.problems for d in p.diagnostics if d.severity is Severity.ERROR]
+
+
+def warnings(judge: Judge, *ids: str) -> list[str]:
+    result = validate(judge, list(ids) or None)
+    return [str(d) for p in result.problems for d in p.diagnostics if d.severity is Severity.WARNING]
+
+
+def test_shipped_problems_validate(judge):
+    recording = judge.record
+    result = validate(judge, ["patchify", PROBLEM])
+    problems = [str(d) for p in result.problems for d in p.diagnostics if d.severity is not Severity.INFO]
+    assert result.ok, problems
+    assert [p.problem for p in result.problems] == ["patchify", PROBLEM]
+    aspects = {d.aspect for p in result.problems for d in p.diagnostics}
+    assert {"patchify.reference.sandboxed", "patchify.submissions.wrong_answer.column_major",
+            "unpatchify.submissions.accepted.fold", "unpatchify.time_limit"} <= aspects
+    assert judge.record == recording  # validation is not recorded as a learner's attempt, and restores the flag
+
+
+def test_the_copy_validates(set_judge):
+    assert errors(set_judge, PROBLEM) == []
+
+
+def test_wrong_reference_fails_accepted_submissions_and_pinned_example(set_judge, edit, problem_set):
+    reference = problem_set / "hidden_tests" / PROBLEM / "reference.py"
+    edit(f"hidden_tests/{PROBLEM}/reference.py",
+         reference.read_text().replace(".permute(0, 3, 1, 4, 2, 5)", ".permute(0, 3, 1, 5, 2, 4)"))
+    found = errors(set_judge, PROBLEM)
+    assert any("unpatchify.submissions.accepted.reshape_permute: submissions/unpatchify/accepted/reshape_permute.py: "
+               "expected accepted, got wrong_answer; first failing test: tiny_index_tokens (example)" in e
+               for e in found), found
+    assert any("unpatchify.examples.tiny_index_tokens" in e and "disagrees with the reference" in e for e in found)
+
+
+def test_wrong_answer_submission_that_passes(set_judge, edit, problem_set):
+    edit(f"submissions/{PROBLEM}/wrong_answer/sneaky.py",
+         (problem_set / "submissions" / PROBLEM / "accepted" / "reshape_permute.py").read_text())
+    found = errors(set_judge, PROBLEM)
+    assert found == ["error: unpatchify.submissions.wrong_answer.sneaky: submissions/unpatchify/wrong_answer/sneaky.py: "
+                     "expected wrong_answer, got accepted; it passed all 29 tests"]
+
+
+def test_wrong_answer_caught_only_by_an_example(set_judge, edit, problem_set):
+    source = (problem_set / "submissions" / PROBLEM / "accepted" / "reshape_permute.py").read_text()
+    edit(f"submissions/{PROBLEM}/wrong_answer/special_cases_example.py", source.replace(
+        "    b, n, f = tokens.shape\n", "    b, n, f = tokens.shape\n    if (b, n, f) == (1, 4, 4):\n"
+                                      "        return torch.zeros(1, 1, 4, 4)\n"))
+    found = errors(set_judge, PROBLEM)
+    assert len(found) == 1 and "caught only by public examples (tiny_index_tokens)" in found[0], found
+
+
+def test_mismatch_names_expected_actual_and_first_failing_test(set_judge, edit, problem_set):
+    edit(f"submissions/{PROBLEM}/accepted/column_major.py",
+         (problem_set / "submissions" / PROBLEM / "wrong_answer" / "column_major.py").read_text())
+    found = errors(set_judge, PROBLEM)
+    assert len(found) == 1
+    assert found[0].startswith("error: unpatchify.submissions.accepted.column_major: "
+                               "submissions/unpatchify/accepted/column_major.py: expected accepted, got wrong_answer; "
+                               "first failing test: tiny_index_tokens (example): ")
+
+
+def test_malformed_fields_in_both_files_reported_at_once(set_judge, edit, problem_set):
+    public = problem_set / "problems" / f"{PROBLEM}.yaml"
+    edit(f"problems/{PROBLEM}.yaml", public.read_text().replace("difficulty: easy", "difficulty: impossible"))
+    hidden = problem_set / "hidden_tests" / PROBLEM / "tests.yaml"
+    edit(f"hidden_tests/{PROBLEM}/tests.yaml", hidden.read_text().replace("tolerance: {rtol: 0, atol: 0}",
+                                                                          "tolerance: {rtol: -1, atol: 0}"))
+    found = errors(set_judge, PROBLEM)
+    assert any(e.endswith(f"problems/{PROBLEM}.yaml:3: difficulty: expected one of easy, medium, hard, "
+                          "got 'impossible'") for e in found), found
+    assert any(f"hidden_tests/{PROBLEM}/tests.yaml:4: tolerance.rtol: expected a number >= 0, got -1" in e
+               for e in found), found
+    assert all(e.startswith("error: unpatchify.schema: ") for e in found)
+
+
+def test_example_that_disagrees_with_the_reference(set_judge, edit, problem_set):
+    public = problem_set / "problems" / f"{PROBLEM}.yaml"
+    edit(f"problems/{PROBLEM}.yaml", public.read_text().replace("[2, 3, 6, 7]", "[2, 3, 7, 6]"))
+    found = errors(set_judge, PROBLEM)
+    assert len(found) == 1, found
+    assert found[0].startswith("error: unpatchify.examples.tiny_index_tokens: ")
+    assert f"problems/{PROBLEM}.yaml:" in found[0]
+    assert ("expected: the stated output disagrees with the reference: the returned value: 2 of 16 values differ, "
+            "first at index (0, 0, 1, 2)") in found[0]
+
+
+def test_unknown_check_type_lists_the_known_ones(set_judge, edit, problem_set):
+    hidden = problem_set / "hidden_tests" / PROBLEM / "tests.yaml"
+    edit(f"hidden_tests/{PROBLEM}/tests.yaml", hidden.read_text().replace("    mutation: {}", "    mutaton: {}"))
+    found = errors(set_judge, PROBLEM)
+    assert len(found) == 1, found
+    assert "tests.yaml:" in found[0] and "mutaton: unknown field or check type `mutaton`; did you mean `mutation`?" in found[0]
+    assert "check types: compare, structure, shape" in found[0]
+
+
+def test_nondeterministic_reference(set_judge, edit, problem_set):
+    reference = problem_set / "hidden_tests" / PROBLEM / "reference.py"
+    edit(f"hidden_tests/{PROBLEM}/reference.py", reference.read_text().replace(
+        "            .reshape(batch, channels, height, width))",
+        "            .reshape(batch, channels, height, width)) + torch.rand(()) * 0.5"))
+    found = errors(set_judge, PROBLEM)
+    assert found and all("unpatchify.reference: not deterministic: test " in e for e in found), [e for e in found if "not deterministic" not in e]
+
+
+def test_time_limit_below_the_derived_limit(set_judge, edit, problem_set):
+    public = problem_set / "problems" / f"{PROBLEM}.yaml"
+    edit(f"problems/{PROBLEM}.yaml", public.read_text().replace(
+        "limits: {time_s: 2, memory_mb: 1024}", "limits: {time_s: 2, memory_mb: 1024, ac_to_time_limit: 100000}"))
+    found = errors(set_judge, PROBLEM)
+    assert len(found) == 1 and found[0].startswith(
+        "error: unpatchify.time_limit: limits.time_s = 2 s is below the derived limit"), found
+    assert "x ac_to_time_limit 100000" in found[0]
+
+
+def test_time_limit_exceeded_and_a_verdict_within_the_margin(set_judge, edit, problem_set):
+    public = problem_set / "problems" / f"{PROBLEM}.yaml"
+    edit(f"problems/{PROBLEM}.yaml", public.read_text().replace("limits: {time_s: 2, memory_mb: 1024}",
+                                                                "limits: {time_s: 0.5, memory_mb: 1024}"))
+    source = (problem_set / "submissions" / PROBLEM / "accepted" / "reshape_permute.py").read_text()
+    slow_on_vit = "    b, n, f = tokens.shape\n    if n == 196:\n        {}\n"
+    edit(f"submissions/{PROBLEM}/time_limit_exceeded/spins.py",
+         "import time\n" + source.replace("    b, n, f = tokens.shape\n", slow_on_vit.format("while True: pass")))
+    edit(f"submissions/{PROBLEM}/time_limit_exceeded/barely.py",
+         "import time\n" + source.replace("    b, n, f = tokens.shape\n", slow_on_vit.format("time.sleep(0.6)")))
+    result = validate(set_judge, [PROBLEM])
+    diagnostics = {d.aspect: d for d in result.problems[0].diagnostics}
+    assert result.ok
+    assert diagnostics["unpatchify.submissions.time_limit_exceeded.spins"].severity is Severity.INFO
+    barely = diagnostics["unpatchify.submissions.time_limit_exceeded.barely"]
+    assert barely.severity is Severity.WARNING
+    assert "gets accepted at 0.75 s (limit x time_limit_to_tle 1.5); its verdict flips within the safety margin" \
+        in barely.message
+
+
+def test_unknown_verdict_folder_and_orphaned_hidden_tests(set_judge, edit, problem_set):
+    edit(f"submissions/{PROBLEM}/wrong/guess.py", "def unpatchify(*args):\n    return None\n")
+    edit("hidden_tests/ghost/tests.yaml", "tests: []\n")
+    try:
+        found = errors(set_judge)
+    finally:
+        shutil.rmtree(problem_set / "submissions" / PROBLEM / "wrong", ignore_errors=True)
+    assert "error: ghost.schema: hidden_tests/ghost/ belongs to no problem: problems/ghost.yaml does not exist" in found
+    assert any(e.startswith("error: unpatchify.submissions.wrong: submissions/unpatchify/wrong/: unknown verdict "
+                            "folder; expected one of accepted, wrong_answer, time_limit_exceeded, run_time_error")
+               for e in found), found
+    shutil.rmtree(problem_set / "hidden_tests" / "ghost")
+
+
+def test_unknown_problem_id_is_a_usage_error(set_judge):
+    with pytest.raises(ConfigError, match="unknown problem id 'nope'"):
+        validate(set_judge, ["nope"])
+
+
+def _cli(problem_set: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", "--problems-dir", str(problem_set), "validate", *args],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_cli_exit_codes(problem_set, edit):
+    # Exit 0 on a valid set is what .ci/run relies on (it runs `judge validate`); here: 1 and 2.
+    edit(f"submissions/{PROBLEM}/accepted/broken.py", "def unpatchify(:\n")
+    bad = _cli(problem_set, PROBLEM)
+    assert bad.returncode == 1
+    assert "ERROR unpatchify.submissions.accepted.broken: submissions/unpatchify/accepted/broken.py: expected " \
+           "accepted, got compile_error" in bad.stdout
+    assert bad.stdout.splitlines()[-1] == "validation failed: unpatchify"
+    unknown = _cli(problem_set, "nope")
+    assert unknown.returncode == 2 and "unknown problem id 'nope'" in unknown.stderr
