@@ -212,3 +212,13 @@ def test_a_numpy_problem_is_judged_without_torch(repo, tmp_path):
     for _ in range(2):  # a miss, then a hit
         result = _cli(["--problems-dir", str(repo), "run", "info_nce", str(accepted[0])], env)
         assert "NO-TORCH" in result.stderr, result.stderr
+
+
+def test_an_accepted_cached_torch_run_leaves_torch_to_the_sandbox(repo, tmp_path):
+    """Expectations cached and traps loaded lazily: the judge's own process needs only numpy."""
+    env = {**os.environ, "JUDGE_CACHE_DIR": str(tmp_path / "cache")}
+    submission = str(repo / "submissions" / PROBLEM / "accepted" / "reshape_permute.py")
+    first = _cli(["--problems-dir", str(repo), "run", PROBLEM, submission], env)  # a miss runs the reference
+    assert "TORCH-IMPORTED" in first.stderr, first.stderr
+    second = _cli(["--problems-dir", str(repo), "run", PROBLEM, submission], env)
+    assert "NO-TORCH" in second.stderr and "accepted" in second.stdout, second.stderr
