@@ -97,7 +97,10 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
     results = []
     for i, case in enumerate(cases):
         results.append(_judge_case(case, expected[i], actual[i], run, sandbox_failure.get(i), traps))
-    warnings = [f"isolation layer failed: {f}" for f in run.isolation_failed]
+    warnings = []
+    if run.isolation_failed:
+        warnings.append("running with weaker isolation: " + "; ".join(run.isolation_failed)
+                        + " (see `judge doctor`)")
     return Report(problem=problem.id, submission=submission, tests=results,
                   time_ms=(time.perf_counter() - started) * 1000, output=run.output, warnings=warnings)
 
@@ -116,6 +119,10 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
     if run.load_error is not None:
         error = run.load_error
         details = error.error.frames if error.error else ()
+        blocked = _blocked_operation(error.error) if error.error else None
+        if blocked:
+            return TestResult(case.name, case.test.group, Verdict.SECURITY_VIOLATION,
+                              f"while loading the file, {blocked} ({error.message[:200]})", 0.0, details)
         return TestResult(case.name, case.test.group, error.verdict, _load_message(error.verdict, error.message,
                                                                                      error.error), 0.0, details)
     if failure is not None:
@@ -172,6 +179,9 @@ def _error_verdict(error: ErrorInfo) -> tuple[Verdict, str]:
         if "too large" in error.message:
             return Verdict.OUTPUT_LIMIT_EXCEEDED, error.message
         return Verdict.WRONG_ANSWER, error.message
+    blocked = _blocked_operation(error)
+    if blocked:
+        return Verdict.SECURITY_VIOLATION, f"{blocked} ({error.headline()[:200]})"
     if error.is_a("MemoryError") or "can't allocate memory" in error.message:
         return Verdict.MEMORY_LIMIT_EXCEEDED, f"ran out of memory: {error.headline()[:300]}"
     if error.type == "NotImplementedError":
@@ -224,3 +234,17 @@ def _array_shapes(value: Any, path: tuple = ()) -> dict[tuple, tuple[int, ...]]:
 def _may_match(trap_shapes: dict, observed_shapes: dict) -> bool:
     """False when compare must fail: it requires each expected array's shape at the same place."""
     return all(observed_shapes.get(p) == s for p, s in trap_shapes.items())
+
+
+_BLOCKED_ERRNOS = ("[Errno 1]", "[Errno 13]")
+
+
+def _blocked_operation(error: ErrorInfo) -> str | None:
+    """The sandbox's refusal in the learner's terms, when `error` is one (EPERM/EACCES)."""
+    if not (error.is_a("PermissionError") or (error.is_a("OSError") and error.message.startswith(_BLOCKED_ERRNOS))):
+        return None
+    text = error.message
+    if "'" in text or "/" in text:
+        return "the sandbox blocked a file access: opening files outside the working directory is not allowed"
+    return ("the sandbox blocked an operation: starting programs or processes, network access and "
+            "signalling other processes are not allowed")

@@ -23,6 +23,7 @@ from judge.problem import Hidden, Problem
 from judge.progress import ProgressStore, ProgressUnavailable
 from judge.report import Report
 from judge.sandbox import Limits, Sandbox
+from judge.sandbox.isolation import disabled_from_env
 from judge.solution import load_function, load_module
 
 MAX_SOURCE_BYTES = 1 << 20
@@ -119,9 +120,19 @@ class Judge:
 
     # ------------------------------------------------------------ lifecycle
     def _start_sandbox(self, framework: str) -> None:
-        if self._sandbox is None:
-            import_framework(framework)
-            self._sandbox = Sandbox().start()
+        """Start (or widen) the fork server; it is a separate process that shares no memory with us."""
+        preload = ("numpy", "torch") if framework == "torch" else ("numpy",)
+        if self._sandbox is not None and set(preload) <= set(self._sandbox.preload):
+            return
+        if self._sandbox is not None:  # a torch problem after numpy ones: restart with torch preloaded
+            preload = tuple(dict.fromkeys(self._sandbox.preload + preload))
+            self._sandbox.close()
+        protect = [self.root / name for name in ("hidden_tests", "submissions", "problems")]
+        try:
+            disable = disabled_from_env()
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        self._sandbox = Sandbox(protect=protect, disable=disable, preload=preload).start()
 
     def close(self) -> None:
         if self._sandbox is not None:
@@ -149,18 +160,6 @@ def _trap_functions(problem: Problem, hidden: Hidden) -> dict[str, Callable]:
 def _reference_outputs(problem: Problem, reference_path: Path, cases: list[Case]) -> list[Expected]:
     reference = load_function(reference_path, problem.entry_point)
     return [expect(case, reference, reference_path) for case in cases]
-
-
-def import_framework(framework: str) -> None:
-    """Import the problem's framework once, in the warm parent, fork-safely."""
-    import numpy  # noqa: F401  (numpy problems and the wire format need it)
-
-    if framework == "torch":
-        import torch
-
-        # A fork after a multi-threaded torch op hangs the child in libgomp; the
-        # warm parent stays single-threaded and each child sets its own count.
-        torch.set_num_threads(1)
 
 
 def read_submission(path: Path) -> str:

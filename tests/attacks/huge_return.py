@@ -3,4 +3,4 @@ import torch
 
 
 def double(x):
-    return torch.zeros(100 << 20, dtype=torch.float32)
+    return torch.empty(100 << 20, dtype=torch.float32)  # reserved, never filled: cheap on a loaded machine
