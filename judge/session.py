@@ -69,8 +69,9 @@ class Judge:
                    origin: str | None = None) -> Report:
         """Judge `source`; `origin` is what the progress database records (default: `label`)."""
         self._start_sandbox(problem.framework)
-        hidden = None if examples_only else problems.load_hidden(problem)
-        cases, expected, traps = self.prepare(problem, hidden)
+        # Loaded for --examples too: examples are compared with the hidden file's tolerance either way.
+        hidden = problems.load_hidden(problem)
+        cases, expected, traps = self.prepare(problem, hidden, examples_only=examples_only)
         limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
         report = grade(problem, cases, expected, source, Path(label).name, label, self._sandbox, limits, traps)
         if self.record and not report.not_attempted:  # an untouched starter is not an attempt
@@ -99,10 +100,11 @@ class Judge:
 
         return judge_source
 
-    def prepare(self, problem: Problem, hidden: Hidden | None) -> tuple[list[Case], list[Expected], TrapSet | None]:
+    def prepare(self, problem: Problem, hidden: Hidden | None, *, examples_only: bool = False
+                ) -> tuple[list[Case], list[Expected], TrapSet | None]:
         """Cases, the reference's observations on them, and the trap functions."""
         reference_path = (hidden.reference if hidden else problem.hidden_dir / "reference.py")
-        tests = list(problem.examples) + (list(hidden.tests) if hidden else [])
+        tests = list(problem.examples) + (list(hidden.tests) if hidden and not examples_only else [])
         cases = [build_case(problem, test, hidden.tolerance if hidden else None) for test in tests]
         expected = self.cache.expected(problem, hidden, cases, lambda: _reference_outputs(problem, reference_path, cases))
         traps = None
