@@ -60,6 +60,7 @@ EXPECTED = {
     "write_outside_scratch": {SV},
     "symlink_planting": {AC},
     "output_flood": {OLE},
+    "disk_fill": {OLE},
     "huge_return": {OLE, MLE},
     "segfault": {RTE},
     # Python 3.11 recursion does not use the C stack: it grows until memory or time runs out.

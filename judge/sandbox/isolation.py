@@ -107,7 +107,8 @@ def _apply_network(ctx: ChildContext) -> None:
 
 
 def _apply_mounts(ctx: ChildContext) -> None:
-    problems = namespaces.isolate_mounts(ctx.protected, own_proc=os.getpid() == 1)
+    problems = namespaces.isolate_mounts(ctx.protected, own_proc=os.getpid() == 1, scratch=ctx.scratch,
+                                         scratch_mb=ctx.limits.scratch_mb)
     if problems:
         raise OSError(1, "; ".join(problems))
 

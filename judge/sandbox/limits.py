@@ -12,6 +12,7 @@ class Limits:
     output_bytes: int = 1 << 20    # stdout + stderr together
     result_bytes: int = 64 << 20   # one encoded result
     file_bytes: int = 16 << 20     # largest file it may write in its scratch directory
+    scratch_mb: int = 64           # all files together (a tmpfs of this size, where mounts are possible)
     open_files: int = 64
     threads: int = 2               # torch / BLAS threads inside the child
     total_time_s: float | None = None  # budget for restarting after kills; default max(10 s, 5 x time_s)

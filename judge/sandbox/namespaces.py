@@ -35,11 +35,20 @@ def isolate_network() -> None:
     syscalls.unshare(syscalls.CLONE_NEWNET)
 
 
-def isolate_mounts(protected: tuple[Path, ...], own_proc: bool) -> list[str]:
-    """Private mounts, empty tmpfs over `protected`, a fresh /proc; returns what failed."""
+def isolate_mounts(protected: tuple[Path, ...], own_proc: bool, scratch: Path, scratch_mb: int) -> list[str]:
+    """Private mounts, empty tmpfs over `protected`, a size-capped scratch, a fresh /proc.
+
+    Returns what failed. The scratch tmpfs bounds the total a submission can
+    write (RLIMIT_FSIZE bounds one file only) and vanishes with the namespace.
+    """
     syscalls.unshare(syscalls.CLONE_NEWNS)
     syscalls.mount(None, "/", None, syscalls.MS_REC | syscalls.MS_PRIVATE)
     failed = []
+    try:
+        syscalls.mount("tmpfs", str(scratch), "tmpfs", syscalls.MS_NOSUID | syscalls.MS_NODEV,
+                       f"size={scratch_mb}m,mode=700")
+    except OSError as exc:
+        failed.append(f"capping the scratch directory: {exc.strerror}")
     flags = syscalls.MS_RDONLY | syscalls.MS_NOSUID | syscalls.MS_NODEV | syscalls.MS_NOEXEC
     for path in protected:
         if not path.is_dir():
