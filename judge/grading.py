@@ -182,6 +182,8 @@ def _error_verdict(error: ErrorInfo) -> tuple[Verdict, str]:
     blocked = _blocked_operation(error)
     if blocked:
         return Verdict.SECURITY_VIOLATION, f"{blocked} ({error.headline()[:200]})"
+    if error.is_a("OSError") and error.message.startswith("[Errno 28]"):
+        return Verdict.OUTPUT_LIMIT_EXCEEDED, f"the scratch directory is full: files written are limited ({error.headline()[:200]})"
     if error.is_a("MemoryError") or "can't allocate memory" in error.message:
         return Verdict.MEMORY_LIMIT_EXCEEDED, f"ran out of memory: {error.headline()[:300]}"
     if error.type == "NotImplementedError":
