@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from judge.errors import ConfigError, ConfigErrors
+from judge.errors import ConfigError, ConfigErrors, SandboxError
 
 
 class _Group(click.Group):
@@ -25,6 +25,9 @@ class _Group(click.Group):
                 click.echo(f"error: {line}", err=True)
             ctx.exit(2)
         except ConfigError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(2)
+        except SandboxError as exc:  # the judge could not judge: say why in one line, never a traceback
             click.echo(f"error: {exc}", err=True)
             ctx.exit(2)
         except KeyboardInterrupt:

@@ -26,6 +26,10 @@ class ConfigError(Exception):
         super().__init__(where + message)
 
 
+class SandboxError(RuntimeError):
+    """The sandbox could not run a submission (its fork server failed): the judge's fault, never the user's."""
+
+
 class ConfigErrors(ConfigError):
     """Several configuration errors found at once (schema validation)."""
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from judge import wire
+from judge.errors import SandboxError
 from judge.execute import Call, ErrorInfo, Observation
 from judge.sandbox import channel, worker, zygote
 from judge.sandbox.limits import Limits
@@ -65,10 +66,6 @@ class RunResult:
     workers: int = 0
     isolation_active: list[str] = field(default_factory=list)
     isolation_failed: list[str] = field(default_factory=list)
-
-
-class SandboxError(RuntimeError):
-    """The fork server failed: a judge error, never the submission's fault."""
 
 
 class Sandbox:
