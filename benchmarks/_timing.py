@@ -6,6 +6,7 @@ and reports the ratio of the medians (issue 6).
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import statistics
@@ -40,10 +41,10 @@ def isolated_env() -> dict[str, str]:
 
 def wall(command: list[str], env: dict[str, str], ok_codes: tuple[int, ...] = (0,)) -> float:
     started = time.perf_counter()
-    result = subprocess.run(command, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    result = subprocess.run(command, env=env, cwd=REPO, capture_output=True)
     elapsed = time.perf_counter() - started
     if result.returncode not in ok_codes:
-        raise SystemExit(f"{' '.join(command)} exited with {result.returncode}: {result.stderr.decode()[-500:]}")
+        raise SystemExit(f"{' '.join(command)} exited with {result.returncode}: {_why(result)}")
     return elapsed
 
 
@@ -66,3 +67,12 @@ def report(label: str, value: float, target: float, unit: str = "x") -> bool:
     limit = f"{target:.2f}{unit}" if unit == "x" else f"{target:.3f} {unit}"
     print(f"{label}: {shown} (target <= {limit}) {'PASS' if ok else 'FAIL'}")
     return ok
+
+
+def _why(result: subprocess.CompletedProcess) -> str:
+    """stderr, or for `judge grade --json` the rows the judge failed on."""
+    try:
+        rows = json.loads(result.stdout)["rows"]
+        return "\n".join(json.dumps(r) for r in rows if r["verdict"] == "judge_error")
+    except (ValueError, KeyError, TypeError):
+        return (result.stderr or result.stdout).decode(errors="replace")[-2000:]

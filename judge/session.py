@@ -8,6 +8,7 @@ submission process can inherit hidden data.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 import sys
 from pathlib import Path
@@ -91,6 +92,10 @@ class Judge:
         (`Sandbox.run` locks its spawn); it records no progress.
         """
         self._start_sandbox(problem.framework)
+        if problem.framework == "torch":
+            # Imported here, once, while the fork server starts: a batch diagnoses wrong answers from
+            # several threads, and a thread seeing a half-imported torch in sys.modules fails.
+            importlib.import_module("torch")
         hidden = problems.load_hidden(problem)
         cases, expected, traps = self.prepare(problem, hidden)
         limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
