@@ -241,7 +241,6 @@ class _Drive:
 
     def _pump(self) -> None:
         deadline = time.monotonic() + self.limits.import_time_s
-        call_started = time.monotonic()
         open_fds = {self.data.fileno(), self.ctl.fileno(), self.out}
         while self.exit_record is None:
             readable = channel.wait_readable(sorted(open_fds), deadline)
@@ -267,12 +266,15 @@ class _Drive:
                     open_fds.discard(self.data.fileno())
                     if self.exit_record is None and self.kill_reason is None:
                         deadline = time.monotonic() + 5.0
-                else:
+                elif self.kill_reason is None:
+                    # Once the judge has decided to kill this worker, nothing it sends counts:
+                    # a late result must not overwrite the verdict of the call in progress.
                     try:
                         for kind, payload in self.reader.feed(data):
+                            if self.kill_reason is not None:
+                                break
                             if self._on_frame(kind, payload):
                                 deadline = time.monotonic() + self.limits.time_s
-                                call_started = time.monotonic()
                     except (channel.ChannelError, wire.WireError, ValueError, KeyError) as exc:
                         self._kill(Verdict.SECURITY_VIOLATION,
                                    f"the submission wrote into the judge's result channel ({exc})")
@@ -284,7 +286,6 @@ class _Drive:
                         self.exit_record = {"status": None}
                 else:
                     self._on_ctl(data)
-        del call_started
 
     def _on_frame(self, kind: bytes, payload: bytes) -> bool:
         """Handle one frame from the worker; True when a new call starts."""
