@@ -196,8 +196,22 @@ def test_allclose_scalar_example_and_hidden() -> None:
     result = run_check("allclose", VALUES, lambda x: {"loss": 0.5}, lambda x: {"loss": 0.75}, public=True)
     assert not result.passed and "`loss` is 0.75; expected 0.5" in result.message
     result = run_check("allclose", VALUES, lambda x: {"loss": 0.3}, lambda x: {"loss": 0.75})
-    assert not result.passed and "`loss` is wrong" in result.message
+    assert not result.passed and "`loss` is wrong: off by more than 100%" in result.message
     assert "0.75" not in result.message and "0.3" not in result.message
+    # No exact error either: with their own 0.75 in hand, a learner would solve for the hidden value.
+    assert "0.45" not in result.message and "1.5" not in result.message
+
+
+def test_allclose_hidden_single_wrong_entry_gives_only_a_band() -> None:
+    def submission(x):
+        y = x.clone()
+        y[0, 1] = y[0, 1] * 1.05
+        return y
+
+    result = run_check("allclose", VALUES, lambda x: x, submission)
+    assert not result.passed
+    assert "1 of 6 values differs, at index (0, 1): off by less than 10%" in result.message
+    assert "abs error" not in result.message
 
 
 def test_allclose_per_key_tolerance() -> None:
@@ -280,7 +294,7 @@ def test_mutation_detects_numpy_inputs_and_resizing() -> None:
     result = run_check("mutation", args, lambda e: e / 5, normalise)
     assert not result.passed and "`e` was modified in place (2 of 4 entries changed)" in result.message
     result = run_check("mutation", X, lambda x: x, lambda x: x.resize_(6))
-    assert not result.passed and "`x` was replaced or resized in place" in result.message
+    assert not result.passed and "`x` was reshaped or transposed in place: its shape went from (2, 3) to (6,)" in result.message
 
 
 # ---------------------------------------------------------------- gradient

@@ -22,8 +22,12 @@ def check(case, expected, actual, **params) -> CheckResult:
     for name, before, now in zip(case.arg_names, case.args, after):
         if not isinstance(before, Array):
             continue
-        if not isinstance(now, Array) or now.shape != before.shape:
-            return fail(f"the input `{name}` was replaced or resized in place")
+        if not isinstance(now, Array):
+            return fail(f"the input `{name}` was replaced in place")
+        if now.shape != before.shape:
+            return fail(f"the input `{name}` was reshaped or transposed in place: its shape went from "
+                        f"{before.shape} to {now.shape} (e.g. .transpose_(), .resize_(), .t_()); "
+                        "use the out-of-place version")
         same = (now.data == before.data) | (np.isnan(now.data) & np.isnan(before.data)) \
             if np.issubdtype(before.data.dtype, np.inexact) else now.data == before.data
         if not np.all(same):
