@@ -22,6 +22,7 @@ from judge.execute import run_call
 from judge.grading import Expected, TrapSet, expect, grade
 from judge.problem import Hidden, Problem
 from judge.progress import ProgressStore, ProgressUnavailable
+from judge.progress import home as progress_home
 from judge.report import Report
 from judge.sandbox import Limits, Sandbox
 from judge.sandbox.isolation import disabled_from_env
@@ -134,7 +135,9 @@ class Judge:
         if self._sandbox is not None:  # a torch problem after numpy ones: restart with torch preloaded
             preload = tuple(dict.fromkeys(self._sandbox.preload + preload))
             self._sandbox.close()
+        # The judge's data: hidden tests and known submissions, cached expected values, progress.
         protect = [self.root / name for name in ("hidden_tests", "submissions", "problems")]
+        protect += [p for p in (self.cache.directory, progress_home()) if p is not None]
         try:
             disable = disabled_from_env()
         except ValueError as exc:

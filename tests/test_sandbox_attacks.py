@@ -37,6 +37,7 @@ SV = Verdict.SECURITY_VIOLATION
 EXPECTED = {
     "read_hidden_direct": {SV},
     "read_known_submissions": {SV},
+    "read_expected_cache": {SV},
     "glob_hidden": {WA},
     "proc_judge_root": {WA},
     "import_hidden_module": {RTE, SV},
@@ -89,6 +90,7 @@ class Arena:
                            ("@PORT@", str(self.listener.getsockname()[1])), ("@JUDGE_PID@", str(os.getpid())),
                            ("@SECRET@", self.secret), ("@MARKER@", self.marker),
                            ("@KEPT_SECRET@", self.kept_secret),
+                           ("@CACHE@", os.environ["JUDGE_CACHE_DIR"]), ("@JUDGE_HOME@", os.environ["JUDGE_HOME"]),
                            # halves, for attacks that must not hold a whole needle in memory themselves
                            ("@MARKER_A@", self.marker[:16]), ("@MARKER_B@", self.marker[16:]),
                            ("@SECRET_A@", self.secret[:16]), ("@SECRET_B@", self.secret[16:])):
