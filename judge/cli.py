@@ -54,15 +54,25 @@ class _LazyJudge:
     def __init__(self, problems_dir: str | None):
         self.problems_dir = problems_dir
         self._judge = None
+        self._launched = None
+
+    def launch_sandbox(self) -> None:
+        """Start the fork server now, so its imports overlap ours (commands that judge code)."""
+        from judge.sandbox.launch import launch
+
+        self._launched = launch()
 
     def __call__(self):
         if self._judge is None:
             from judge.session import Judge
 
-            self._judge = Judge(self.problems_dir)
+            self._judge = Judge(self.problems_dir, launched=self._launched)
+            self._launched = None
         return self._judge
 
     def close(self) -> None:
+        if self._launched is not None:
+            self._launched.abandon()
         if self._judge is not None:
             self._judge.close()
 
@@ -192,6 +202,7 @@ def history(judge, problem_id: str | None, limit: int, as_json: bool) -> None:
 @click.pass_obj
 def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, examples_only: bool) -> None:
     """Judge FILE on PROBLEM_ID: public examples, hidden tests and property checks."""
+    judge.launch_sandbox()
     from judge.report import render_text, use_colour
 
     report = judge().run(problem_id, file, examples_only=examples_only)

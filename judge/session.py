@@ -25,7 +25,8 @@ from judge.progress import ProgressStore, ProgressUnavailable
 from judge.progress import home as progress_home
 from judge.report import Report
 from judge.sandbox import Limits, Sandbox
-from judge.sandbox.isolation import disabled_from_env
+from judge.sandbox.launch import Launched
+from judge.sandbox.limits import DISABLE_ENV
 from judge.solution import load_function, load_module
 
 MAX_SOURCE_BYTES = 1 << 20
@@ -36,7 +37,7 @@ class Judge:
 
     def __init__(self, problems_dir: str | os.PathLike | None = None, *, threads: int | None = None,
                  record: bool | None = None, progress: ProgressStore | None = None,
-                 cache: ExpectedCache | None = None):
+                 cache: ExpectedCache | None = None, launched: Launched | None = None):
         self.root = problems.find_root(problems_dir)
         self.threads = threads or max(1, min(4, os.cpu_count() or 1))
         # Every judged run is recorded in the progress database (issue 7) unless
@@ -47,6 +48,8 @@ class Judge:
         # The reference's expected observations, cached on disk per problem version (issue 6).
         self.cache = cache if cache is not None else ExpectedCache.from_env()
         self._sandbox: Sandbox | None = None
+        # A fork server started before this object existed (the CLI does so to overlap imports).
+        self._launched = launched
         self._frameworks: set[str] = set()
 
     # ------------------------------------------------------------ problems
@@ -138,13 +141,21 @@ class Judge:
         # The judge's data: hidden tests and known submissions, cached expected values, progress.
         protect = [self.root / name for name in ("hidden_tests", "submissions", "problems")]
         protect += [p for p in (self.cache.directory, progress_home()) if p is not None]
-        try:
-            disable = disabled_from_env()
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
-        self._sandbox = Sandbox(protect=protect, disable=disable, preload=preload).start()
+        disable: tuple[str, ...] = ()
+        if os.environ.get(DISABLE_ENV):  # the isolation module is only needed to check the names
+            from judge.sandbox.isolation import disabled_from_env
+
+            try:
+                disable = disabled_from_env()
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
+        self._sandbox = Sandbox(protect=protect, disable=disable, preload=preload, launched=self._launched).start()
+        self._launched = None
 
     def close(self) -> None:
+        if self._launched is not None:
+            self._launched.abandon()
+            self._launched = None
         if self._sandbox is not None:
             self._sandbox.close()
             self._sandbox = None

@@ -14,6 +14,22 @@ import time
 
 HEADER = struct.Struct("<cQ")
 
+# Frame kinds, child -> judge.
+READY = b"R"        # payload: JSON {"active": [layer, ...], "failed": ["layer: why", ...]}
+LOAD_ERROR = b"L"   # payload: JSON {"kind": "compile"|"runtime", "error": ErrorInfo}
+RESULT = b"O"       # payload: JSON {"index": i} line + wire bytes of the observation
+DONE = b"D"
+# judge -> child
+REQUEST = b"Q"      # payload: JSON header line + wire bytes of the calls
+
+# Single bytes between the judge, the fork server and a run's monitor.
+SPAWN = b"S"          # judge -> server: fork a run
+SERVER_READY = b"Z"   # server -> judge, once: the framework is imported
+SERVER_FAILED = b"E"  # server -> judge, instead of READY: followed by the reason
+PID = b"P"            # monitor -> judge: worker pid
+EXIT = b"X"           # monitor -> judge: JSON exit record
+KILL = b"k"           # judge -> monitor
+
 
 class ChannelError(Exception):
     """The peer closed the channel or broke the framing."""

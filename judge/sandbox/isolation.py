@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from judge.sandbox import landlock, namespaces, seccomp, syscalls
-from judge.sandbox.limits import Limits
+from judge.sandbox.limits import DISABLE_ENV, Limits
 
 
 @dataclass(frozen=True)
@@ -237,9 +237,6 @@ def apply_all(ctx: ChildContext) -> None:
             ctx.failed.append(f"{layer.name}: {exc.strerror or exc}")
         else:
             ctx.active.append(layer.name)
-
-
-DISABLE_ENV = "JUDGE_SANDBOX_DISABLE"
 
 
 def disabled_from_env(environ: dict | None = None) -> tuple[str, ...]:

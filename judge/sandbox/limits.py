@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+DISABLE_ENV = "JUDGE_SANDBOX_DISABLE"  # comma-separated isolation layers to switch off (tests, debugging)
+
 
 @dataclass(frozen=True)
 class Limits:

@@ -24,7 +24,8 @@ from typing import Any
 from judge import wire
 from judge.errors import SandboxError
 from judge.execute import Call, ErrorInfo, Observation
-from judge.sandbox import channel, worker, zygote
+from judge.sandbox import channel
+from judge.sandbox.launch import Launched, launch
 from judge.sandbox.limits import Limits
 from judge.verdict import Verdict
 
@@ -79,11 +80,12 @@ class Sandbox:
     START_TIMEOUT_S = 120.0
 
     def __init__(self, protect: tuple[Path, ...] | list[Path] = (), disable: tuple[str, ...] = (),
-                 preload: tuple[str, ...] = ("numpy",)) -> None:
+                 preload: tuple[str, ...] = ("numpy",), launched: Launched | None = None) -> None:
         self.protect = tuple(Path(p).resolve() for p in protect)
         self.disable = tuple(disable)
         self.preload = tuple(preload)
         self._process = None
+        self._launched = launched
         self.scratch_root: Path | None = None
         self._sock: socket.socket | None = None
         self._ready = False
@@ -92,10 +94,13 @@ class Sandbox:
     def start(self) -> "Sandbox":
         """Start the fork server in the background (returns at once)."""
         if self._process is None:
+            server = self._launched or launch()  # a server launched earlier has been importing meanwhile
+            self._launched = None
             # Every run's scratch directory lives in here; close() removes whatever is left.
             self.scratch_root = Path(tempfile.mkdtemp(prefix="tensor-judge-"))
-            self._process, self._sock = zygote.start_zygote(self.scratch_root, self.protect, self.disable,
-                                                            self.preload)
+            server.configure({"scratch_root": str(self.scratch_root), "protected": [str(p) for p in self.protect],
+                              "disabled": list(self.disable), "preload": list(self.preload)})
+            self._process, self._sock = server.process, server.sock
         return self
 
     def close(self) -> None:
@@ -122,9 +127,9 @@ class Sandbox:
             raise SandboxError(f"the sandbox's fork server did not start: {exc}") from None
         finally:
             self._sock.settimeout(None)
-        if message != zygote.READY:
+        if message != channel.SERVER_READY:
             reason = ""
-            if message == zygote.FAILED:
+            if message == channel.SERVER_FAILED:
                 self._sock.settimeout(5)
                 try:
                     reason = self._sock.recv(4096).decode(errors="replace")
@@ -146,7 +151,7 @@ class Sandbox:
             raise RuntimeError("the sandbox is not started")
         with self._lock:
             self._wait_ready()
-            self._sock.sendall(zygote.SPAWN)
+            self._sock.sendall(channel.SPAWN)
             _, fds, _, _ = socket.recv_fds(self._sock, 1, 3)
         if len(fds) != 3:
             raise RuntimeError("the sandbox zygote did not hand over a run")
@@ -232,7 +237,7 @@ class _Drive:
         body = wire.encode([c.to_plain() for c in self.calls[self.start:]], 1 << 34)
         self.data.settimeout(self.limits.import_time_s + 5)
         try:
-            channel.send_frame(self.data, worker.REQUEST, json.dumps(header).encode() + b"\n" + body)
+            channel.send_frame(self.data, channel.REQUEST, json.dumps(header).encode() + b"\n" + body)
         except OSError:
             pass  # the worker died before reading; its exit record explains why
         self.data.setblocking(False)
@@ -289,19 +294,19 @@ class _Drive:
 
     def _on_frame(self, kind: bytes, payload: bytes) -> bool:
         """Handle one frame from the worker; True when a new call starts."""
-        if kind == worker.READY:
+        if kind == channel.READY:
             self.loaded = True
             layers = json.loads(payload)
             self.result.isolation_active = [str(x) for x in layers.get("active", [])]
             self.result.isolation_failed = [str(x) for x in layers.get("failed", [])]
             return True
-        if kind == worker.LOAD_ERROR:
+        if kind == channel.LOAD_ERROR:
             record = json.loads(payload)
             error = ErrorInfo.from_plain(record["error"])
             verdict = Verdict.COMPILE_ERROR if record.get("kind") == "compile" else Verdict.RUNTIME_ERROR
             self.result.load_error = LoadError(verdict, error, error.headline())
             return False
-        if kind == worker.RESULT:
+        if kind == channel.RESULT:
             header, body = payload.split(b"\n", 1)
             index = json.loads(header)["index"]
             if index != self.current:
@@ -310,7 +315,7 @@ class _Drive:
             self.result.outcomes[index] = CallOutcome(observation=observation, time_ms=observation.time_ms)
             self.current += 1
             return True
-        if kind == worker.DONE:
+        if kind == channel.DONE:
             self.current = len(self.calls)
             return False
         raise ValueError(f"unknown message kind {kind!r}")
@@ -319,10 +324,10 @@ class _Drive:
         self.ctl_buffer += data
         while self.ctl_buffer:
             kind = bytes(self.ctl_buffer[:1])
-            if kind == zygote.PID and len(self.ctl_buffer) >= 9:
+            if kind == channel.PID and len(self.ctl_buffer) >= 9:
                 self.worker_pid = int.from_bytes(self.ctl_buffer[1:9], "little")
                 del self.ctl_buffer[:9]
-            elif kind == zygote.EXIT and len(self.ctl_buffer) >= 5:
+            elif kind == channel.EXIT and len(self.ctl_buffer) >= 5:
                 n = int.from_bytes(self.ctl_buffer[1:5], "little")
                 if len(self.ctl_buffer) < 5 + n:
                     return
@@ -335,7 +340,7 @@ class _Drive:
         if self.kill_reason is None:
             self.kill_reason = (verdict, message)
         try:
-            self.ctl.sendall(zygote.KILL)
+            self.ctl.sendall(channel.KILL)
         except OSError:
             pass
 

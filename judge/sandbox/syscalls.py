@@ -9,12 +9,11 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
-import platform
 
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
 
-MACHINE = platform.machine()
+MACHINE = os.uname().machine
 
 # Syscall numbers that are not the same everywhere; the Landlock ones are shared.
 SYS_LANDLOCK_CREATE_RULESET = 444

@@ -18,13 +18,7 @@ from judge.execute import Call, ErrorInfo, Observation, describe_error, register
 from judge.sandbox import channel, isolation
 from judge.sandbox.limits import Limits
 
-# Frame kinds, child -> judge.
-READY = b"R"        # payload: JSON {"active": [layer, ...], "failed": ["layer: why", ...]}
-LOAD_ERROR = b"L"   # payload: JSON {"kind": "compile"|"runtime", "error": ErrorInfo}
-RESULT = b"O"       # payload: JSON {"index": i} line + wire bytes of the observation
-DONE = b"D"
-# judge -> child
-REQUEST = b"Q"      # payload: JSON header line + wire bytes of the calls
+from judge.sandbox.channel import DONE, LOAD_ERROR, READY, REQUEST, RESULT
 
 
 def main(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:

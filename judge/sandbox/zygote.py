@@ -1,6 +1,6 @@
 """The warm fork server and the per-run monitor.
 
-`start_zygote` starts the server as a fresh Python process (not a fork of the
+`judge.sandbox.launch` starts the server as a fresh Python process (not a fork of the
 judge) with a minimal environment; it imports the framework once and then
 forks one child per submission. It shares no memory with the judge, ever: no
 hidden test, expected value, reference, environment secret or anything the
@@ -22,54 +22,22 @@ import select
 import shutil
 import signal
 import socket
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from judge.sandbox import namespaces, worker
 
-SPAWN = b"S"
-READY = b"Z"   # zygote -> judge, once: the framework is imported
-FAILED = b"E"  # zygote -> judge, instead of READY: followed by the reason
-PID = b"P"     # monitor -> judge: worker pid
-EXIT = b"X"    # monitor -> judge: JSON exit record
-KILL = b"k"    # judge -> monitor
+from judge.sandbox.channel import EXIT, KILL, PID, SERVER_FAILED as FAILED, SERVER_READY as READY, SPAWN
 
 
-# Variables the zygote keeps: where libraries are and how they must be loaded. Nothing else
-# of the judge's environment (tokens, keys, paths of problem sets) reaches it.
-_ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LD_LIBRARY_PATH", "VIRTUAL_ENV", "TMPDIR")
-_ENV_KEEP_PREFIXES = ("OPENBLAS_", "MKL_", "OMP_", "KMP_", "GOMP_")
-
-_BOOTSTRAP = ("import json, sys; config = json.loads(sys.argv[1]); sys.path[:] = config['path']; "
-              "from judge.sandbox.zygote import main; main(config)")
-
-
-def start_zygote(scratch_root: Path, protected: tuple[Path, ...] = (), disabled: tuple[str, ...] = (),
-                 preload: tuple[str, ...] = ("numpy",)) -> tuple[subprocess.Popen, socket.socket]:
-    """Start the zygote process; return it and the judge's end of its socket.
-
-    Returns at once: the zygote imports `preload` in the background and says
-    READY on the socket when it can fork. `protected` are the judge's data
-    directories that every child must not see.
-    """
-    judge_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    config = {"fd": zygote_end.fileno(), "path": [p for p in sys.path if p and os.path.isabs(p)],
-              "scratch_root": str(scratch_root),
-              "protected": [str(p) for p in protected], "disabled": list(disabled), "preload": list(preload)}
-    env = {k: v for k, v in os.environ.items() if k in _ENV_KEEP or k.startswith(_ENV_KEEP_PREFIXES)}
-    process = subprocess.Popen([sys.executable, "-E", "-c", _BOOTSTRAP, json.dumps(config)],
-                               pass_fds=(zygote_end.fileno(),), env=env, cwd="/", stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    zygote_end.close()
-    return process, judge_end
-
-
-def main(config: dict) -> None:
-    """The zygote process: preload, say READY, then fork runs until the judge goes away."""
-    sock = socket.socket(fileno=config["fd"])
+def main(fd: int) -> None:
+    """The zygote process: read the configuration, preload, say READY, then fork runs until the judge goes away."""
+    sock = socket.socket(fileno=fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    config = _read_config(sock)
+    if config is None:
+        os._exit(0)  # the judge went away before it needed us
     try:
         for module in config["preload"]:
             importlib.import_module(module)
@@ -90,6 +58,24 @@ def main(config: dict) -> None:
     except BaseException:  # a forked monitor must never unwind into this loop
         code = 70
     os._exit(code)
+
+
+def _read_config(sock: socket.socket) -> dict | None:
+    try:
+        header = _recv_exact(sock, 4)
+        return json.loads(_recv_exact(sock, int.from_bytes(header, "little")))
+    except (OSError, ValueError, EOFError):
+        return None
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes:
+    data = bytearray()
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise EOFError
+        data += chunk
+    return bytes(data)
 
 
 def _say(sock: socket.socket, message: bytes) -> bool:
