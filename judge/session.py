@@ -1,9 +1,9 @@
 """The library API: a `Judge` over one problem set, used by the CLI and notebooks.
 
-The order of work in `Judge.run` is the security boundary's: the public
-problem is read, the framework imported and the sandbox's fork server started
-*before* anything hidden (tests, reference, expected values) is loaded, so no
-submission process can inherit hidden data.
+The sandbox's fork server is a separate process started from scratch, so no
+submission process shares memory with the judge: hidden tests, the reference
+and expected values loaded here never reach it. `Judge.run` starts the server
+first so that its imports overlap the judge's own work.
 """
 from __future__ import annotations
 
@@ -91,8 +91,8 @@ class Judge:
     def grader(self, problem: Problem) -> Callable[[str, str], Report]:
         """A function judging (source, label) on `problem`, prepared once (batch grading, issue 6).
 
-        Same order as `run_source`: the fork server starts before anything hidden
-        is loaded. The function may be called from several threads at once
+        Same order as `run_source`: the fork server (a separate process) starts
+        first, so it imports while we load. The function may be called from several threads at once
         (`Sandbox.run` locks its spawn); it records no progress.
         """
         self._start_sandbox(problem.framework)
