@@ -1,4 +1,4 @@
 """`python -m judge` runs the command line, as the `judge` script does."""
-from judge.cli import main
+from judge.cli import entry
 
-main(prog_name="judge")
+entry()
