@@ -62,8 +62,6 @@ class TrapSet:
     # (case name, trap function) -> (shapes of the trap's output or None when it raised, its plain
     # observation or None when too large to keep): each trap runs once per case in a batch (issue 6).
     outputs: dict = field(default_factory=dict, compare=False, repr=False)
-
-
     _functions: dict = field(default_factory=dict, compare=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
