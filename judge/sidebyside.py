@@ -13,6 +13,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from judge.checks.values import join, top_key
 from judge.display import show_input
 from judge.wire import Array, kind_of
 
@@ -40,7 +41,7 @@ def outputs_lines(expected: Any, actual: Any, tolerance: Any, indent: str) -> tu
     lines: list[Line] = []
     full = False
     for path, e, a in _leaves(expected, actual, ""):
-        tol = tolerance.for_key(_top_key(path)) if tolerance is not None else None
+        tol = tolerance.for_key(top_key(path)) if tolerance is not None else None
         leaf_lines, shown = leaf_lines_for(path or "output", e, a, tol, indent)
         lines.extend(leaf_lines)
         full = full or shown
@@ -204,25 +205,14 @@ def _leaves(expected: Any, actual: Any, path: str) -> Iterator[tuple[str, Any, A
     """(path, expected, actual) for every leaf of either structure; a missing side is _MISSING."""
     if isinstance(expected, dict) and isinstance(actual, dict):
         for key in expected:
-            yield from _leaves(expected[key], actual.get(key, _MISSING), _join(path, key))
+            yield from _leaves(expected[key], actual.get(key, _MISSING), join(path, key))
         for key in actual:
             if key not in expected:
-                yield _join(path, key), _MISSING, actual[key]
+                yield join(path, key), _MISSING, actual[key]
     elif isinstance(expected, (list, tuple)) and isinstance(actual, (list, tuple)):
         for i in range(max(len(expected), len(actual))):
             yield from _leaves(expected[i] if i < len(expected) else _MISSING,
-                               actual[i] if i < len(actual) else _MISSING, _join(path, i))
+                               actual[i] if i < len(actual) else _MISSING, join(path, i))
     else:
         yield path, expected, actual
 
-
-def _join(path: str, key: Any) -> str:
-    if isinstance(key, str):
-        return f"{path}.{key}" if path else key
-    return f"{path}[{key}]"
-
-
-def _top_key(path: str) -> str | None:
-    if not path or path.startswith("["):
-        return None
-    return path.split(".", 1)[0].split("[", 1)[0]
