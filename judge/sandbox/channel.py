@@ -21,13 +21,15 @@ RESULT = b"O"       # payload: JSON {"index": i} line + wire bytes of the observ
 DONE = b"D"
 # judge -> child
 REQUEST = b"Q"      # payload: JSON header line + wire bytes of the calls
+# judge -> fork server, once
+CONFIG = b"C"       # payload: JSON {"scratch_root", "protected", "disabled", "preload"}
+# monitor -> judge, once
+EXIT = b"X"         # payload: JSON exit record of the worker
 
 # Single bytes between the judge, the fork server and a run's monitor.
 SPAWN = b"S"          # judge -> server: fork a run
 SERVER_READY = b"Z"   # server -> judge, once: the framework is imported
 SERVER_FAILED = b"E"  # server -> judge, instead of READY: followed by the reason
-PID = b"P"            # monitor -> judge: worker pid
-EXIT = b"X"           # monitor -> judge: JSON exit record
 KILL = b"k"           # judge -> monitor
 
 

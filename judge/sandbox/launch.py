@@ -15,6 +15,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from judge.sandbox import channel
+
 # Variables the server keeps: where libraries are and how they must be loaded. Nothing else
 # of the judge's environment (tokens, keys, paths of problem sets) reaches it.
 _ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LD_LIBRARY_PATH", "VIRTUAL_ENV", "TMPDIR")
@@ -32,8 +34,7 @@ class Launched:
     sock: socket.socket
 
     def configure(self, config: dict) -> None:
-        payload = json.dumps(config).encode()
-        self.sock.sendall(len(payload).to_bytes(4, "little") + payload)
+        channel.send_frame(self.sock, channel.CONFIG, json.dumps(config).encode())
 
     def abandon(self) -> None:
         self.sock.close()  # the server exits when its socket closes

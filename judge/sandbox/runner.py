@@ -214,9 +214,8 @@ class _Drive:
         self.program, self.calls, self.start, self.limits = program, calls, start, limits
         self.output, self.result = output, result
         self.reader = channel.FrameReader(max_frame=limits.result_bytes + (1 << 20))
-        self.ctl_buffer = bytearray()
+        self.ctl_reader = channel.FrameReader(max_frame=1 << 16)
         self.exit_record: dict | None = None
-        self.worker_pid: int | None = None
         self.loaded = False
         self.current = start            # index of the call in progress
         self.kill_reason: tuple[Verdict, str] | None = None
@@ -321,20 +320,9 @@ class _Drive:
         raise ValueError(f"unknown message kind {kind!r}")
 
     def _on_ctl(self, data: bytes) -> None:
-        self.ctl_buffer += data
-        while self.ctl_buffer:
-            kind = bytes(self.ctl_buffer[:1])
-            if kind == channel.PID and len(self.ctl_buffer) >= 9:
-                self.worker_pid = int.from_bytes(self.ctl_buffer[1:9], "little")
-                del self.ctl_buffer[:9]
-            elif kind == channel.EXIT and len(self.ctl_buffer) >= 5:
-                n = int.from_bytes(self.ctl_buffer[1:5], "little")
-                if len(self.ctl_buffer) < 5 + n:
-                    return
-                self.exit_record = json.loads(bytes(self.ctl_buffer[5:5 + n]))
-                del self.ctl_buffer[:5 + n]
-            else:
-                return
+        for kind, payload in self.ctl_reader.feed(data):
+            if kind == channel.EXIT:
+                self.exit_record = json.loads(payload)
 
     def _kill(self, verdict: Verdict, message: str) -> None:
         if self.kill_reason is None:

@@ -28,7 +28,8 @@ from pathlib import Path
 
 from judge.sandbox import namespaces, worker
 
-from judge.sandbox.channel import EXIT, KILL, PID, SERVER_FAILED as FAILED, SERVER_READY as READY, SPAWN
+from judge.sandbox import channel
+from judge.sandbox.channel import KILL, SERVER_FAILED as FAILED, SERVER_READY as READY, SPAWN
 
 
 def main(fd: int) -> None:
@@ -62,20 +63,10 @@ def main(fd: int) -> None:
 
 def _read_config(sock: socket.socket) -> dict | None:
     try:
-        header = _recv_exact(sock, 4)
-        return json.loads(_recv_exact(sock, int.from_bytes(header, "little")))
-    except (OSError, ValueError, EOFError):
+        kind, payload = channel.recv_frame(sock)
+        return json.loads(payload) if kind == channel.CONFIG else None
+    except (OSError, ValueError, channel.ChannelError):
         return None
-
-
-def _recv_exact(sock: socket.socket, n: int) -> bytes:
-    data = bytearray()
-    while len(data) < n:
-        chunk = sock.recv(n - len(data))
-        if not chunk:
-            raise EOFError
-        data += chunk
-    return bytes(data)
 
 
 def _say(sock: socket.socket, message: bytes) -> bool:
@@ -131,7 +122,6 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
         worker.main(data.detach(), out_write, scratch, protected, disabled)  # never returns
     data.close()
     os.close(out_write)
-    ctl.sendall(PID + pid.to_bytes(8, "little"))
     status, usage = _wait_or_kill(pid, ctl)
     killed = status is None
     if killed:
@@ -140,9 +130,8 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
     shutil.rmtree(scratch, ignore_errors=True)  # rmtree does not follow planted symlinks
     record = {"status": status, "maxrss_kb": usage.ru_maxrss, "cpu_s": usage.ru_utime + usage.ru_stime,
               "killed": killed}
-    payload = json.dumps(record).encode()
     try:
-        ctl.sendall(EXIT + len(payload).to_bytes(4, "little") + payload)
+        channel.send_frame(ctl, channel.EXIT, json.dumps(record).encode())
     except OSError:
         pass
 
