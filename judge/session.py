@@ -50,7 +50,6 @@ class Judge:
         self._sandbox: Sandbox | None = None
         # A fork server started before this object existed (the CLI does so to overlap imports).
         self._launched = launched
-        self._frameworks: set[str] = set()
 
     # ------------------------------------------------------------ problems
     def problem_ids(self) -> list[str]:
@@ -122,11 +121,11 @@ class Judge:
         return cases, expected, traps
 
     def example_outputs(self, problem: Problem) -> list[tuple[Case, Expected]]:
-        """The public examples with the reference's outputs (for `judge show`)."""
-        reference_path = problem.hidden_dir / "reference.py"
-        cases = [build_case(problem, test) for test in problem.examples]
-        # A cache hit spares importing the reference (and, for torch problems, torch itself).
-        expected = self.cache.expected(problem, None, cases, lambda: _reference_outputs(problem, reference_path, cases))
+        """The public examples with the reference's outputs (for `judge show`).
+
+        Through the cache: a hit spares importing the reference (and, for torch problems, torch).
+        """
+        cases, expected, _ = self.prepare(problem, None)
         return list(zip(cases, expected))
 
     # ------------------------------------------------------------ lifecycle

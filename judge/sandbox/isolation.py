@@ -114,9 +114,8 @@ def _apply_mounts(ctx: ChildContext) -> None:
 
 
 def _apply_scratch(ctx: ChildContext) -> None:
-    # The judge's working directory (often the repository) must not be importable.
-    here = os.getcwd()
-    sys.path[:] = [p for p in sys.path if p and os.path.isabs(p) and p != here]
+    # No working directory is importable: the server's sys.path holds absolute entries only
+    # (see launch.py), so changing directory changes nothing for imports.
     os.chdir(ctx.scratch)
 
 
