@@ -28,6 +28,11 @@ FRAMEWORKS = ("torch", "numpy")
 DIFFICULTIES = ("easy", "medium", "hard")
 GROUPS = ("example", "hidden", "check")
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
+# What a rule can license a test to check: the five stages of `compare`, then
+# every other check type. A test's checks must each be licensed by one of the
+# rules it names, so that nothing is enforced that the statement does not say.
+RULE_CHECKS = ("structure", "shape", "dtype", "finite", "values", "raises", "mutation",
+               "gradient", "leakage", "invariance", "experiment")
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,22 @@ class Tolerance:
 
     def describe(self) -> str:
         return f"rtol={self.rtol:g}, atol={self.atol:g}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of the statement: an id tests refer to, the text learners read.
+
+    `checks` names the kinds of check the rule licenses (see RULE_CHECKS);
+    `keys`, when given, limits it to those output keys (a gradient rule about
+    `loss` does not license a gradient check on `similarities`).
+    """
+
+    id: str
+    text: str
+    checks: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()
+    line: int = 0
 
 
 @dataclass(frozen=True)
@@ -69,6 +90,7 @@ class TestSpec:
     source: str = ""                   # file:line, for authors
     expected: Any = None               # examples only: the output the author states (see `pinned`)
     pinned: bool = False               # `expected` was given; `judge validate` holds the reference to it
+    rules: tuple[str, ...] = ()        # ids of the statement's rules this test enforces
 
     @property
     def public(self) -> bool:
@@ -110,6 +132,10 @@ class Problem:
     limits: Limits
     path: Path
     root: Path
+    rules: tuple[Rule, ...] = ()
+
+    def rule(self, rule_id: str) -> Rule | None:
+        return next((r for r in self.rules if r.id == rule_id), None)
 
     @property
     def hidden_dir(self) -> Path:
@@ -185,7 +211,9 @@ def load_problem(root: Path, problem_id: str) -> Problem:
                     time_limit_to_tle=limits_fields.get("time_limit_to_tle", float, default=1.5,
                                                         check=_at_least_one))
     limits_fields.unknown({"time_s", "memory_mb", "ac_to_time_limit", "time_limit_to_tle"})
-    examples = _tests(top, "examples", "example", args or (), None, errors, path)
+    rules = _rules(top, errors)
+    rule_ids = tuple(r.id for r in rules)
+    examples = _tests(top, "examples", "example", args or (), None, errors, path, rule_ids)
     problem = Problem(
         id=problem_id,
         title=top.get("title", str),
@@ -202,6 +230,7 @@ def load_problem(root: Path, problem_id: str) -> Problem:
         limits=limits,
         path=path,
         root=root,
+        rules=rules,
     )
     top.unknown()
     errors.raise_if_any()
@@ -232,7 +261,8 @@ def load_hidden(problem: Problem) -> Hidden:
         trap.unknown({"name", "function", "message"})
     if traps and not traps_file.is_file():
         top.error("traps", f"traps are listed but {_display(traps_file)} does not exist")
-    tests = _tests(top, "tests", "hidden", problem.args, tolerance, errors, path)
+    tests = _tests(top, "tests", "hidden", problem.args, tolerance, errors, path,
+                   tuple(r.id for r in problem.rules))
     top.unknown()
     errors.raise_if_any()
     return Hidden(tests=tests, tolerance=tolerance, reference=reference,
@@ -241,8 +271,27 @@ def load_hidden(problem: Problem) -> Hidden:
 
 # ---------------------------------------------------------------- field readers
 
+def _rules(top: Fields, errors: Errors) -> tuple[Rule, ...]:
+    items = top.get("rules", list, default=[])
+    rules: list[Rule] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items or []):
+        line = items.item_lines[i] if isinstance(items, Sequence) else top.line("rules")
+        f = Fields(item, f"rules[{i}]", errors, line)
+        rule_id = f.get("id", str, check=_identifier)
+        if rule_id in seen:
+            f.error("id", f"duplicate rule id {rule_id!r}")
+        seen.add(rule_id)
+        kinds = f.get("checks", list, default=[], check=_all_of(RULE_CHECKS))
+        keys = f.get("keys", list, default=[], check=_all_str)
+        rules.append(Rule(id=rule_id or f"rule_{i}", text=f.get("text", str), checks=tuple(kinds or ()),
+                          keys=tuple(keys or ()), line=line))
+        f.unknown({"id", "text", "checks", "keys"})
+    return tuple(rules)
+
+
 def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | list, tolerance: Tolerance | None,
-           errors: Errors, path: Path) -> tuple[TestSpec, ...]:
+           errors: Errors, path: Path, rule_ids: tuple[str, ...] = ()) -> tuple[TestSpec, ...]:
     from judge import checks  # the check registry validates check names and parameters
 
     items = top.get(key, list, default=[])
@@ -275,8 +324,9 @@ def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | li
             tolerance=test_tolerance, hint=f.get("hint", str, default=""),
             explanation=f.get("explanation", str, default=""),
             source=f"{_display(path)}:{f.line()}",
-            expected=_plain(f.raw("expected")) if pinned else None, pinned=pinned))
-        fields = {"name", "group", "inputs", "tolerance", "hint", "explanation"}
+            expected=_plain(f.raw("expected")) if pinned else None, pinned=pinned,
+            rules=tuple(f.get("rules", list, default=[], check=_known_rules(rule_ids)) or ())))
+        fields = {"name", "group", "inputs", "tolerance", "hint", "explanation", "rules"}
         fields = fields - {"group"} | {"expected"} if default_group == "example" else fields
         for unknown in [k for k in f.data if k not in fields and k not in checks.names()]:
             f.error(unknown, _unknown_test_key(str(unknown), fields, checks.names()))
@@ -339,6 +389,23 @@ def _names(f: Fields, key: str) -> list[str] | None:
 
 def _one_of(options: tuple[str, ...]):
     return lambda v: None if v in options else f"expected one of {', '.join(options)}, got {v!r}"
+
+
+def _all_of(options: tuple[str, ...]):
+    def check(v: list) -> str | None:
+        bad = [x for x in v if x not in options]
+        return f"unknown {', '.join(map(repr, bad))}; expected any of {', '.join(options)}" if bad else None
+    return check
+
+
+def _known_rules(rule_ids: tuple[str, ...]):
+    def check(v: list) -> str | None:
+        bad = [x for x in v if x not in rule_ids]
+        if not bad:
+            return None
+        known = ", ".join(rule_ids) or "none: add `rules:` to the problem's YAML"
+        return f"unknown rule id {', '.join(map(repr, bad))}; the problem's rules are: {known}"
+    return check
 
 
 def _positive(v: float) -> str | None:

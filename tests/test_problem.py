@@ -288,3 +288,56 @@ def test_missing_reference_is_reported(problem_set: Path) -> None:
     with pytest.raises(ConfigError) as exc:
         load_hidden(load_problem(problem_set, "patchify"))
     assert "reference" in str(exc.value) and "not found" in str(exc.value)
+
+
+# ---------------------------------------------------------------- rules
+
+_RULES = '''rules:
+  - id: row_major_tokens
+    text: "Token `n = r * gw + c` is the patch at grid row `r`, column `c`."
+    checks: [values]
+  - id: differentiable
+    text: "`tokens` stays differentiable with respect to `images`."
+    checks: [gradient]
+    keys: [tokens]
+starter: |'''
+
+
+def test_rules_load_with_their_checks_and_keys(problem_set: Path) -> None:
+    _edit(_public(problem_set), "starter: |", _RULES)
+    problem = load_problem(problem_set, "patchify")
+    assert [r.id for r in problem.rules] == ["row_major_tokens", "differentiable"]
+    assert problem.rule("differentiable").checks == ("gradient",)
+    assert problem.rule("differentiable").keys == ("tokens",)
+    assert problem.rule("nope") is None
+
+
+def test_a_test_names_the_rules_it_enforces(problem_set: Path) -> None:
+    _edit(_public(problem_set), "starter: |", _RULES)
+    text = _hidden(problem_set).read_text()
+    first = text.index("  - name:", text.index("\ntests:"))
+    end = text.index("\n", first)
+    _hidden(problem_set).write_text(text[:end] + "\n    rules: [row_major_tokens]" + text[end:])
+    hidden = load_hidden(load_problem(problem_set, "patchify"))
+    assert hidden.tests[0].rules == ("row_major_tokens",)
+
+
+def test_unknown_rule_id_is_a_one_line_error_naming_the_known_ones(problem_set: Path) -> None:
+    _edit(_public(problem_set), "starter: |", _RULES)
+    text = _hidden(problem_set).read_text()
+    first = text.index("  - name:", text.index("\ntests:"))
+    end = text.index("\n", first)
+    _hidden(problem_set).write_text(text[:end] + "\n    rules: [row_major, differentiable]" + text[end:])
+    with pytest.raises(ConfigError) as exc:
+        load_hidden(load_problem(problem_set, "patchify"))
+    match = _error(exc)
+    assert match["field"].endswith(".rules")
+    assert "'row_major'" in match["message"] and "row_major_tokens, differentiable" in match["message"]
+
+
+def test_rule_with_unknown_check_kind_is_rejected(problem_set: Path) -> None:
+    _edit(_public(problem_set), "starter: |", _RULES.replace("checks: [values]", "checks: [value]"))
+    with pytest.raises(ConfigError) as exc:
+        load_problem(problem_set, "patchify")
+    match = _error(exc)
+    assert match["field"] == "rules[0].checks" and "'value'" in match["message"]
