@@ -314,30 +314,105 @@ def start(judge, problem_id: str, path: str | None, force: bool) -> None:
 
 @main.command()
 @click.argument("problem_id")
-@click.option("--level", type=int, default=1, show_default=True,
-              help="Which hint: 1 is a nudge, the last names the key idea.")
+@click.option("--level", type=click.IntRange(1), default=None,
+              help="Which hint: 1 is a nudge, the last names the key idea (default: the next one).")
 @click.pass_obj
-def hint(judge, problem_id: str, level: int) -> None:
-    """Show a hint for PROBLEM_ID, one level at a time."""
-    from judge.hints import hint as get_hint
+def hint(judge, problem_id: str, level: int | None) -> None:
+    """Show the next hint for PROBLEM_ID (one level at a time; the level reached is remembered)."""
+    from judge.hints import hint as get_hint, next_level
+    from judge.progress import ProgressStore, ProgressUnavailable
 
-    for line in get_hint(judge().problem(problem_id), level).lines():
+    problem = judge().problem(problem_id)
+    store = ProgressStore()
+    warning = None
+    if level is None:
+        try:
+            level = next_level(problem, store.hint_level(problem.id))
+        except ProgressUnavailable as exc:
+            level, warning = 1, str(exc)
+    shown = get_hint(problem, level)
+    for line in shown.lines():
         click.echo(line)
+    if _recording():
+        try:
+            store.record_event(problem=problem.id, kind="hint", detail=str(shown.level))
+        except ProgressUnavailable as exc:
+            warning = warning or str(exc)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
+
+
+@main.command()
+@click.argument("problem_id")
+@click.option("--yes", is_flag=True, help="Show it even before the problem is solved (recorded) without asking.")
+@click.pass_obj
+def solution(judge, problem_id: str, yes: bool) -> None:
+    """Show the reference solution and editorial of PROBLEM_ID (asks first until you have solved it)."""
+    from judge.editorial import record_view, solution as get_solution, solved
+    from judge.progress import ProgressStore
+
+    problem = judge().problem(problem_id)
+    store = ProgressStore()
+    earned = solved(problem.id, store)
+    if not earned and not yes:
+        if not sys.stdin.isatty():
+            raise ConfigError(f"{problem.id} is not solved yet: pass --yes to see its solution anyway "
+                              f"(your progress will show it was viewed before solving)")
+        if not click.confirm(f"You have not solved {problem.id} yet. Seeing the solution now is recorded in your "
+                             f"progress. Show it?", default=False):
+            click.echo(f"not shown; `judge hint {problem.id}` gives the next hint instead")
+            return
+    shown = get_solution(problem)
+    for line in shown.lines():
+        click.echo(line)
+    warning = record_view(problem.id, store, before_solving=not earned) if _recording() else None
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
+
+
+def _recording() -> bool:
+    return os.environ.get("JUDGE_NO_RECORD", "") in ("", "0")
 
 
 @main.command()
 @click.argument("problem_id", required=False)
 @click.option("--limit", type=click.IntRange(1), default=20, show_default=True, help="How many attempts.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+@click.option("--show", "show_n", type=int, default=None, metavar="N", help="Print the source of attempt #N.")
+@click.option("--diff", "diff_nm", type=(int, int), default=None, metavar="N M",
+              help="Compare the sources of attempts #N and #M.")
+@click.option("--restore", "restore_np", type=(int, click.Path(dir_okay=False)), default=None, metavar="N PATH",
+              help="Write the source of attempt #N to PATH.")
+@click.option("--force", is_flag=True, help="With --restore: overwrite PATH if it exists.")
 @click.pass_obj
-def history(judge, problem_id: str | None, limit: int, as_json: bool) -> None:
-    """List your judged attempts, newest first (of PROBLEM_ID, or of every problem)."""
+def history(judge, problem_id: str | None, limit: int, as_json: bool, show_n: int | None,
+            diff_nm: tuple[int, int] | None, restore_np: tuple[int, str] | None, force: bool) -> None:
+    """List your judged attempts, newest first (of PROBLEM_ID, or of every problem); show, compare or
+    restore the code of one (by its # number)."""
+    from pathlib import Path
+
+    from judge import history as code_history
     from judge.progress import ProgressStore, ProgressUnavailable, history_lines
 
     if problem_id is not None:
         judge().problem(problem_id)  # an unknown id is a usage error, not an empty history
+    store = ProgressStore()
+    if sum(x is not None for x in (show_n, diff_nm, restore_np)) > 1:
+        raise ConfigError("--show, --diff and --restore are alternatives; choose one")
+    if show_n is not None:
+        click.echo(code_history.attempt_source(store, show_n, problem_id)[1], nl=False)
+        return
+    if diff_nm is not None:
+        for line in code_history.diff_lines(store, *diff_nm, problem_id):
+            click.echo(line)
+        return
+    if restore_np is not None:
+        attempt = code_history.restore(store, restore_np[0], Path(restore_np[1]), problem=problem_id, force=force)
+        click.echo(f"wrote {restore_np[1]} from attempt #{attempt.id} ({attempt.problem}, {attempt.when()}, "
+                   f"{attempt.verdict})")
+        return
     try:
-        attempts = ProgressStore().attempts(problem_id, limit=limit)
+        attempts = store.attempts(problem_id, limit=limit)
     except ProgressUnavailable as exc:
         click.echo(f"warning: {exc}", err=True)
         attempts = []

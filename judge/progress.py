@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Iterable
 
 DB_NAME = "progress.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 10_000  # a concurrent writer holds the lock for milliseconds; wait rather than fail
 
 _SCHEMA = """
@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS attempts (
     examples_only INTEGER NOT NULL,      -- 1: `judge run --examples` ("Run", not "Submit")
     sha256        TEXT    NOT NULL,      -- of the submission's source text
     submission    TEXT    NOT NULL,      -- the path or label the submission was judged as
-    time_ms       REAL    NOT NULL
+    time_ms       REAL    NOT NULL,
+    source        TEXT                   -- the source text itself (NULL in attempts before schema 3)
 );
 CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (problem, at);
 CREATE TABLE IF NOT EXISTS answers (
@@ -52,6 +53,14 @@ CREATE TABLE IF NOT EXISTS answers (
     correct       INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS answers_unit ON answers (unit, question, at);
+CREATE TABLE IF NOT EXISTS events (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    problem       TEXT    NOT NULL,
+    at            REAL    NOT NULL,
+    kind          TEXT    NOT NULL,      -- "hint" (detail: the level) or "solution" (detail: "before" / "after")
+    detail        TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_problem ON events (problem, kind);
 """
 
 # Upgrades, by the version they lead to; each is a list of statements run in
@@ -61,6 +70,12 @@ _MIGRATIONS = {
         "CREATE TABLE IF NOT EXISTS answers (id INTEGER PRIMARY KEY AUTOINCREMENT, unit TEXT NOT NULL, "
         "question TEXT NOT NULL, at REAL NOT NULL, answer TEXT NOT NULL, correct INTEGER NOT NULL)",
         "CREATE INDEX IF NOT EXISTS answers_unit ON answers (unit, question, at)",
+    ],
+    3: [  # history keeps the code; hints and solutions viewed
+        "ALTER TABLE attempts ADD COLUMN source TEXT",
+        "CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, problem TEXT NOT NULL, "
+        "at REAL NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS events_problem ON events (problem, kind)",
     ],
 }
 
@@ -90,6 +105,7 @@ class Attempt:
     sha256: str
     submission: str
     time_ms: float
+    source: str | None = None        # None for attempts recorded before the judge kept sources
 
     def when(self) -> str:
         return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.at))
@@ -142,12 +158,12 @@ class ProgressStore:
                source: str, submission: str, time_ms: float, at: float | None = None) -> int:
         """Add one attempt in its own transaction; returns its id."""
         row = (problem, time.time() if at is None else at, verdict, int(passed), int(total),
-               int(examples_only), source_hash(source), submission, float(time_ms))
+               int(examples_only), source_hash(source), submission, float(time_ms), source)
         with self._connect(create=True) as db:
             db.execute("BEGIN IMMEDIATE")
             cursor = db.execute(
                 "INSERT INTO attempts (problem, at, verdict, passed, total, examples_only, sha256, "
-                "submission, time_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+                "submission, time_ms, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
             db.execute("COMMIT")
             return int(cursor.lastrowid)
 
@@ -161,7 +177,38 @@ class ProgressStore:
             db.execute("COMMIT")
             return int(cursor.lastrowid)
 
+    def record_event(self, *, problem: str, kind: str, detail: str, at: float | None = None) -> None:
+        """Note that a hint (detail: its level) or the solution (detail: before / after) was shown."""
+        with self._connect(create=True) as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO events (problem, at, kind, detail) VALUES (?, ?, ?, ?)",
+                       (problem, time.time() if at is None else at, kind, detail))
+            db.execute("COMMIT")
+
     # ------------------------------------------------------------ reading
+    def events(self, problem: str | None = None, kind: str | None = None) -> list[tuple[str, float, str, str]]:
+        """(problem, at, kind, detail) of hints and solutions shown, oldest first."""
+        if not self.path.exists():
+            return []
+        query, params = "SELECT problem, at, kind, detail FROM events WHERE 1 = 1", ()
+        if problem is not None:
+            query, params = query + " AND problem = ?", params + (problem,)
+        if kind is not None:
+            query, params = query + " AND kind = ?", params + (kind,)
+        with self._connect(create=False) as db:
+            if _version(db) < 3:
+                return []
+            return [tuple(r) for r in db.execute(query + " ORDER BY at, id", params).fetchall()]
+
+    def hint_level(self, problem: str) -> int:
+        """The highest hint level shown for `problem` (0: none yet)."""
+        levels = [int(detail) for _, _, _, detail in self.events(problem, "hint") if detail.isdigit()]
+        return max(levels, default=0)
+
+    def attempt(self, attempt_id: int) -> Attempt | None:
+        found = self._attempts("WHERE id = ?", (int(attempt_id),))
+        return found[0] if found else None
+
     def answers(self, unit: str) -> dict[str, tuple[str, bool]]:
         """The latest answer to each question of `unit`: question id -> (answer, right)."""
         if not self.path.exists():
@@ -175,23 +222,23 @@ class ProgressStore:
 
     def attempts(self, problem: str | None = None, limit: int | None = None) -> list[Attempt]:
         """Attempts, newest first, optionally of one problem."""
+        where, params = ("WHERE problem = ?", (problem,)) if problem is not None else ("", ())
+        where += " ORDER BY at DESC, id DESC"
+        if limit is not None:
+            where, params = where + " LIMIT ?", params + (int(limit),)
+        return self._attempts(where, params)
+
+    def _attempts(self, where: str, params: tuple) -> list[Attempt]:
         if not self.path.exists():
             return []
-        query = "SELECT id, problem, at, verdict, passed, total, examples_only, sha256, submission, time_ms " \
-                "FROM attempts"
-        params: tuple = ()
-        if problem is not None:
-            query += " WHERE problem = ?"
-            params = (problem,)
-        query += " ORDER BY at DESC, id DESC"
-        if limit is not None:
-            query += " LIMIT ?"
-            params += (int(limit),)
         with self._connect(create=False) as db:
-            if _version(db) == 0:
+            version = _version(db)
+            if version == 0:
                 return []
-            rows = db.execute(query, params).fetchall()
-        return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], r[9]) for r in rows]
+            source = "source" if version >= 3 else "NULL"  # read-only: an older file is not upgraded
+            rows = db.execute("SELECT id, problem, at, verdict, passed, total, examples_only, sha256, submission, "
+                              f"time_ms, {source} FROM attempts {where}", params).fetchall()
+        return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], r[9], r[10]) for r in rows]
 
     def statuses(self, problem_ids: Iterable[str]) -> dict[str, Status]:
         """solved / attempted / new for each problem id."""
@@ -318,12 +365,13 @@ def history_lines(attempts: list[Attempt]) -> list[str]:
     if not attempts:
         return ["no attempts recorded yet"]
     width = max(len(a.problem) for a in attempts)
-    lines = [f"{'when':<19}  {'problem'.ljust(width)}  {'verdict':<21}  {'passed':>7}  {'mode':<8}  "
-             f"{'sha256':<8}  submission"]
+    id_width = max(len(str(a.id)) for a in attempts)
+    lines = [f"{'#'.rjust(id_width)}  {'when':<19}  {'problem'.ljust(width)}  {'verdict':<21}  {'passed':>7}  "
+             f"{'mode':<8}  submission"]
     for a in attempts:
         mode = "examples" if a.examples_only else "full"
-        lines.append(f"{a.when()}  {a.problem.ljust(width)}  {a.verdict:<21}  {f'{a.passed}/{a.total}':>7}  "
-                     f"{mode:<8}  {a.sha256[:8]}  {a.submission}")
+        lines.append(f"{str(a.id).rjust(id_width)}  {a.when()}  {a.problem.ljust(width)}  {a.verdict:<21}  "
+                     f"{f'{a.passed}/{a.total}':>7}  {mode:<8}  {a.submission}")
     return lines
 
 
