@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 
 import click
 
@@ -429,20 +430,51 @@ def history(judge, problem_id: str | None, limit: int, as_json: bool, show_n: in
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout, nothing else.")
 @click.option("-v", "--verbose", is_flag=True, help="Show details of every failure and the submission's output.")
 @click.option("--examples", "examples_only", is_flag=True, help="Run only the public examples.")
+@click.option("--input", "input_file", type=click.Path(dir_okay=False), default=None,
+              help="Run on your own input (a YAML file in the examples' input format) beside the reference.")
+@click.option("--watch", is_flag=True, help="Judge again every time FILE is saved (Ctrl+C to stop).")
+@click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the output (auto: on a terminal, unless NO_COLOR; FORCE_COLOR forces it).")
 @click.pass_obj
-def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, examples_only: bool) -> None:
+def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, examples_only: bool,
+        input_file: str | None, watch: bool, color: str) -> None:
     """Judge FILE on PROBLEM_ID: public examples, hidden tests and property checks."""
+    if watch and as_json:
+        raise ConfigError("--watch and --json are alternatives; choose one")
     judge.launch_sandbox()
     from judge.report import render_text, use_colour
 
-    report = judge().run(problem_id, file, examples_only=examples_only)
-    for warning in report.warnings:
-        click.echo(f"warning: {warning}", err=True)
-    if as_json:
-        click.echo(report.dumps())
-    else:
-        colour = use_colour(sys.stdout)
-        click.echo(render_text(report, verbose=verbose, values=examples_only, colour=colour), color=colour)
+    colour = use_colour(sys.stdout, color)
+
+    def judge_once():
+        if input_file is not None:
+            return judge().run_on_input(problem_id, file, input_file)
+        return judge().run(problem_id, file, examples_only=examples_only)
+
+    def show(report) -> None:
+        for warning in report.warnings:
+            click.echo(f"warning: {warning}", err=True)
+        if as_json:
+            click.echo(report.dumps())
+        else:
+            click.echo(render_text(report, verbose=verbose, values=examples_only or input_file is not None,
+                                   colour=colour), color=colour)
+
+    if watch:
+        from judge.watch import watch_file
+
+        def on_change() -> None:
+            click.echo(click.style(f"--- judging {file} ---", bold=True), color=colour)
+            try:
+                show(judge_once())
+            except ConfigError as exc:  # a file saved half-way (not UTF-8, gone) is reported, not fatal
+                click.echo(f"error: {exc}", err=True)
+            click.echo(f"watching {file} for changes (Ctrl+C to stop)")
+
+        watch_file(Path(file), on_change)
+        return
+    report = judge_once()
+    show(report)
     sys.exit(0 if report.accepted else 1)
 
 

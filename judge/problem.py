@@ -286,6 +286,30 @@ def load_hidden(problem: Problem) -> Hidden:
                   editorial=editorial)
 
 
+def load_input_file(problem: Problem, path: Path) -> TestSpec:
+    """A learner's own input (`judge run ID FILE --input INPUT.yaml`), in the examples' input format.
+
+    The file maps each argument to a value or generator spec, at the top level or under `inputs:`;
+    it becomes one public example named after the file, compared with the reference.
+    """
+    if not path.is_file():
+        raise ConfigError("input file not found", file=path)
+    data = load_yaml(path)
+    errors = Errors(_display(path))
+    if not isinstance(data, dict):
+        errors.add(1, "inputs", f"expected a mapping of {', '.join(problem.args)} to values or generators")
+        errors.raise_if_any()
+    wrapped = data if "inputs" in data else Mapping({"inputs": data})
+    if wrapped is not data:
+        wrapped.line, wrapped.key_lines = 1, {"inputs": 1}
+    top = Fields(wrapped, "", errors, 1)
+    inputs = _inputs(top, problem.args)
+    top.unknown({"inputs"})
+    errors.raise_if_any()
+    return TestSpec(name=re.sub(r"\W", "_", path.stem) or "your_input", group="example", inputs=inputs,
+                    checks=(CheckSpec("compare", {}, 1),), tolerance=None, source=f"{_display(path)}:1")
+
+
 # ---------------------------------------------------------------- field readers
 
 def _rules(top: Fields, errors: Errors) -> tuple[Rule, ...]:

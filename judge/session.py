@@ -87,6 +87,24 @@ class Judge:
                 report.warnings.append(str(exc))
         return report
 
+    def run_on_input(self, problem_id: str, submission: str | os.PathLike, input_file: str | os.PathLike) -> Report:
+        """Judge the file `submission` on one input of the learner's own, against the reference.
+
+        Nothing is recorded and nothing cached: the input is the learner's, not the problem's.
+        """
+        problem = self.problem(problem_id)
+        source = read_submission(Path(submission))
+        test = problems.load_input_file(problem, Path(input_file))
+        self._start_sandbox(problem.framework)
+        hidden = problems.load_hidden(problem)
+        case = build_case(problem, test, hidden.tolerance)
+        expected = _reference_outputs(problem, hidden.reference, [case])
+        traps = (TrapSet(hidden.traps, functools.partial(_trap_functions, problem, hidden))
+                 if hidden.traps and hidden.traps_file is not None else None)
+        limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
+        return grade(problem, [case], expected, source, Path(submission).name, str(submission), self._sandbox,
+                     limits, traps)
+
     def grader(self, problem: Problem) -> Callable[[str, str], Report]:
         """A function judging (source, label) on `problem`, prepared once (batch grading, issue 6).
 
