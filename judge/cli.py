@@ -90,7 +90,13 @@ def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], diff
     """List every problem: id, title, difficulty, tags, and your status (solved, attempted, new)."""
     from judge.progress import problem_statuses
 
-    problems = judge().problems()
+    problems = []
+    for pid in judge().problem_ids():
+        try:
+            problems.append(judge().problem(pid))
+        except ConfigError as exc:  # one broken file must not hide the others
+            first = exc.lines()[0] if isinstance(exc, ConfigErrors) else str(exc)
+            click.echo(f"warning: {pid} is not listed: {first}", err=True)
     if unit_id is not None:
         from judge.units import load_unit
 
@@ -111,13 +117,26 @@ def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], diff
     if not items:
         click.echo("no problem matches")
         return
-    width = max((len(i["id"]) for i in items), default=2)
-    title_width = max((len(i["title"]) for i in items), default=5)
+    from judge.report import terminal_width
+
+    width = min(100, terminal_width())
+    id_width = max(len("problem"), *(len(i["id"]) for i in items))
+    fixed = 9 + 2 + id_width + 2 + 6 + 2 + 5 + 2  # status, id, difficulty, framework and their gaps
+    title_width = min(max(len(i["title"]) for i in items), max(20, (width - fixed) * 3 // 5))
+    tag_width = max(0, width - fixed - title_width - 2)
     colours = {"solved": "green", "attempted": "yellow", "new": None}
+    click.echo(click.style(f"{'status':<9}  {'problem'.ljust(id_width)}  {'title'.ljust(title_width)}  "
+                           f"{'level':<6}  {'lib':<5}  tags", bold=True))
     for item in items:
         status_text = click.style(f"{item['status']:<9}", fg=colours[item["status"]])
-        click.echo(f"{status_text}  {item['id'].ljust(width)}  {item['title'].ljust(title_width)}  "
-                   f"{item['difficulty']:<6}  {item['framework']:<5}  {', '.join(item['tags'])}")
+        click.echo(f"{status_text}  {item['id'].ljust(id_width)}  {_clip(item['title'], title_width)}  "
+                   f"{item['difficulty']:<6}  {item['framework']:<5}  {_clip(', '.join(item['tags']), tag_width)}"
+                   .rstrip())
+
+
+def _clip(text: str, width: int) -> str:
+    """`text` in exactly `width` columns: padded, or cut with an ellipsis."""
+    return text.ljust(width) if len(text) <= width else text[:max(0, width - 1)] + "…"
 
 
 @main.command()
@@ -364,11 +383,12 @@ def solution(judge, problem_id: str, yes: bool) -> None:
             click.echo(f"not shown; `judge hint {problem.id}` gives the next hint instead")
             return
     shown = get_solution(problem)
-    for line in shown.lines():
-        click.echo(line)
+    # Recorded before printing: a reader who stops the output early has still seen it.
     warning = record_view(problem.id, store, before_solving=not earned) if _recording() else None
     if warning:
         click.echo(f"warning: {warning}", err=True)
+    for line in shown.lines():
+        click.echo(line)
 
 
 def _recording() -> bool:
@@ -479,6 +499,72 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
 
 
 @main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option("--export", "export_to", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Write everything recorded (attempts with their code, answers, hints) to FILE as JSON.")
+@click.option("--import", "import_from", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Add the records of an export FILE (records already here are skipped).")
+@click.option("--reset", is_flag=True, help="Delete every record (asks first; --yes skips the question).")
+@click.option("--yes", is_flag=True, help="With --reset: do not ask.")
+@click.pass_obj
+def progress(judge, as_json: bool, export_to: str | None, import_from: str | None, reset: bool, yes: bool) -> None:
+    """Your progress at a glance: solved per unit and tag, attempts, days in a row, what to take next."""
+    from judge.overview import overview
+    from judge.progress import ProgressStore, ProgressUnavailable
+    from judge.units import load_units
+
+    store = ProgressStore()
+    if sum(map(bool, (export_to, import_from, reset))) > 1:
+        raise ConfigError("--export, --import and --reset are alternatives; choose one")
+    try:
+        if export_to is not None:
+            text = json.dumps(store.export(), indent=1)
+            if export_to == "-":
+                click.echo(text)
+            else:
+                try:
+                    Path(export_to).write_text(text + "\n", encoding="utf-8")
+                except OSError as exc:
+                    raise ConfigError(f"cannot write the export: {exc.strerror or exc}", file=export_to) from None
+                click.echo(f"wrote {export_to}", err=True)
+            return
+        if import_from is not None:
+            try:
+                data = json.loads(Path(import_from).read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise ConfigError(f"cannot read a progress export: {exc}", file=import_from) from None
+            try:
+                added, skipped = store.import_(data, origin=import_from)
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
+            click.echo(f"imported {added} record(s) from {import_from}; {skipped} already here")
+            return
+        if reset:
+            if not yes:
+                if not sys.stdin.isatty():
+                    raise ConfigError("--reset deletes every record: pass --yes to confirm (consider --export first)")
+                click.confirm(f"Delete every attempt, answer and hint recorded in {store.path}? "
+                              f"(`judge progress --export FILE` keeps a copy)", default=False, abort=True)
+            click.echo(f"deleted {store.reset()} record(s) from {store.path}")
+            return
+        j = judge()
+        problems = []
+        for pid in j.problem_ids():
+            try:
+                problems.append(j.problem(pid))
+            except ConfigError as exc:
+                click.echo(f"warning: {pid} is not counted: {exc}", err=True)
+        seen = overview(problems, load_units(j.root), store)
+    except ProgressUnavailable as exc:
+        raise ConfigError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(seen.to_json(), indent=2))
+    else:
+        for line in seen.lines():
+            click.echo(line)
+
+
+@main.command()
 @click.pass_obj
 def doctor(judge) -> None:
     """Show which sandbox isolation layers are active on this machine, and why any is missing."""
@@ -576,8 +662,10 @@ def new(judge, problem_id: str, framework: str) -> None:
     from judge.problem import find_root
     from judge.scaffold import scaffold
 
-    for path in scaffold(find_root(judge.problems_dir), problem_id, framework):
-        click.echo(f"created {path}")
+    root = find_root(judge.problems_dir)
+    click.echo(f"in the problem set {root} (--problems-dir or JUDGE_PROBLEMS_DIR chooses another):")
+    for path in scaffold(root, problem_id, framework):
+        click.echo(f"created {root / path}")
     click.echo(f"next: edit the files, then `judge validate {problem_id}`")
 
 

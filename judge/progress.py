@@ -205,6 +205,53 @@ class ProgressStore:
         levels = [int(detail) for _, _, _, detail in self.events(problem, "hint") if detail.isdigit()]
         return max(levels, default=0)
 
+    # ------------------------------------------------------------ export, import, reset
+    def export(self) -> dict:
+        """Everything recorded, as one JSON-able object (sources included)."""
+        if not self.path.exists():
+            return {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "attempts": [], "answers": [], "events": []}
+        with self._connect(create=True) as db:  # upgrades an older file first, so every table exists
+            attempts = db.execute("SELECT problem, at, verdict, passed, total, examples_only, sha256, submission, "
+                                  "time_ms, source FROM attempts ORDER BY at, id").fetchall()
+            answers = db.execute("SELECT unit, question, at, answer, correct FROM answers ORDER BY at, id").fetchall()
+            events = db.execute("SELECT problem, at, kind, detail FROM events ORDER BY at, id").fetchall()
+        keys_a = ("problem", "at", "verdict", "passed", "total", "examples_only", "sha256", "submission", "time_ms",
+                  "source")
+        return {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION,
+                "attempts": [dict(zip(keys_a, r)) for r in attempts],
+                "answers": [dict(zip(("unit", "question", "at", "answer", "correct"), r)) for r in answers],
+                "events": [dict(zip(("problem", "at", "kind", "detail"), r)) for r in events]}
+
+    def import_(self, data: dict, origin: str = "the import") -> tuple[int, int]:
+        """Add an export's records, skipping those already here; returns (added, skipped).
+
+        Checked whole before anything is written: a malformed file changes nothing.
+        """
+        rows = _import_rows(data, origin)
+        added = skipped = 0
+        with self._connect(create=True) as db:
+            db.execute("BEGIN IMMEDIATE")
+            for table, columns, values in rows:
+                where = " AND ".join(f"{c} IS ?" for c in columns)
+                if db.execute(f"SELECT 1 FROM {table} WHERE {where} LIMIT 1", values).fetchone():
+                    skipped += 1
+                    continue
+                db.execute(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                           values)
+                added += 1
+            db.execute("COMMIT")
+        return added, skipped
+
+    def reset(self) -> int:
+        """Delete every record (attempts, answers, hints, solutions viewed); returns how many."""
+        if not self.path.exists():
+            return 0
+        with self._connect(create=True) as db:
+            db.execute("BEGIN IMMEDIATE")
+            count = sum(db.execute(f"DELETE FROM {table}").rowcount for table in ("attempts", "answers", "events"))
+            db.execute("COMMIT")
+        return count
+
     def attempt(self, attempt_id: int) -> Attempt | None:
         found = self._attempts("WHERE id = ?", (int(attempt_id),))
         return found[0] if found else None
@@ -341,6 +388,42 @@ class _Connection:
         if self.db is not None:
             self.db.close()
             self.db = None
+
+
+EXPORT_FORMAT = "tensor-judge-progress"
+_IMPORT_TABLES = {
+    "attempts": {"problem": str, "at": float, "verdict": str, "passed": int, "total": int, "examples_only": bool,
+                 "sha256": str, "submission": str, "time_ms": float, "source": (str, type(None))},
+    "answers": {"unit": str, "question": str, "at": float, "answer": str, "correct": bool},
+    "events": {"problem": str, "at": float, "kind": str, "detail": str},
+}
+
+
+def _import_rows(data: object, origin: str) -> list[tuple[str, tuple[str, ...], tuple]]:
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise ValueError(f"{origin}: not a tensor-judge progress export (expected \"format\": \"{EXPORT_FORMAT}\")")
+    rows = []
+    for table, columns in _IMPORT_TABLES.items():
+        items = data.get(table, [])
+        if not isinstance(items, list):
+            raise ValueError(f"{origin}: {table}: expected a list")
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise ValueError(f"{origin}: {table}[{i}]: expected an object")
+            values = []
+            for column, kind in columns.items():
+                value = item.get(column)
+                kinds = kind if isinstance(kind, tuple) else (kind,)
+                if float in kinds and isinstance(value, int) and not isinstance(value, bool):
+                    value = float(value)
+                if bool in kinds and value in (0, 1) and not isinstance(value, bool):
+                    value = bool(value)
+                if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+                    raise ValueError(f"{origin}: {table}[{i}].{column}: expected {kinds[0].__name__}, "
+                                     f"got {type(value).__name__}")
+                values.append(int(value) if isinstance(value, bool) else value)
+            rows.append((table, tuple(columns), tuple(values)))
+    return rows
 
 
 def _version(db: sqlite3.Connection) -> int:

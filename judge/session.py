@@ -211,7 +211,27 @@ def read_submission(path: Path) -> str:
         raise ConfigError(f"cannot read the submission: {exc.strerror}", file=path) from None
     if len(data) > MAX_SOURCE_BYTES:
         raise ConfigError(f"the submission is {len(data)} bytes; the limit is {MAX_SOURCE_BYTES}", file=path)
+    return decode_source(data, path)
+
+
+def decode_source(data: bytes, path: Path) -> str:
+    """Source bytes as Python reads them: UTF-8 unless a PEP 263 coding line says otherwise.
+
+    `judge run` and `judge grade` both load files through here, so a file is text for one exactly
+    when it is for the other.
+    """
+    import io
+    import tokenize
+
     try:
-        return data.decode("utf-8")
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:  # undecodable first lines, or an unknown codec in the coding line
+        if "unknown encoding" in str(exc):
+            raise ConfigError(f"cannot be decoded: {exc}", file=path) from None
+        encoding = "utf-8"
+    try:
+        text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"not UTF-8 text (byte {exc.start}): expected a Python source file", file=path) from None
+        raise ConfigError(f"not {encoding} text (byte {exc.start}): save it as UTF-8 (or declare its encoding "
+                          f"in a `# -*- coding: ... -*-` line)", file=path) from None
+    return text[1:] if text.startswith("\ufeff") else text  # a UTF-8 byte-order mark is not code
