@@ -70,15 +70,18 @@ class Judge:
                                origin=str(Path(submission).resolve()))
 
     def run_source(self, problem: Problem, source: str, label: str, *, examples_only: bool = False,
-                   origin: str | None = None) -> Report:
-        """Judge `source`; `origin` is what the progress database records (default: `label`)."""
+                   origin: str | None = None, record: bool | None = None) -> Report:
+        """Judge `source`; `origin` is what the progress database records (default: `label`).
+
+        `record` overrides the judge's own setting for this run (None: the judge's).
+        """
         self._start_sandbox(problem.framework)
         # Loaded for --examples too: examples are compared with the hidden file's tolerance either way.
         hidden = problems.load_hidden(problem)
         cases, expected, traps = self.prepare(problem, hidden, examples_only=examples_only)
         limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
         report = grade(problem, cases, expected, source, Path(label).name, label, self._sandbox, limits, traps)
-        if self.record and not report.not_attempted:  # an untouched starter is not an attempt
+        if (self.record if record is None else record) and not report.not_attempted:  # a starter is no attempt
             try:
                 self.progress.record(problem=problem.id, verdict=report.verdict.value, passed=report.passed,
                                      total=report.total, examples_only=examples_only, source=source,
