@@ -1,0 +1,79 @@
+"""Handing submission ids to workers: Dramatiq over Redis, or an in-process pool.
+
+Both carry only ids and deliver them at least once; what a delivery does is
+decided by the database (`Store.claim`/`finish`), so a duplicate costs one
+UPDATE and a lost message is found again by the reaper.
+"""
+from __future__ import annotations
+
+import logging
+import queue as stdqueue
+import threading
+from typing import Callable, Protocol
+
+log = logging.getLogger("judge.service.queue")
+
+QUEUE_NAME = "judge"
+ACTOR_NAME = "judge_submission"
+
+
+class Queue(Protocol):
+    def enqueue(self, submission_id: str) -> bool:
+        """Hand the id on; False when it could not be (the reaper will try again)."""
+
+    def close(self) -> None: ...
+
+
+class LocalPool:
+    """`threads` threads in this process, each judging one submission at a time (no Redis needed)."""
+
+    def __init__(self, process: Callable[[str], object], threads: int):
+        self._process = process
+        self._ids: stdqueue.SimpleQueue[str | None] = stdqueue.SimpleQueue()
+        self._threads = [threading.Thread(target=self._run, name=f"judge-pool-{i}", daemon=True)
+                         for i in range(max(1, threads))]
+        for thread in self._threads:
+            thread.start()
+
+    def enqueue(self, submission_id: str) -> bool:
+        self._ids.put(submission_id)
+        return True
+
+    def _run(self) -> None:
+        while (submission_id := self._ids.get()) is not None:
+            try:
+                self._process(submission_id)
+            except Exception:  # one failure must not stop the pool; the reaper retries the submission
+                log.exception("judging %s failed", submission_id)
+
+    def close(self) -> None:
+        for _ in self._threads:
+            self._ids.put(None)
+        for thread in self._threads:
+            thread.join(timeout=30)
+
+
+class RedisQueue:
+    """Dramatiq messages on Redis, for `judge service worker` processes on any machine."""
+
+    def __init__(self, url: str):
+        from judge.service.tasks import make_broker
+
+        self.broker = make_broker(url)
+
+    def enqueue(self, submission_id: str) -> bool:
+        import redis
+        from dramatiq import Message
+        from dramatiq.errors import ConnectionError as BrokerConnectionError
+
+        message = Message(queue_name=QUEUE_NAME, actor_name=ACTOR_NAME, args=(submission_id,), kwargs={},
+                          options={})
+        try:
+            self.broker.enqueue(message)
+            return True
+        except (BrokerConnectionError, redis.RedisError, OSError) as exc:
+            log.warning("could not enqueue %s (%s); the reaper will", submission_id, exc)
+            return False
+
+    def close(self) -> None:
+        self.broker.close()

@@ -1,0 +1,245 @@
+"""The database: accounts and submissions, and the state transitions workers rely on.
+
+The database is the source of truth for every submission; the queue only
+carries ids. Three operations make at-least-once delivery safe:
+
+- `claim` moves a submission to "running" in one conditional UPDATE, so of two
+  workers handed the same id only one judges it (unless its lease has expired);
+- `finish` stores a result only if none is stored yet, so a second judging of
+  the same submission never replaces the first result;
+- `stale` finds submissions that a dead worker or a lost message left behind,
+  for the reaper to enqueue again.
+
+SQLite (the default, embedded) and PostgreSQL both run these as single
+statements; SQLite runs in WAL mode so the API and workers can share the file.
+"""
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Iterable
+
+from sqlalchemy import (Float, ForeignKey, Integer, String, Text, create_engine, event, func, or_, select,
+                        update)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from judge.errors import ConfigError
+
+QUEUED, RUNNING, DONE = "queued", "running", "done"
+ROLES = ("learner", "instructor")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class UserRow(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    role: Mapped[str] = mapped_column(String(16))
+    course: Mapped[str] = mapped_column(String(64), default="")
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class SubmissionRow(Base):
+    __tablename__ = "submissions"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    problem: Mapped[str] = mapped_column(String(64))
+    source: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    verdict: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    report: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    queued_at: Mapped[float] = mapped_column(Float)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)   # end of the running lease
+    attempts: Mapped[int] = mapped_column(Integer, default=0)              # claims so far
+    worker: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+    role: str
+    course: str
+
+
+@dataclass(frozen=True)
+class Submission:
+    id: str
+    user: str
+    problem: str
+    source: str
+    status: str
+    verdict: str | None
+    report: dict | None
+    created_at: float
+    finished_at: float | None
+    attempts: int
+
+    def to_json(self, *, with_report: bool = True) -> dict:
+        data = {"id": self.id, "status": self.status, "problem": self.problem, "user": self.user,
+                "verdict": self.verdict, "created_at": self.created_at, "finished_at": self.finished_at}
+        if with_report:
+            data["report"] = self.report
+        return data
+
+
+class Store:
+    """Accounts and submissions in the database at `url` (any SQLAlchemy URL)."""
+
+    def __init__(self, url: str):
+        try:
+            if url.startswith("sqlite"):
+                self.engine: Engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            else:
+                self.engine = create_engine(url, pool_pre_ping=True)
+            Base.metadata.create_all(self.engine)
+        except (ArgumentError, OperationalError, ImportError) as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ConfigError(f"database {_safe_url(url)}: {first}") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------ accounts
+    def add_user(self, name: str, role: str, course: str, token_hash: str) -> User:
+        with Session(self.engine) as session, session.begin():
+            row = UserRow(name=name, role=role, course=course, token_hash=token_hash, created_at=time.time())
+            session.add(row)
+            try:
+                session.flush()
+            except IntegrityError:
+                raise ConfigError(f"user {name!r} already exists") from None
+            return _user(row)
+
+    def user_by_token_hash(self, token_hash: str) -> User | None:
+        with Session(self.engine) as session:
+            row = session.scalar(select(UserRow).where(UserRow.token_hash == token_hash))
+            return _user(row) if row else None
+
+    def users(self) -> list[User]:
+        with Session(self.engine) as session:
+            return [_user(r) for r in session.scalars(select(UserRow).order_by(UserRow.id))]
+
+    # ------------------------------------------------------------ submissions
+    def create(self, user: User, items: Iterable[tuple[str, str]]) -> list[str]:
+        """New queued submissions of (problem, source), in one transaction; their ids."""
+        now = time.time()
+        rows = [SubmissionRow(id=uuid.uuid4().hex, user_id=user.id, problem=problem, source=source, status=QUEUED,
+                              created_at=now, queued_at=now, attempts=0) for problem, source in items]
+        ids = [r.id for r in rows]
+        with Session(self.engine) as session, session.begin():
+            session.add_all(rows)
+        return ids
+
+    def get(self, submission_id: str) -> tuple[Submission, User] | None:
+        """The submission and its owner."""
+        with Session(self.engine) as session:
+            found = session.execute(select(SubmissionRow, UserRow).join(UserRow, SubmissionRow.user_id == UserRow.id)
+                                    .where(SubmissionRow.id == submission_id)).first()
+            return (_submission(found[0], found[1].name), _user(found[1])) if found else None
+
+    def visible_to(self, user: User, *, limit: int, offset: int = 0, status: str | None = None) -> list[Submission]:
+        """Newest first: a learner's own submissions, or every submission of an instructor's course."""
+        query = select(SubmissionRow, UserRow).join(UserRow, SubmissionRow.user_id == UserRow.id)
+        if user.role == "instructor":
+            query = query.where(UserRow.course == user.course)
+        else:
+            query = query.where(SubmissionRow.user_id == user.id)
+        if status is not None:
+            query = query.where(SubmissionRow.status == status)
+        query = query.order_by(SubmissionRow.created_at.desc(), SubmissionRow.id).limit(limit).offset(offset)
+        with Session(self.engine) as session:
+            return [_submission(s, u.name, with_source=False) for s, u in session.execute(query)]
+
+    def counts(self) -> dict[str, int]:
+        with Session(self.engine) as session:
+            rows = session.execute(select(SubmissionRow.status, func.count()).group_by(SubmissionRow.status))
+            return {status: n for status, n in rows}
+
+    # ------------------------------------------------------------ the workers' transitions
+    def claim(self, submission_id: str, worker: str, lease_s: float) -> Submission | None:
+        """Take the submission to judge it, or None when it is done or another worker's lease holds it."""
+        now = time.time()
+        claimable = or_(SubmissionRow.status == QUEUED,
+                        (SubmissionRow.status == RUNNING) & (SubmissionRow.deadline < now))
+        with Session(self.engine) as session, session.begin():
+            result = session.execute(update(SubmissionRow).where(SubmissionRow.id == submission_id, claimable)
+                                     .values(status=RUNNING, deadline=now + lease_s, worker=worker,
+                                             attempts=SubmissionRow.attempts + 1))
+            if result.rowcount != 1:
+                return None
+            row = session.get(SubmissionRow, submission_id)
+            owner = session.get(UserRow, row.user_id)
+            return _submission(row, owner.name)
+
+    def finish(self, submission_id: str, report: dict) -> bool:
+        """Store the result unless one is stored already; whether this call stored it."""
+        with Session(self.engine) as session, session.begin():
+            result = session.execute(update(SubmissionRow)
+                                     .where(SubmissionRow.id == submission_id, SubmissionRow.status != DONE)
+                                     .values(status=DONE, verdict=str(report.get("verdict")), report=json.dumps(report),
+                                             finished_at=time.time(), deadline=None))
+            return result.rowcount == 1
+
+    def stale(self, requeue_after_s: float) -> list[str]:
+        """Submissions to enqueue again: running past their lease, or queued and unclaimed too long.
+
+        Each is stamped as queued now, so the next sweep leaves it alone for another `requeue_after_s`.
+        """
+        now = time.time()
+        lost = or_((SubmissionRow.status == RUNNING) & (SubmissionRow.deadline < now),
+                   (SubmissionRow.status == QUEUED) & (SubmissionRow.queued_at < now - requeue_after_s))
+        with Session(self.engine) as session, session.begin():
+            ids = list(session.scalars(select(SubmissionRow.id).where(lost).limit(1000)))
+            if ids:
+                # Running ones go back to queued; the lease check repeats so a just-renewed claim is left alone.
+                session.execute(update(SubmissionRow).where(SubmissionRow.id.in_(ids), lost)
+                                .values(status=QUEUED, queued_at=now))
+        return ids
+
+    def pending(self) -> list[str]:
+        """Every submission not done yet (to enqueue at start-up, oldest first)."""
+        with Session(self.engine) as session:
+            return list(session.scalars(select(SubmissionRow.id).where(SubmissionRow.status != DONE)
+                                        .order_by(SubmissionRow.created_at)))
+
+
+def _sqlite_pragmas(connection, _record) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")       # readers never block the writer (API + workers)
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _user(row: UserRow) -> User:
+    return User(id=row.id, name=row.name, role=row.role, course=row.course)
+
+
+def _submission(row: SubmissionRow, owner: str, *, with_source: bool = True) -> Submission:
+    return Submission(id=row.id, user=owner, problem=row.problem, source=row.source if with_source else "",
+                      status=row.status, verdict=row.verdict, report=json.loads(row.report) if row.report else None,
+                      created_at=row.created_at, finished_at=row.finished_at, attempts=row.attempts)
+
+
+def _safe_url(url: str) -> str:
+    """The URL without its password, for error messages."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return repr(url)

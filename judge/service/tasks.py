@@ -1,0 +1,68 @@
+"""The Dramatiq side: the broker, the judging actor, and the boot hook of each worker process.
+
+`dramatiq judge.service.tasks` imports this module in each worker process
+(the supervisor in `judge.service.supervisor` starts it). Dramatiq looks the
+broker and actor up at import, hence the module-level broker; the warm judge
+lives in the `WarmJudge` middleware, built in `after_process_boot`, i.e. in the
+worker process only: the parent process never imports torch or starts a sandbox.
+"""
+from __future__ import annotations
+
+import logging
+
+import dramatiq
+from dramatiq.brokers.redis import RedisBroker
+from dramatiq.middleware import AgeLimit, Callbacks, Pipelines, Retries, ShutdownNotifications
+
+from judge.service.config import ServiceConfig
+from judge.service.queue import ACTOR_NAME, QUEUE_NAME
+
+log = logging.getLogger("judge.service.tasks")
+
+# Redis' unacknowledged messages of a dead consumer go back to the queue after this long; the
+# reaper catches the rest (the database, not Redis, says what is unfinished).
+HEARTBEAT_TIMEOUT_MS = 15_000
+
+
+def make_broker(url: str) -> RedisBroker:
+    # No TimeLimit middleware: the sandbox enforces every time limit, and an exception raised into a
+    # judging thread from outside could interrupt it between claiming and storing the result.
+    middleware = [m() for m in (AgeLimit, ShutdownNotifications, Callbacks, Pipelines, Retries)]
+    return RedisBroker(url=url, middleware=middleware, heartbeat_timeout=HEARTBEAT_TIMEOUT_MS)
+
+
+class WarmJudge(dramatiq.Middleware):
+    """Starts one warm `Judge` (its fork server, every problem prepared) per worker process."""
+
+    def __init__(self) -> None:
+        self.processor = None
+
+    def after_process_boot(self, broker) -> None:
+        from judge.service.worker import new_processor
+
+        self.processor = new_processor(ServiceConfig.from_env())
+        log.info("worker %s is warm", self.processor.name)
+
+    def before_process_stop(self, broker) -> None:
+        if self.processor is not None:
+            self.processor.close()
+
+
+def _configured_broker() -> tuple[RedisBroker, WarmJudge]:
+    config = ServiceConfig.from_env()
+    broker = make_broker(config.redis_url or "redis://127.0.0.1:6379/0")
+    warm = WarmJudge()
+    broker.add_middleware(warm)
+    dramatiq.set_broker(broker)
+    return broker, warm
+
+
+broker, warm_judge = _configured_broker()
+
+
+@dramatiq.actor(actor_name=ACTOR_NAME, queue_name=QUEUE_NAME, max_retries=3, min_backoff=1000, max_backoff=10_000)
+def judge_submission(submission_id: str) -> None:
+    if warm_judge.processor is None:  # boot failed: raise so the message is retried elsewhere
+        raise RuntimeError("this worker has no judge")
+    outcome = warm_judge.processor.process(submission_id)
+    log.info("submission %s: %s", submission_id, outcome)

@@ -1,0 +1,93 @@
+"""Judging one submission by id: claim it, judge it with a warm `Judge`, store the report once.
+
+A `Processor` is what every worker holds, whichever queue feeds it (a
+Dramatiq worker process or the in-process pool): one `Judge`, whose fork
+server is the warm sandbox, and each problem's grader prepared once. The
+sandbox enforces every time limit; the queue only delivers ids, at least once.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from dataclasses import dataclass, field
+
+from judge.errors import ConfigError
+from judge.report import Report, TestResult
+from judge.service.config import ServiceConfig
+from judge.service.storage import Store
+from judge.verdict import Verdict
+
+log = logging.getLogger("judge.service.worker")
+
+JUDGED, SKIPPED, DUPLICATE = "judged", "skipped", "duplicate"
+
+
+@dataclass
+class Processor:
+    """One warm judge serving submissions to whichever threads call `process`."""
+
+    config: ServiceConfig
+    store: Store
+    judge: object                      # judge.session.Judge (imported by the caller: it brings numpy)
+    name: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
+    _graders: dict = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def warm(self) -> None:
+        """Prepare every problem now: torch problems first, so the fork server starts once with torch."""
+        problems = []
+        for pid in self.judge.problem_ids():
+            try:
+                problems.append(self.judge.problem(pid))
+            except ConfigError as exc:  # a broken problem fails its own submissions, not the worker
+                log.warning("problem %s is not served: %s", pid, exc)
+        for problem in sorted(problems, key=lambda p: p.framework != "torch"):
+            try:
+                self._grader(problem.id)
+            except ConfigError as exc:
+                log.warning("problem %s is not served: %s", problem.id, exc)
+
+    def _grader(self, problem_id: str):
+        # Serialised: preparing a problem may (re)start the fork server, which must not race a judging.
+        with self._lock:
+            if problem_id not in self._graders:
+                self._graders[problem_id] = self.judge.grader(self.judge.problem(problem_id))
+            return self._graders[problem_id]
+
+    def process(self, submission_id: str) -> str:
+        """Judge the submission unless it is done or held by another worker: judged, skipped or duplicate."""
+        submission = self.store.claim(submission_id, self.name, self.config.lease_s)
+        if submission is None:
+            return SKIPPED
+        label = f"{submission.id}.py"
+        if submission.attempts > self.config.max_attempts:
+            report = judge_error(submission.problem, label,
+                                 f"judging was started {submission.attempts - 1} times and never finished")
+        else:
+            try:
+                report = self._grader(submission.problem)(submission.source, label)
+            except ConfigError as exc:  # the problem itself is broken or gone
+                report = judge_error(submission.problem, label, str(exc))
+        if self.store.finish(submission.id, report.to_json()):
+            return JUDGED
+        log.info("submission %s was already judged; this judging is dropped", submission.id)
+        return DUPLICATE
+
+    def close(self) -> None:
+        self.judge.close()
+
+
+def judge_error(problem: str, label: str, message: str) -> Report:
+    return Report(problem=problem, submission=label,
+                  tests=[TestResult(name="judge", group="check", verdict=Verdict.JUDGE_ERROR, message=message)])
+
+
+def new_processor(config: ServiceConfig) -> Processor:
+    """A processor with its own judge and database connection, warmed up."""
+    from judge.session import Judge
+
+    processor = Processor(config, Store(config.database_url), Judge(config.problems_dir, record=False))
+    processor.warm()
+    return processor
