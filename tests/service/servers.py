@@ -1,0 +1,113 @@
+"""Throwaway Redis and PostgreSQL servers on 127.0.0.1 for the service's tests and benchmark.
+
+Each server gets a random free port and a temporary data directory and is
+stopped by its context manager. PostgreSQL refuses to run as root, so as root
+it runs as the `postgres` system user. `JUDGE_TEST_REQUIRE_SERVERS=1` (set by
+.ci/run) turns "not installed here" from a skip into a failure.
+"""
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+PG_BIN = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)), "")
+
+
+class Missing(Exception):
+    """The server's program is not installed here."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
+
+
+@dataclass
+class RedisServer:
+    port: int
+    directory: Path
+    process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> "RedisServer":
+        if not Path(REDIS_SERVER).exists():
+            raise Missing("redis-server is not installed (apt-get install redis-server)")
+        # No persistence: a restart loses every queued message, the worst case for the queue.
+        self.process = subprocess.Popen([REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1",
+                                         "--save", "", "--appendonly", "no", "--dir", str(self.directory)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_port(self.port)
+        return self
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+@contextlib.contextmanager
+def redis_server():
+    with tempfile.TemporaryDirectory(prefix="judge-redis-") as tmp:
+        server = RedisServer(free_port(), Path(tmp)).start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+@contextlib.contextmanager
+def postgres_server():
+    """A fresh cluster; yields its SQLAlchemy URL."""
+    if not PG_BIN or not Path(PG_BIN, "initdb").exists():
+        raise Missing("PostgreSQL is not installed (apt-get install postgresql)")
+    as_root = os.geteuid() == 0
+    run_as = ["runuser", "-u", "postgres", "--"] if as_root else []
+    tmp = Path(tempfile.mkdtemp(prefix="judge-pg-"))
+    data = tmp / "data"
+    port = free_port()
+    if as_root:
+        shutil.chown(tmp, "postgres")
+    try:
+        subprocess.run([*run_as, f"{PG_BIN}/initdb", "-D", str(data), "-A", "trust", "-U", "judge", "--no-sync"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        subprocess.run([*run_as, f"{PG_BIN}/pg_ctl", "-D", str(data), "-w", "-l", str(tmp / "log"), "-o",
+                        f"-p {port} -k {tmp} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            yield f"postgresql+psycopg://judge@127.0.0.1:{port}/postgres"
+        finally:
+            subprocess.run([*run_as, f"{PG_BIN}/pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
