@@ -21,6 +21,9 @@ class Queue(Protocol):
     def enqueue(self, submission_id: str) -> bool:
         """Hand the id on; False when it could not be (the reaper will try again)."""
 
+    def held(self) -> int | None:
+        """Messages the queue holds, delivered or not, until their judging ends; None if it cannot say."""
+
     def close(self) -> None: ...
 
 
@@ -30,14 +33,22 @@ class LocalPool:
     def __init__(self, process: Callable[[str], object], threads: int):
         self._process = process
         self._ids: stdqueue.SimpleQueue[str | None] = stdqueue.SimpleQueue()
+        self._held = 0
+        self._lock = threading.Lock()
         self._threads = [threading.Thread(target=self._run, name=f"judge-pool-{i}", daemon=True)
                          for i in range(max(1, threads))]
         for thread in self._threads:
             thread.start()
 
     def enqueue(self, submission_id: str) -> bool:
+        with self._lock:
+            self._held += 1
         self._ids.put(submission_id)
         return True
+
+    def held(self) -> int:
+        with self._lock:
+            return self._held
 
     def _run(self) -> None:
         while (submission_id := self._ids.get()) is not None:
@@ -45,6 +56,9 @@ class LocalPool:
                 self._process(submission_id)
             except Exception:  # one failure must not stop the pool; the reaper retries the submission
                 log.exception("judging %s failed", submission_id)
+            finally:
+                with self._lock:
+                    self._held -= 1
 
     def close(self) -> None:
         for _ in self._threads:
@@ -74,6 +88,16 @@ class RedisQueue:
         except (BrokerConnectionError, redis.RedisError, OSError) as exc:
             log.warning("could not enqueue %s (%s); the reaper will", submission_id, exc)
             return False
+
+    def held(self) -> int | None:
+        """Messages in Redis not yet acknowledged: waiting, delivered or delayed for a retry."""
+        import redis
+
+        keys = [f"{self.broker.namespace}:{QUEUE_NAME}.msgs", f"{self.broker.namespace}:{QUEUE_NAME}.DQ.msgs"]
+        try:
+            return sum(self.broker.client.hlen(key) for key in keys)
+        except (redis.RedisError, OSError):
+            return None
 
     def close(self) -> None:
         self.broker.close()

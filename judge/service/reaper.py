@@ -1,7 +1,8 @@
 """The reaper: enqueue again what a dead worker or a lost message left unfinished.
 
 A worker killed mid-judging leaves its submission "running" past its lease; a
-Redis restart loses queued messages. Every `reap_every_s` the reaper asks the
+Redis restart loses queued messages (seen as the queue holding fewer messages
+than the database has unfinished submissions). Every `reap_every_s` the reaper asks the
 database (`Store.stale`) and enqueues those ids again. Running it in several
 places at once is harmless: a duplicate id is skipped by `Store.claim`.
 """
@@ -18,7 +19,15 @@ log = logging.getLogger("judge.service.reaper")
 
 
 def reap_once(store: Store, queue: Queue, config: ServiceConfig) -> int:
-    ids = store.stale(config.requeue_after_s)
+    """Enqueue again what needs it; how many ids were sent.
+
+    Queued submissions are re-sent only when the queue holds fewer messages than there are
+    unfinished submissions (e.g. Redis restarted empty): re-sending a long but intact backlog
+    every `requeue_after_s` would only make work for the workers.
+    """
+    held = queue.held()
+    messages_lost = held is None or held < store.unfinished()
+    ids = store.stale(config.requeue_after_s if messages_lost else None)
     sent = sum(queue.enqueue(i) for i in ids)
     if ids:
         log.info("re-enqueued %d of %d unfinished submissions", sent, len(ids))

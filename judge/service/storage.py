@@ -194,14 +194,16 @@ class Store:
                                              finished_at=time.time(), deadline=None))
             return result.rowcount == 1
 
-    def stale(self, requeue_after_s: float) -> list[str]:
+    def stale(self, requeue_after_s: float | None) -> list[str]:
         """Submissions to enqueue again: running past their lease, or queued and unclaimed too long.
 
-        Each is stamped as queued now, so the next sweep leaves it alone for another `requeue_after_s`.
+        `requeue_after_s=None` leaves queued ones alone (their messages are known to be safe). Each
+        is stamped as queued now, so the next sweep leaves it alone for another `requeue_after_s`.
         """
         now = time.time()
-        lost = or_((SubmissionRow.status == RUNNING) & (SubmissionRow.deadline < now),
-                   (SubmissionRow.status == QUEUED) & (SubmissionRow.queued_at < now - requeue_after_s))
+        lost = (SubmissionRow.status == RUNNING) & (SubmissionRow.deadline < now)
+        if requeue_after_s is not None:
+            lost = or_(lost, (SubmissionRow.status == QUEUED) & (SubmissionRow.queued_at < now - requeue_after_s))
         with Session(self.engine) as session, session.begin():
             ids = list(session.scalars(select(SubmissionRow.id).where(lost).limit(1000)))
             if ids:
@@ -209,6 +211,10 @@ class Store:
                 session.execute(update(SubmissionRow).where(SubmissionRow.id.in_(ids), lost)
                                 .values(status=QUEUED, queued_at=now))
         return ids
+
+    def unfinished(self) -> int:
+        with Session(self.engine) as session:
+            return session.scalar(select(func.count()).select_from(SubmissionRow).where(SubmissionRow.status != DONE))
 
     def pending(self) -> list[str]:
         """Every submission not done yet (to enqueue at start-up, oldest first)."""

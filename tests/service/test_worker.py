@@ -1,0 +1,60 @@
+"""The processor: a submission is judged once, duplicates and done work are skipped, broken ones close as judge_error."""
+from __future__ import annotations
+
+import pytest
+
+from judge.service.accounts import add_user
+from judge.service.config import ServiceConfig
+from judge.service.storage import DONE, Store
+from judge.service.worker import DUPLICATE, JUDGED, SKIPPED, Processor
+
+
+@pytest.fixture
+def processor(tmp_path, repo, judge):
+    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo), lease_s=60,
+                           max_attempts=2)
+    store = Store(config.database_url)
+    yield Processor(config, store, judge), store, add_user(store, "alice").user
+    store.close()
+
+
+def test_a_submission_is_judged_and_its_report_stored(processor, repo):
+    proc, store, alice = processor
+    source = (repo / "submissions/patchify/wrong_answer/column_major.py").read_text()
+    [sid] = store.create(alice, [("patchify", source)])
+    assert proc.process(sid) == JUDGED
+    submission, _ = store.get(sid)
+    assert submission.status == DONE and submission.verdict == "wrong_answer"
+    assert submission.report["verdict"] == "wrong_answer" and submission.report["submission"] == f"{sid}.py"
+    assert submission.report["passed"] < submission.report["total"]
+    assert proc.process(sid) == SKIPPED        # a second delivery of the same id does nothing
+
+
+def test_a_second_judging_after_a_lost_lease_does_not_replace_the_first_result(processor, repo):
+    proc, store, alice = processor
+    [sid] = store.create(alice, [("patchify", (repo / "submissions/patchify/accepted/unfold.py").read_text())])
+    assert store.claim(sid, "a-worker-that-will-die", lease_s=-1) is not None   # its lease is already over
+    assert proc.process(sid) == JUDGED
+    first = store.get(sid)[0].report
+    store.finish(sid, {"verdict": "wrong_answer"})                             # the slow worker comes back late
+    assert store.get(sid)[0].report == first
+    assert proc.process(sid) in (SKIPPED, DUPLICATE)
+
+
+def test_a_submission_that_never_finishes_closes_as_judge_error(processor):
+    proc, store, alice = processor
+    [sid] = store.create(alice, [("patchify", "x = 1")])
+    for _ in range(2):                       # two workers die holding it
+        assert store.claim(sid, "dead", lease_s=-1) is not None
+    assert proc.process(sid) == JUDGED
+    report = store.get(sid)[0].report
+    assert report["verdict"] == "judge_error" and report["total"] == 1
+    assert report["tests"][0]["message"] == "judging was started 2 times and never finished"
+
+
+def test_a_problem_removed_since_submission_is_a_judge_error(processor):
+    proc, store, alice = processor
+    [sid] = store.create(alice, [("no_such_problem", "x = 1")])
+    assert proc.process(sid) == JUDGED
+    report = store.get(sid)[0].report
+    assert report["verdict"] == "judge_error" and "no_such_problem" in report["tests"][0]["message"]
