@@ -37,7 +37,8 @@ class Judge:
 
     def __init__(self, problems_dir: str | os.PathLike | None = None, *, threads: int | None = None,
                  record: bool | None = None, progress: ProgressStore | None = None,
-                 cache: ExpectedCache | None = None, launched: Launched | None = None):
+                 cache: ExpectedCache | None = None, launched: Launched | None = None,
+                 protect: tuple[Path, ...] = ()):
         self.root = problems.find_root(problems_dir)
         self.threads = threads or max(1, min(4, os.cpu_count() or 1))
         # Every judged run is recorded in the progress database (issue 7) unless
@@ -50,6 +51,8 @@ class Judge:
         self._sandbox: Sandbox | None = None
         # A fork server started before this object existed (the CLI does so to overlap imports).
         self._launched = launched
+        # More directories to hide from submissions (the judging service's SQLite database).
+        self.protect = tuple(Path(p) for p in protect)
 
     # ------------------------------------------------------------ problems
     def problem_ids(self) -> list[str]:
@@ -161,6 +164,7 @@ class Judge:
         # The judge's data: hidden tests and known submissions, cached expected values, progress.
         protect = [self.root / name for name in ("hidden_tests", "submissions", "problems")]
         protect += [p for p in (self.cache.directory, progress_home()) if p is not None]
+        protect += list(self.protect)
         disable: tuple[str, ...] = ()
         if os.environ.get(DISABLE_ENV):  # the isolation module is only needed to check the names
             from judge.sandbox.isolation import disabled_from_env

@@ -19,9 +19,10 @@ import json
 import time
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterable
 
-from sqlalchemy import (Float, ForeignKey, Integer, String, Text, create_engine, event, func, or_, select,
+from sqlalchemy import (Float, case, ForeignKey, Integer, String, Text, create_engine, event, func, or_, select,
                         update)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
@@ -62,6 +63,11 @@ class SubmissionRow(Base):
     queued_at: Mapped[float] = mapped_column(Float)
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True)   # end of the running lease
     attempts: Mapped[int] = mapped_column(Integer, default=0)              # claims so far
+    claimed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # Judgings whose result came after the first was stored (at-least-once delivery), and how
+    # many of those disagreed with it: the stored result never changes, these only count.
+    extra_judgings: Mapped[int] = mapped_column(Integer, default=0)
+    conflicting_judgings: Mapped[int] = mapped_column(Integer, default=0)
     worker: Mapped[str | None] = mapped_column(String(128), nullable=True)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
@@ -86,6 +92,9 @@ class Submission:
     created_at: float
     finished_at: float | None
     attempts: int
+    claimed_at: float | None = None
+    extra_judgings: int = 0
+    conflicting_judgings: int = 0
 
     def to_json(self, *, with_report: bool = True) -> dict:
         data = {"id": self.id, "status": self.status, "problem": self.problem, "user": self.user,
@@ -112,6 +121,13 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def files(self) -> tuple[Path, ...]:
+        """The directories holding the database's files (SQLite), for the sandbox to hide."""
+        database = self.engine.url.database
+        if self.engine.url.get_backend_name() != "sqlite" or not database or database == ":memory:":
+            return ()
+        return (Path(database).resolve().parent,)
 
     # ------------------------------------------------------------ accounts
     def add_user(self, name: str, role: str, course: str, token_hash: str) -> User:
@@ -177,7 +193,7 @@ class Store:
                         (SubmissionRow.status == RUNNING) & (SubmissionRow.deadline < now))
         with Session(self.engine) as session, session.begin():
             result = session.execute(update(SubmissionRow).where(SubmissionRow.id == submission_id, claimable)
-                                     .values(status=RUNNING, deadline=now + lease_s, worker=worker,
+                                     .values(status=RUNNING, deadline=now + lease_s, worker=worker, claimed_at=now,
                                              attempts=SubmissionRow.attempts + 1))
             if result.rowcount != 1:
                 return None
@@ -187,12 +203,20 @@ class Store:
 
     def finish(self, submission_id: str, report: dict) -> bool:
         """Store the result unless one is stored already; whether this call stored it."""
+        verdict = str(report.get("verdict"))
         with Session(self.engine) as session, session.begin():
             result = session.execute(update(SubmissionRow)
                                      .where(SubmissionRow.id == submission_id, SubmissionRow.status != DONE)
-                                     .values(status=DONE, verdict=str(report.get("verdict")), report=json.dumps(report),
+                                     .values(status=DONE, verdict=verdict, report=json.dumps(report),
                                              finished_at=time.time(), deadline=None))
-            return result.rowcount == 1
+            if result.rowcount == 1:
+                return True
+            row = SubmissionRow
+            session.execute(update(row).where(row.id == submission_id)
+                            .values(extra_judgings=row.extra_judgings + 1,
+                                    conflicting_judgings=row.conflicting_judgings
+                                    + case((row.verdict != verdict, 1), else_=0)))
+            return False
 
     def stale(self, requeue_after_s: float | None) -> list[str]:
         """Submissions to enqueue again: running past their lease, or queued and unclaimed too long.
@@ -216,6 +240,12 @@ class Store:
         with Session(self.engine) as session:
             return session.scalar(select(func.count()).select_from(SubmissionRow).where(SubmissionRow.status != DONE))
 
+    def all(self) -> list[Submission]:
+        """Every submission with its report (for audits and the load benchmark)."""
+        with Session(self.engine) as session:
+            return [_submission(s, u.name) for s, u in
+                    session.execute(select(SubmissionRow, UserRow).join(UserRow, SubmissionRow.user_id == UserRow.id))]
+
     def pending(self) -> list[str]:
         """Every submission not done yet (to enqueue at start-up, oldest first)."""
         with Session(self.engine) as session:
@@ -238,7 +268,9 @@ def _user(row: UserRow) -> User:
 def _submission(row: SubmissionRow, owner: str, *, with_source: bool = True) -> Submission:
     return Submission(id=row.id, user=owner, problem=row.problem, source=row.source if with_source else "",
                       status=row.status, verdict=row.verdict, report=json.loads(row.report) if row.report else None,
-                      created_at=row.created_at, finished_at=row.finished_at, attempts=row.attempts)
+                      created_at=row.created_at, finished_at=row.finished_at, attempts=row.attempts,
+                      claimed_at=row.claimed_at, extra_judgings=row.extra_judgings,
+                      conflicting_judgings=row.conflicting_judgings)
 
 
 def _safe_url(url: str) -> str:

@@ -88,6 +88,8 @@ def new_processor(config: ServiceConfig) -> Processor:
     """A processor with its own judge and database connection, warmed up."""
     from judge.session import Judge
 
-    processor = Processor(config, Store(config.database_url), Judge(config.problems_dir, record=False))
+    store = Store(config.database_url)
+    judge = Judge(config.problems_dir, record=False, protect=store.files())
+    processor = Processor(config, store, judge)
     processor.warm()
     return processor

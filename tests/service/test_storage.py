@@ -70,6 +70,9 @@ def test_the_first_result_stays(store):
     assert (submission.status, submission.verdict, submission.report) == (
         DONE, "wrong_answer", {"verdict": "wrong_answer", "passed": 3})
     assert submission.finished_at is not None
+    assert (submission.extra_judgings, submission.conflicting_judgings) == (1, 1)   # counted, never stored
+    assert not store.finish(sid, {"verdict": "wrong_answer", "passed": 3})
+    assert store.get(sid)[0].extra_judgings == 2 and store.get(sid)[0].conflicting_judgings == 1
 
 
 def test_stale_finds_expired_leases_and_long_queued_work_once(store):
