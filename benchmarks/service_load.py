@@ -162,7 +162,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def run(n: int = 1000, processes: int = 2, database: str = "sqlite", faults: bool = True,
-        timeout_s: float = 1800.0, log=print) -> Outcome:
+        timeout_s: float = 1800.0, lease_s: float = 45.0, log=print) -> Outcome:
     import httpx
 
     from judge.service.storage import Store
@@ -183,9 +183,10 @@ def run(n: int = 1000, processes: int = 2, database: str = "sqlite", faults: boo
         env = {**os.environ, "JUDGE_HOME": str(home), "JUDGE_CACHE_DIR": str(tmp / "cache"),
                "JUDGE_SERVICE_DATABASE": database_url, "JUDGE_SERVICE_REDIS": redis.url,
                "JUDGE_SERVICE_RATE_PER_MINUTE": "1000000", "JUDGE_SERVICE_RATE_BURST": "1000000",
-               # A killed worker's submission is judged again after 45 s; queued work lost with Redis
-               # is sent again after 10 s without a claim; the reaper looks every 2 s.
-               "JUDGE_SERVICE_LEASE_S": "45", "JUDGE_SERVICE_REQUEUE_AFTER_S": "10",
+               # A killed worker's submission is judged again after lease_s (longer than any judging
+               # here, TLE included); queued work lost with Redis is sent again after 10 s without a
+               # claim; the reaper looks every 2 s.
+               "JUDGE_SERVICE_LEASE_S": str(lease_s), "JUDGE_SERVICE_REQUEUE_AFTER_S": "10",
                "JUDGE_SERVICE_REAP_EVERY_S": "2", "JUDGE_PROBLEMS_DIR": str(REPO), "PYTHONUNBUFFERED": "1"}
         added = subprocess.run(_judge("service", "users", "add", "load"), env=env, capture_output=True, text=True,
                                check=True)
