@@ -13,7 +13,7 @@ import socket
 import threading
 from dataclasses import dataclass, field
 
-from judge.errors import ConfigError
+from judge.errors import ConfigError, SandboxError
 from judge.report import Report, TestResult
 from judge.service.config import ServiceConfig
 from judge.service.storage import Store
@@ -56,6 +56,11 @@ class Processor:
                 self._graders[problem_id] = self.judge.grader(self.judge.problem(problem_id))
             return self._graders[problem_id]
 
+    def _reset(self) -> None:
+        with self._lock:
+            self._graders.clear()
+            self.judge.close()
+
     def process(self, submission_id: str) -> str:
         """Judge the submission unless it is done or held by another worker: judged, skipped or duplicate."""
         submission = self.store.claim(submission_id, self.name, self.config.lease_s)
@@ -70,6 +75,12 @@ class Processor:
                 report = self._grader(submission.problem)(submission.source, label)
             except ConfigError as exc:  # the problem itself is broken or gone
                 report = judge_error(submission.problem, label, str(exc))
+            except (SandboxError, OSError):
+                # The fork server is gone (a broken pipe to it, or it would not start): start a fresh
+                # one for the next submission. This one stays
+                # "running" until its lease ends; then the reaper sends it again.
+                self._reset()
+                raise
         if self.store.finish(submission.id, report.to_json()):
             return JUDGED
         log.info("submission %s was already judged; this judging is dropped", submission.id)

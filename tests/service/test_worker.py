@@ -1,6 +1,8 @@
 """The processor: a submission is judged once, duplicates and done work are skipped, broken ones close as judge_error."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from judge.service.accounts import add_user
@@ -58,3 +60,27 @@ def test_a_problem_removed_since_submission_is_a_judge_error(processor):
     assert proc.process(sid) == JUDGED
     report = store.get(sid)[0].report
     assert report["verdict"] == "judge_error" and "no_such_problem" in report["tests"][0]["message"]
+
+
+def test_a_dead_fork_server_is_replaced_and_the_submission_judged_after_its_lease(tmp_path, repo):
+    from judge.errors import SandboxError
+    from judge.session import Judge
+
+    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo), lease_s=0.5)
+    store = Store(config.database_url)
+    with Judge(repo, record=False) as own_judge:
+        proc = Processor(config, store, own_judge)
+        user = add_user(store, "alice").user
+        source = (repo / "submissions/patchify/accepted/unfold.py").read_text()
+        [first] = store.create(user, [("patchify", source)])
+        assert proc.process(first) == JUDGED
+        own_judge._sandbox._process.kill()            # the fork server dies under the worker
+        own_judge._sandbox._process.wait()
+        [sid] = store.create(user, [("patchify", source)])
+        with pytest.raises((SandboxError, OSError)):
+            proc.process(sid)
+        assert store.get(sid)[0].status == "running"
+        time.sleep(0.6)                                # the lease runs out; the reaper would send it again
+        assert proc.process(sid) == JUDGED
+        assert store.get(sid)[0].verdict == "accepted"
+    store.close()
