@@ -167,6 +167,15 @@ def test_allclose_within_tolerance_passes() -> None:
     assert not run_check("allclose", VALUES, lambda x: x, lambda x: x * (1 + 5e-3), tolerance=tolerance).passed
 
 
+def test_allclose_an_infinite_expected_value_is_matched_only_by_the_same_infinity() -> None:
+    # with rtol > 0 the bound atol + rtol * |inf| is infinite: any finite value used to pass
+    tolerance = Tolerance(rtol=1e-5, atol=1e-6)
+    infinite = lambda x: x.sum() + float("inf")  # noqa: E731
+    assert run_check("allclose", VALUES, infinite, infinite, tolerance=tolerance).passed
+    assert not run_check("allclose", VALUES, infinite, lambda x: x.sum(), tolerance=tolerance).passed
+    assert not run_check("allclose", VALUES, infinite, lambda x: -infinite(x), tolerance=tolerance).passed
+
+
 def test_allclose_example_shows_index_values_and_errors() -> None:
     result = run_check("allclose", VALUES, lambda x: x, _off, public=True)
     assert not result.passed and result.diagnose
