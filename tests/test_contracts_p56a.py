@@ -10,9 +10,12 @@ import numpy as np
 import pytest
 import torch
 
+from judge.problem import load_hidden, load_problem
 from judge.solution import load_function
 
 REPO = Path(__file__).resolve().parent.parent
+PROBLEMS = ("collapse_std", "siglip_loss", "zero_shot_classify", "linear_probe")
+KNOWN_MISTAKE = "this matches a known mistake: "
 
 
 def reference(problem_id: str, entry_point: str | None = None):
@@ -169,3 +172,33 @@ def test_linear_probe_rejects_bad_input(change: dict) -> None:
     args.update(change)
     with pytest.raises(ValueError):
         reference("linear_probe")(**args)
+
+
+# ---------------------------------------------------------------- every problem
+
+@pytest.mark.parametrize("problem_id", PROBLEMS)
+def test_each_check_of_each_test_is_licensed_by_a_rule_it_names(problem_id: str) -> None:
+    problem = load_problem(REPO, problem_id)
+    assert "unit-5.6" in problem.tags and len(problem.hints) >= 3
+    stages = {"compare": {"structure", "shape", "dtype", "finite", "values"}, "allclose": {"values"}}
+    for test in (*problem.examples, *load_hidden(problem).tests):
+        kinds = set().union(*(stages.get(c.type, {c.type}) for c in test.checks or ())) or stages["compare"]
+        licensed = {kind for rule in test.rules for kind in problem.rule(rule).checks}
+        assert test.rules and kinds <= licensed, f"{problem_id}.{test.name}: {kinds - licensed} unlicensed"
+
+
+def _wrong_answers() -> list:
+    return [pytest.param(problem_id, path, id=f"{problem_id}/{path.stem}") for problem_id in PROBLEMS
+            for path in sorted((REPO / "submissions" / problem_id / "wrong_answer").glob("*.py"))]
+
+
+@pytest.mark.parametrize("problem_id, path", _wrong_answers())
+def test_a_wrong_answer_is_named_as_its_own_trap_or_as_none(judge, problem_id: str, path: Path) -> None:
+    # outputs such as predictions are discrete, so two mistakes can coincide on a test: a
+    # learner must never be told about a mistake they did not make
+    traps = {t.name: t.message for t in load_hidden(load_problem(REPO, problem_id)).traps}
+    report = judge.run(problem_id, path)
+    named = {line.split(KNOWN_MISTAKE, 1)[1] for t in report.tests for line in t.message.splitlines()
+             if KNOWN_MISTAKE in line}
+    assert report.verdict.value == "wrong_answer"
+    assert named == ({traps[path.stem]} if path.stem in traps else set()), f"{path.name}: named {named}"
