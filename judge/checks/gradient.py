@@ -8,6 +8,8 @@ the input gradients with the test's tolerance.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from judge.checks.allclose import compare_values
 from judge.checks.result import CheckResult, Param, fail, ok, params
 from judge.checks.values import leaves
@@ -38,6 +40,11 @@ def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None =
                 and (outputs is None or p.split(".")[0] in outputs)]
     for name, e_grad, a_grad in zip(wrt, exp.grads or (), act.grads or ()):
         if e_grad is None:
+            # The reference passes no gradient to `name` (a stop-gradient, or an input the output does
+            # not depend on): a nonzero one from the submission flows where the statement says none does.
+            if a_grad is not None and not _all_zero(a_grad):
+                return fail(f"a gradient reaches `{name}`, but none may: it must be treated as a constant "
+                            "(stop-gradient, `.detach()`) as the statement says")
             continue
         if a_grad is None:
             why = f"`{detached[0]}`: {_DETACHED}" if detached else "the output does not depend on it through autograd"
@@ -47,3 +54,7 @@ def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None =
         if not result.passed:
             return fail(result.message, lines=result.lines)
     return ok()
+
+
+def _all_zero(grad) -> bool:
+    return isinstance(grad, Array) and grad.data.size > 0 and not np.any(grad.data)
