@@ -53,6 +53,15 @@ def settings(name: str, overrides: dict | None) -> dict:
 
 def train(plain: dict, fn: Callable) -> dict[str, Any]:
     """In the child: run experiment `plain["name"]` with `fn` on the revived `plain["data"]`."""
+    import torch
+
     from judge import wire
 
-    return get(plain["name"]).train(fn, wire.revive(plain["data"]), plain["settings"])
+    # One thread: the run is tiny (threads only add synchronisation, which a loaded machine turns into
+    # seconds), and the same reduction order on every machine keeps the outcome reproducible.
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        return get(plain["name"]).train(fn, wire.revive(plain["data"]), plain["settings"])
+    finally:
+        torch.set_num_threads(threads)
