@@ -10,6 +10,8 @@ is valid when no aspect reports an error:
   identical outputs, within the time limit; judged in the sandbox, it is accepted;
 - examples: what `judge show` displays is what grading expects, and an example's
   stated `expected:` output matches the reference;
+- experiments: each `experiment` test passes with the reference and fails with
+  every trap listed under its `fails:`;
 - submissions: each file in submissions/<id>/<verdict>/ gets that verdict; a
   wrong_answer is caught by a hidden test or check, not only by public examples;
 - time_limit: at least `ac_to_time_limit` x the slowest accepted test, and a
