@@ -20,8 +20,8 @@ from judge.experiments import retrieval, training
 from judge.experiments.world import make_world
 
 SETTINGS = {"dim_image": 32, "dim_text": 24, "dim": 8, "content_dim": 8, "nuisance_dim": 12,
-            "nuisance_scale": 2.0, "noise": 0.1, "train": 512, "heldout": 256, "batch": 64, "steps": 150,
-            "lr": 0.1, "temperature": 0.1}
+            "nuisance_scale": 2.0, "noise": 0.1, "train": 512, "heldout": 256, "batch": 64, "steps": 100,
+            "lr": 0.15, "temperature": 0.1}
 FIGURES = {"image_to_text": "held-out top-1 retrieval accuracy, image -> its text",
            "text_to_image": "held-out top-1 retrieval accuracy, text -> its image"}
 
