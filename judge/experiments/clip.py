@@ -11,13 +11,12 @@ Scored in the judge on held-out pairs, from the returned projectors:
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Callable
 
 import numpy as np
 
 from judge.experiments import retrieval, training
-from judge.experiments.world import make_world
+from judge.experiments.world import draw_run, initial_weights, make_world
 
 SETTINGS = {"dim_image": 32, "dim_text": 24, "dim": 8, "content_dim": 8, "nuisance_dim": 12,
             "nuisance_scale": 2.0, "noise": 0.1, "train": 512, "heldout": 256, "batch": 64, "steps": 100,
@@ -34,23 +33,15 @@ def setup(rng: np.random.Generator, s: dict) -> tuple[dict, dict]:
     world = make_world(rng, dims=(s["dim_image"], s["dim_text"]), content_dim=s["content_dim"],
                        nuisance_dim=s["nuisance_dim"], nuisance_scale=s["nuisance_scale"], noise=s["noise"],
                        shared=False)
-    weights = {name: (rng.standard_normal(shape) / math.sqrt(shape[0])).astype(np.float32)
-               for name, shape in weight_shapes(s).items()}
-    x1, x2 = world.draw(rng, s["train"])
-    batches = np.stack([rng.permutation(s["train"])[: s["batch"]] for _ in range(s["steps"])]).astype(np.int64)
-    return {"weights": weights, "views": [x1, x2], "batches": batches}, {"views": list(world.draw(rng, s["heldout"]))}
+    return draw_run(rng, world, initial_weights(rng, weight_shapes(s)), s)
 
 
 def train(fn: Callable, data: dict, s: dict) -> dict:
-    images, texts = data["views"]
-    batches = data["batches"]
-
-    def loss_at(step: int, w: dict) -> Any:
-        index = batches[step]
-        out = fn(images[index] @ w["image_projector"], texts[index] @ w["text_projector"], s["temperature"])
+    def loss_on(w: dict, images: Any, texts: Any, step: int) -> Any:
+        out = fn(images @ w["image_projector"], texts @ w["text_projector"], s["temperature"])
         return training.as_loss(out, step, key="loss")
 
-    return training.sgd(data["weights"], loss_at, steps=len(batches), lr=s["lr"])
+    return training.fit(data, s["lr"], loss_on)
 
 
 def score(w: dict, heldout: dict, s: dict) -> dict[str, float]:

@@ -10,13 +10,12 @@ Scored in the judge on held-out pairs, from the returned W:
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Callable
 
 import numpy as np
 
 from judge.experiments import retrieval, training
-from judge.experiments.world import make_world
+from judge.experiments.world import draw_run, initial_weights, make_world
 
 SETTINGS = {"dim_in": 32, "dim": 8, "content_dim": 8, "nuisance_dim": 16, "nuisance_scale": 2.0,
             "noise": 0.1, "train": 512, "heldout": 256, "batch": 64, "steps": 150, "lr": 0.1,
@@ -32,21 +31,14 @@ def setup(rng: np.random.Generator, s: dict) -> tuple[dict, dict]:
     world = make_world(rng, dims=(s["dim_in"], s["dim_in"]), content_dim=s["content_dim"],
                        nuisance_dim=s["nuisance_dim"], nuisance_scale=s["nuisance_scale"], noise=s["noise"],
                        shared=True)
-    weights = {"projector": (rng.standard_normal((s["dim_in"], s["dim"])) / math.sqrt(s["dim_in"])).astype(np.float32)}
-    x1, x2 = world.draw(rng, s["train"])
-    batches = np.stack([rng.permutation(s["train"])[: s["batch"]] for _ in range(s["steps"])]).astype(np.int64)
-    return {"weights": weights, "views": [x1, x2], "batches": batches}, {"views": list(world.draw(rng, s["heldout"]))}
+    return draw_run(rng, world, initial_weights(rng, weight_shapes(s)), s)
 
 
 def train(fn: Callable, data: dict, s: dict) -> dict:
-    x1, x2 = data["views"]
-    batches = data["batches"]
+    def loss_on(w: dict, x1: Any, x2: Any, step: int) -> Any:
+        return training.as_loss(fn(x1 @ w["projector"], x2 @ w["projector"], s["temperature"]), step)
 
-    def loss_at(step: int, w: dict) -> Any:
-        index = batches[step]
-        return training.as_loss(fn(x1[index] @ w["projector"], x2[index] @ w["projector"], s["temperature"]), step)
-
-    return training.sgd(data["weights"], loss_at, steps=len(batches), lr=s["lr"])
+    return training.fit(data, s["lr"], loss_on)
 
 
 def score(w: dict, heldout: dict, s: dict) -> dict[str, float]:

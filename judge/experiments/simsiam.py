@@ -22,7 +22,7 @@ from typing import Any, Callable
 import numpy as np
 
 from judge.experiments import training
-from judge.experiments.world import make_world
+from judge.experiments.world import draw_run, initial_weights, make_world
 
 SETTINGS = {"dim_in": 32, "hidden": 64, "dim": 16, "bottleneck": 8, "content_dim": 8, "nuisance_dim": 16,
             "nuisance_scale": 2.0, "noise": 0.1, "train": 512, "heldout": 1024, "batch": 64,
@@ -43,14 +43,7 @@ def setup(rng: np.random.Generator, s: dict) -> tuple[dict, dict]:
     world = make_world(rng, dims=(s["dim_in"], s["dim_in"]), content_dim=s["content_dim"],
                        nuisance_dim=s["nuisance_dim"], nuisance_scale=s["nuisance_scale"], noise=s["noise"],
                        shared=True)
-    weights = {}
-    for name, shape in weight_shapes(s).items():
-        weights[name] = (np.zeros(shape) if name.endswith("_bias")
-                         else rng.standard_normal(shape) / math.sqrt(shape[0])).astype(np.float32)
-    x1, x2 = world.draw(rng, s["train"])
-    batches = np.stack([rng.permutation(s["train"])[: s["batch"]] for _ in range(s["steps"])]).astype(np.int64)
-    h1, h2 = world.draw(rng, s["heldout"])
-    return {"weights": weights, "views": [x1, x2], "batches": batches}, {"views": [h1, h2]}
+    return draw_run(rng, world, initial_weights(rng, weight_shapes(s)), s)
 
 
 def encode(w: dict, x: Any) -> Any:
@@ -63,15 +56,11 @@ def predict(w: dict, z: Any) -> Any:
 
 def train(fn: Callable, data: dict, s: dict) -> dict:
     """Runs in the child: SGD on the views with the learner's loss; the trained weights."""
-    x1, x2 = data["views"]
-    batches = data["batches"]
-
-    def loss_at(step: int, w: dict) -> Any:
-        index = batches[step]
-        z1, z2 = encode(w, x1[index]), encode(w, x2[index])
+    def loss_on(w: dict, x1: Any, x2: Any, step: int) -> Any:
+        z1, z2 = encode(w, x1), encode(w, x2)
         return training.as_loss(fn(predict(w, z1), predict(w, z2), z1, z2), step)
 
-    return training.sgd(data["weights"], loss_at, steps=len(batches), lr=s["lr"])
+    return training.fit(data, s["lr"], loss_on)
 
 
 def score(w: dict, heldout: dict, s: dict) -> dict[str, float]:

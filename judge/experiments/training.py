@@ -56,3 +56,12 @@ def sgd(weights: dict[str, Any], loss_at: Callable[[int, dict], Any], *, steps: 
                     v.mul_(momentum).add_(g)
                     p.sub_(lr * v)
     return {k: p.detach() for k, p in zip(names, params)}
+
+
+def fit(data: dict, lr: float, loss_on: Callable[[dict, Any, Any, int], Any]) -> dict[str, Any]:
+    """SGD over the batches of `data` (see world.draw_run); `loss_on(weights, view1, view2, step)`
+    gives one batch's loss."""
+    x1, x2 = data["views"]
+    batches = data["batches"]
+    return sgd(data["weights"], lambda step, w: loss_on(w, x1[batches[step]], x2[batches[step]], step),
+               steps=len(batches), lr=lr)

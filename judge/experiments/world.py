@@ -14,6 +14,7 @@ and the held-out samples are drawn in the judge only.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,3 +50,17 @@ def make_world(rng: np.random.Generator, *, dims: tuple[int, int], content_dim: 
     a1, b1 = first[0][:content_dim], first[0][content_dim:]
     a2, b2 = second[0][:content_dim], second[0][content_dim:]
     return World(content=(a1, a2), nuisance=(b1, b2), nuisance_scale=nuisance_scale, noise=noise)
+
+
+def initial_weights(rng: np.random.Generator, shapes: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
+    """float32 weights: matrices N(0, 1/fan_in), biases (names ending in `_bias`) zero."""
+    return {name: (np.zeros(shape) if name.endswith("_bias") else rng.standard_normal(shape) / math.sqrt(shape[0]))
+            .astype(np.float32) for name, shape in shapes.items()}
+
+
+def draw_run(rng: np.random.Generator, world: World, weights: dict, s: dict) -> tuple[dict, dict]:
+    """The child's training data (initial weights, `train` pairs, `steps` batches of `batch` indices)
+    and the judge's held-out views (`heldout` pairs), in that order from `rng`."""
+    x1, x2 = world.draw(rng, s["train"])
+    batches = np.stack([rng.permutation(s["train"])[: s["batch"]] for _ in range(s["steps"])]).astype(np.int64)
+    return {"weights": weights, "views": [x1, x2], "batches": batches}, {"views": list(world.draw(rng, s["heldout"]))}
