@@ -7,7 +7,7 @@ def nt_xent(z1, z2, temperature):
         raise ValueError("z1 and z2 must be 2-D tensors (N, d)")
     if z1.shape != z2.shape:
         raise ValueError(f"z1 and z2 must have one shape, got {tuple(z1.shape)} and {tuple(z2.shape)}")
-    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not temperature > 0:
+    if not temperature > 0:
         raise ValueError(f"temperature must be a number > 0, got {temperature!r}")
     n = z1.shape[0]
     z = torch.cat([z1, z2]).double()
