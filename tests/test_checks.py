@@ -320,6 +320,12 @@ def test_gradient_detached_output() -> None:
     assert "`y`" in result.message and "not connected to the autograd graph" in result.message
 
 
+def test_gradient_detached_tensor_output_is_named_in_words() -> None:
+    result = run_check("gradient", X, lambda x: x * 2, lambda x: x.detach() * 2, {"wrt": ["x"]})
+    assert not result.passed
+    assert "no gradient reaches `x`: the returned value: the output is not connected" in result.message
+
+
 def test_gradient_through_numpy() -> None:
     result = run_check("gradient", X, lambda x: {"y": x * 2},
                        lambda x: {"y": torch.from_numpy(x.detach().numpy() * 2)}, GRAD)

@@ -12,7 +12,7 @@ import numpy as np
 
 from judge.checks.allclose import compare_values
 from judge.checks.result import CheckResult, Param, fail, ok, params
-from judge.checks.values import leaves
+from judge.checks.values import label, leaves
 from judge.execute import Call
 from judge.verdict import Verdict
 from judge.wire import Array
@@ -47,7 +47,7 @@ def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None =
                             "(stop-gradient, `.detach()`) as the statement says")
             continue
         if a_grad is None:
-            why = f"`{detached[0]}`: {_DETACHED}" if detached else "the output does not depend on it through autograd"
+            why = f"{label(detached[0])}: {_DETACHED}" if detached else "the output does not depend on it through autograd"
             return fail(f"no gradient reaches `{name}`: {why}")
         result = compare_values(e_grad, a_grad, case.tolerance, case.public,
                                 what=f"the gradient w.r.t. `{name}`")
