@@ -6,7 +6,7 @@ process and every worker process, started separately, agree on them.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import ConfigError
@@ -31,6 +31,7 @@ class ServiceConfig:
     requeue_after_s: float = 60.0         # a queued submission nobody claimed by then is enqueued again
     reap_every_s: float = 5.0
     max_attempts: int = 3                 # claims before a submission is closed as judge_error
+    sandbox_threads: int | None = None    # torch/BLAS threads per judged submission (None: the Judge's default)
 
     @classmethod
     def from_env(cls, **overrides) -> "ServiceConfig":
@@ -39,7 +40,7 @@ class ServiceConfig:
         values.setdefault("redis_url", os.environ.get(REDIS_ENV) or None)
         values.setdefault("problems_dir", os.environ.get("JUDGE_PROBLEMS_DIR") or None)
         for name, kind in (("lease_s", float), ("requeue_after_s", float), ("reap_every_s", float),
-                           ("rate_per_minute", float), ("rate_burst", int)):
+                           ("rate_per_minute", float), ("rate_burst", int), ("sandbox_threads", int)):
             env = f"JUDGE_SERVICE_{name.upper()}"
             if name not in values and os.environ.get(env):
                 try:
@@ -48,9 +49,6 @@ class ServiceConfig:
                     raise ConfigError(f"{env}={os.environ[env]!r}: expected a number") from None
         return cls(**values)
 
-    def with_(self, **changes) -> "ServiceConfig":
-        return replace(self, **changes)
-
     def environment(self) -> dict[str, str]:
         """The variables that give a separately started process this configuration."""
         env = {DATABASE_ENV: self.database_url}
@@ -58,8 +56,9 @@ class ServiceConfig:
             env[REDIS_ENV] = self.redis_url
         if self.problems_dir:
             env["JUDGE_PROBLEMS_DIR"] = str(Path(self.problems_dir).resolve())
-        for name in ("lease_s", "requeue_after_s", "reap_every_s", "rate_per_minute", "rate_burst"):
-            env[f"JUDGE_SERVICE_{name.upper()}"] = str(getattr(self, name))
+        for name in ("lease_s", "requeue_after_s", "reap_every_s", "rate_per_minute", "rate_burst", "sandbox_threads"):
+            if getattr(self, name) is not None:
+                env[f"JUDGE_SERVICE_{name.upper()}"] = str(getattr(self, name))
         return env
 
 

@@ -33,6 +33,12 @@ def build(config: ServiceConfig, *, pool_threads: int = 2) -> Service:
     from judge.service.api import create_app
     from judge.session import Judge
 
+    from dataclasses import replace
+
+    from judge.batch import child_threads
+
+    if config.sandbox_threads is None:  # the pool's threads share the cores, as in `judge grade`
+        config = replace(config, sandbox_threads=child_threads(pool_threads))
     store = Store(config.database_url)
     processor = None
     if config.redis_url:

@@ -145,10 +145,6 @@ class Store:
             row = session.scalar(select(UserRow).where(UserRow.token_hash == token_hash))
             return _user(row) if row else None
 
-    def users(self) -> list[User]:
-        with Session(self.engine) as session:
-            return [_user(r) for r in session.scalars(select(UserRow).order_by(UserRow.id))]
-
     # ------------------------------------------------------------ submissions
     def create(self, user: User, items: Iterable[tuple[str, str]]) -> list[str]:
         """New queued submissions of (problem, source), in one transaction; their ids."""

@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from judge.service.config import ServiceConfig
 
@@ -33,6 +33,10 @@ def worker_command(threads: int) -> list[str]:
 
 def run_workers(config: ServiceConfig, processes: int, threads: int, *, echo=print) -> int:
     """Run until SIGINT/SIGTERM; returns the exit code."""
+    from judge.batch import child_threads
+
+    if config.sandbox_threads is None:  # as `judge grade` does: the judging threads share the cores
+        config = replace(config, sandbox_threads=child_threads(processes * threads))
     env = {**os.environ, **config.environment()}
     slots = [Slot(i) for i in range(processes)]
     stopping = False
@@ -48,8 +52,9 @@ def run_workers(config: ServiceConfig, processes: int, threads: int, *, echo=pri
                 if slot.process is not None and slot.process.poll() is None:
                     continue
                 if slot.process is not None:
-                    echo(f"worker {slot.index} exited with {slot.process.returncode}; restarting")
                     slot.restarts += 1
+                    echo(f"worker {slot.index} exited with {slot.process.returncode}; restarting "
+                         f"(restart {slot.restarts})")
                     time.sleep(RESTART_DELAY_S)
                 slot.process = subprocess.Popen(worker_command(threads), env=env)
                 echo(f"worker {slot.index}: pid {slot.process.pid}")

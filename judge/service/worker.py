@@ -100,7 +100,7 @@ def new_processor(config: ServiceConfig) -> Processor:
     from judge.session import Judge
 
     store = Store(config.database_url)
-    judge = Judge(config.problems_dir, record=False, protect=store.files())
+    judge = Judge(config.problems_dir, record=False, protect=store.files(), threads=config.sandbox_threads)
     processor = Processor(config, store, judge)
     processor.warm()
     return processor

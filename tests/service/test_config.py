@@ -18,7 +18,7 @@ def test_the_default_database_is_sqlite_in_the_judge_home(tmp_path, monkeypatch)
 
 def test_the_environment_round_trips_to_another_process(monkeypatch, tmp_path):
     config = ServiceConfig(database_url="sqlite:///x.db", redis_url="redis://127.0.0.1:1/0", problems_dir=str(tmp_path),
-                           lease_s=7.5, requeue_after_s=3, rate_burst=9)
+                           lease_s=7.5, requeue_after_s=3, rate_burst=9, sandbox_threads=1)
     for key, value in config.environment().items():
         monkeypatch.setenv(key, value)
     assert ServiceConfig.from_env() == config
