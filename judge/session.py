@@ -23,7 +23,7 @@ from judge.grading import Expected, TrapSet, expect, grade
 from judge.problem import Hidden, Problem
 from judge.progress import ProgressStore, ProgressUnavailable
 from judge.progress import home as progress_home
-from judge.report import Report
+from judge.report import Report, TestResult
 from judge.sandbox import Limits, Sandbox
 from judge.sandbox.launch import Launched
 from judge.sandbox.limits import DISABLE_ENV
@@ -70,14 +70,18 @@ class Judge:
                                origin=str(Path(submission).resolve()))
 
     def run_source(self, problem: Problem, source: str, label: str, *, examples_only: bool = False,
-                   origin: str | None = None) -> Report:
-        """Judge `source`; `origin` is what the progress database records (default: `label`)."""
+                   origin: str | None = None, on_result: Callable[[TestResult], None] | None = None) -> Report:
+        """Judge `source`; `origin` is what the progress database records (default: `label`).
+
+        `on_result` is called with each test's result, in order, as soon as it is decided.
+        """
         self._start_sandbox(problem.framework)
         # Loaded for --examples too: examples are compared with the hidden file's tolerance either way.
         hidden = problems.load_hidden(problem)
         cases, expected, traps = self.prepare(problem, hidden, examples_only=examples_only)
         limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
-        report = grade(problem, cases, expected, source, Path(label).name, label, self._sandbox, limits, traps)
+        report = grade(problem, cases, expected, source, Path(label).name, label, self._sandbox, limits, traps,
+                       on_result=on_result)
         if self.record and not report.not_attempted:  # an untouched starter is not an attempt
             try:
                 self.progress.record(problem=problem.id, verdict=report.verdict.value, passed=report.passed,
@@ -129,6 +133,13 @@ class Judge:
         return list(zip(cases, expected))
 
     # ------------------------------------------------------------ lifecycle
+    def warm(self) -> None:
+        """Start the fork server for every framework of this problem set now, so that the first
+        judged submission costs a fork rather than an import (`judge serve`)."""
+        frameworks = {p.framework for p in self.problems()}
+        # One server preloading torch serves numpy problems too (it imports numpy as well).
+        self._start_sandbox("torch" if "torch" in frameworks else "numpy")
+
     def _start_sandbox(self, framework: str) -> None:
         """Start (or widen) the fork server; it is a separate process that shares no memory with us."""
         preload = ("numpy", "torch") if framework == "torch" else ("numpy",)
