@@ -3,8 +3,10 @@
 The database lives in the user's data directory (`JUDGE_HOME` overrides it)
 and records, per attempt, the problem, the time, the verdict, passed/total,
 whether only the public examples ran, and a SHA-256 of the submission's
-source (never the source itself). `judge list` derives solved / attempted /
-new from it and `judge history` lists it.
+source. The source text itself is kept beside the database, once per hash
+(`sources/<sha256>.py`, readable only by the user), so that an attempt can be
+viewed and restored (the web page's history). `judge list` derives solved /
+attempted / new from it and `judge history` lists it.
 
 Several judges may write at once (two terminals, a notebook and a terminal):
 the database runs in WAL mode, every write is one `BEGIN IMMEDIATE`
@@ -20,6 +22,7 @@ import hashlib
 import os
 import sqlite3
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,7 +143,7 @@ class ProgressStore:
     # ------------------------------------------------------------ writing
     def record(self, *, problem: str, verdict: str, passed: int, total: int, examples_only: bool,
                source: str, submission: str, time_ms: float, at: float | None = None) -> int:
-        """Add one attempt in its own transaction; returns its id."""
+        """Add one attempt in its own transaction, then keep its source by hash; returns its id."""
         row = (problem, time.time() if at is None else at, verdict, int(passed), int(total),
                int(examples_only), source_hash(source), submission, float(time_ms))
         with self._connect(create=True) as db:
@@ -149,7 +152,9 @@ class ProgressStore:
                 "INSERT INTO attempts (problem, at, verdict, passed, total, examples_only, sha256, "
                 "submission, time_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
             db.execute("COMMIT")
-            return int(cursor.lastrowid)
+            attempt = int(cursor.lastrowid)
+        self._keep_source(source)  # after the commit: a source that cannot be kept never loses the attempt
+        return attempt
 
     def record_answer(self, *, unit: str, question: str, answer: str, correct: bool,
                       at: float | None = None) -> int:
@@ -161,7 +166,40 @@ class ProgressStore:
             db.execute("COMMIT")
             return int(cursor.lastrowid)
 
+    def _keep_source(self, source: str) -> None:
+        """Write the source once per hash; a temporary file renamed into place, so a reader never
+        sees half a file and two writers of the same text cannot interleave."""
+        target = self.sources_dir / f"{source_hash(source)}.py"
+        if target.exists():
+            return
+        try:
+            self.sources_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=self.sources_dir, suffix=".tmp")  # created 0600
+            with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass") as handle:
+                handle.write(source)
+            os.replace(temporary, target)
+        except OSError as exc:
+            raise ProgressUnavailable(f"cannot keep the submission's source in {self.sources_dir}: "
+                                      f"{exc.strerror or exc}; set JUDGE_HOME to a writable directory") from None
+
     # ------------------------------------------------------------ reading
+    @property
+    def sources_dir(self) -> Path:
+        return self.path.parent / "sources"
+
+    def source(self, sha256: str) -> str | None:
+        """The source text of an attempt by its hash; None when it was never kept (older attempts)."""
+        if len(sha256) != 64 or any(c not in "0123456789abcdef" for c in sha256):
+            return None  # only a hash names a file here, never a path
+        path = self.sources_dir / f"{sha256}.py"
+        try:
+            text = path.read_text(encoding="utf-8", errors="surrogatepass")
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise ProgressUnavailable(f"cannot read {path}: {exc.strerror or exc}") from None
+        return text if source_hash(text) == sha256 else None  # a damaged file is no source
+
     def answers(self, unit: str) -> dict[str, tuple[str, bool]]:
         """The latest answer to each question of `unit`: question id -> (answer, right)."""
         if not self.path.exists():
