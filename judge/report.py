@@ -136,6 +136,15 @@ def render_text(report: Report, *, verbose: bool = False, values: bool = False, 
     return to_text(render(report, verbose=verbose, values=values), colour)
 
 
+def terminal_output(report: Report, *, as_json: bool, verbose: bool, examples_only: bool, colour: bool
+                    ) -> tuple[str, str]:
+    """What `judge run` prints for `report`: (stdout, stderr), wherever it was judged (here or warm)."""
+    stderr = "".join(f"warning: {warning}\n" for warning in report.warnings)
+    if as_json:
+        return report.dumps() + "\n", stderr
+    return render_text(report, verbose=verbose, values=examples_only, colour=colour) + "\n", stderr
+
+
 def render_lines(report: Report, verbose: bool = False, values: bool = False) -> list[tuple[str, str | None]]:
     """(text, colour) per line, for callers that colour whole lines; see `render` for segments."""
     result = []
