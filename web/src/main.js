@@ -100,6 +100,7 @@ function setupProblem() {
   document.getElementById("submit").addEventListener("click", () => run(false));
 
   const results = document.getElementById("results");
+  const diagnoses = new Set(); // a known mistake is named once per run, then referred to
   const summary = document.getElementById("summary");
   const buttons = [document.getElementById("run"), document.getElementById("submit")];
 
@@ -107,6 +108,7 @@ function setupProblem() {
     running = true;
     buttons.forEach((b) => (b.disabled = true));
     results.replaceChildren();
+    diagnoses.clear();
     summary.className = "summary pending";
     summary.textContent = examplesOnly ? "running the public examples…" : "judging every test…";
     try {
@@ -150,7 +152,12 @@ function setupProblem() {
       el("span", { class: "time" }, `${test.time_ms.toFixed(1)} ms`));
     const body = el("div", { class: "test-body" });
     if (test.message) body.append(el("pre", { class: "message" }, test.message));
-    if (test.diagnosis) body.append(el("div", { class: "diagnosis" }, `known mistake: ${test.diagnosis}`));
+    if (test.diagnosis && diagnoses.has(test.diagnosis)) {
+      body.append(el("div", { class: "diagnosis again" }, "the same known mistake as above"));
+    } else if (test.diagnosis) {
+      diagnoses.add(test.diagnosis);
+      body.append(el("div", { class: "diagnosis" }, `known mistake: ${test.diagnosis}`));
+    }
     if (test.hint) body.append(el("div", { class: "test-hint" }, `hint: ${test.hint}`));
     if (test.values) {
       const values = el("pre", { class: "values" }, test.values);
