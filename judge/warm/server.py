@@ -4,7 +4,9 @@ A thread accepts connections on the user's private socket (see protocol.py)
 and judges each request with the server's `Judge`, whose fork server already
 imported the framework, so a run costs a fork and the tests. It answers only
 this user (SO_PEERCRED), only a client of the same judge code and context;
-anything else gets `{"fallback": reason}` and the client judges by itself.
+anything else gets `{"fallback": reason}` and the client judges by itself,
+as it does for a configuration error (whose message names files relative to
+the client's working directory).
 Problem files are read afresh on every run (and expected values are cached
 by the files' contents), so edited problems take effect without a restart.
 """
@@ -118,10 +120,10 @@ class WarmServer:
             with self.judging:
                 report = self.judge.run_source(problem, source, label, examples_only=flags["examples_only"],
                                                origin=origin)
-        except ConfigErrors as exc:
-            return {"code": 2, "stdout": "", "stderr": "".join(f"error: {line}\n" for line in exc.lines())}
-        except (ConfigError, SandboxError) as exc:
-            return {"code": 2, "stdout": "", "stderr": f"error: {exc}\n"}
+        except (ConfigError, ConfigErrors, SandboxError):
+            # The client's own run says what is wrong, with paths relative to its working directory
+            # (ours may be another); errors are rare, so they may cost a cold start.
+            return {"fallback": "error"}
         stdout, stderr = terminal_output(report, as_json=flags["json"], verbose=flags["verbose"],
                                          examples_only=flags["examples_only"], colour=flags["colour"])
         return {"code": 0 if report.accepted else 1, "stdout": stdout, "stderr": stderr}
