@@ -404,7 +404,10 @@ def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: 
             os.dup2(devnull, 1)
             os.close(devnull)
 
-    serve_forever(options, announce, stderr_note)
+    try:
+        serve_forever(options, announce, stderr_note)
+    except KeyboardInterrupt:  # Ctrl+C is how a foreground server is meant to stop
+        click.echo("stopped", err=True)
 
 
 @main.command()
