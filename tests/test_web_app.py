@@ -162,6 +162,7 @@ def test_unit_page_and_answers_are_recorded(client, home):
     assert right["right"] is True and right["explanation"] == "14 * 14 = 196."
     wrong = client.post("/api/answer/1.0/why", json={"answer": "a"}).json()
     assert wrong["right"] is False and wrong["answer"] == "a"
+    assert wrong["expected"] == "b) attention is permutation-equivariant"
     unreadable = client.post("/api/answer/1.0/patches", json={"answer": "many"})
     assert unreadable.status_code == 400 and "answer with a number" in unreadable.json()["error"]
     assert "questions 1/2 right" in client.post("/api/answer/1.0/patches", json={"answer": "196"}).json()["standing"]

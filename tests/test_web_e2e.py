@@ -123,6 +123,7 @@ def test_solve_patchify_run_then_submit(page, served, shots):
     assert page.locator('.test[data-verdict="accepted"]').count() == total
     groups = set(page.locator(".test .group").all_inner_texts())
     assert groups == {"example", "hidden", "check"}
+    assert page.inner_text("h1 + .meta .status") == "solved"
     page.screenshot(path=str(shots / "problem_submit.png"), full_page=True)
 
     page.reload()  # the draft is kept as typed
@@ -163,9 +164,11 @@ def test_history_restores_an_old_attempt(page, served, shots):
     assert page.locator("#history .attempt").first.get_attribute("class") == "attempt bad"  # newest first
     accepted = page.locator("#history .attempt.ok").first
     accepted.locator("button.view").click()
+    page.wait_for_selector("#attempt-source:not([hidden])")
     assert page.inner_text("#attempt-source").strip() == CORRECT.strip()
     set_source(page, "# something else\n")
     accepted.locator("button.restore").click()
+    page.wait_for_function("document.getElementById('draft-status').textContent.startsWith('restored')")
     assert editor_text(page) == CORRECT
     assert page.inner_text("#draft-status").startswith("restored the attempt of")
     page.screenshot(path=str(shots / "problem_history.png"), full_page=True)
@@ -183,7 +186,8 @@ def test_a_unit_page_takes_answers(page, served, shots):
     other.locator("input[value=a]").check()
     other.locator("button").click()
     other.locator(".feedback.bad").wait_for()
-    assert "not quite" in other.locator(".feedback").inner_text()
+    assert "not quite: you answered a; the answer is b) attention is permutation-equivariant" in \
+        other.locator(".feedback").inner_text()
     page.screenshot(path=str(shots / "unit.png"), full_page=True)
 
 

@@ -175,7 +175,8 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
             except ProgressUnavailable as exc:
                 warning = str(exc)
         standing, _ = progress_of(unit, store)
-        return JSONResponse({"right": verdict.right, "answer": verdict.answer, "explanation": question.explanation,
+        return JSONResponse({"right": verdict.right, "answer": verdict.answer, "expected": question.expected(),
+                             "explanation": question.explanation,
                              "warning": warning, "standing": _standing_text(standing)})
 
     return app

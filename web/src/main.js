@@ -135,6 +135,9 @@ function setupProblem() {
 
   function showSummary(report) {
     const ok = report.verdict === "accepted";
+    const badge = document.querySelector("h1 + .meta .status");
+    if (badge && ok && !report.examples_only) { badge.className = "status solved"; badge.textContent = "solved"; }
+    else if (badge && badge.textContent === "new" && !report.not_attempted) { badge.className = "status attempted"; badge.textContent = "attempted"; }
     summary.className = `summary ${ok ? "accepted" : "failed"}`;
     summary.textContent = `${ok ? "✓" : "✗"} ${report.verdict}: ${report.passed}/${report.total} tests passed ` +
       `in ${(report.time_ms / 1000).toFixed(2)} s${report.examples_only ? " (public examples only)" : ""}`;
@@ -253,8 +256,8 @@ function setupUnit() {
       if (!response.ok) { out.className = "feedback bad"; out.textContent = await errorText(response); return; }
       const result = await response.json();
       out.className = `feedback ${result.right ? "ok" : "bad"}`;
-      out.replaceChildren(el("strong", {}, result.right ? "✓ right" : `✗ not quite (you answered ${result.answer})`),
-        result.explanation ? el("div", {}, result.explanation) : null);
+      out.replaceChildren(el("strong", {}, result.right ? "✓ right" : `✗ not quite: you answered ${result.answer}; ` +
+        `the answer is ${result.expected}`), result.explanation ? el("div", { class: "explanation" }, result.explanation) : null);
       const standing = document.getElementById("unit-standing");
       if (standing && result.standing) standing.textContent = result.standing;
     });
