@@ -130,15 +130,18 @@ def test_history_and_sources_of_attempts(client):
     run(client, CORRECT, examples_only=True)
     attempts = client.get("/api/history/patchify").json()
     assert attempts[0]["examples_only"] is True and attempts[0]["submission"] == "web editor"
-    assert client.get(f"/api/source/{attempts[0]['sha256']}").json() == {"source": CORRECT}
-    assert client.get("/api/source/" + "0" * 64).status_code == 404
-    assert client.get("/api/source/..%2F..%2Fprogress.sqlite3").status_code == 404
+    assert client.get(f"/api/attempt/{attempts[0]['id']}/source").json() == {"source": CORRECT}
+    assert client.get("/api/attempt/999999/source").status_code == 404
+    assert client.get("/api/attempt/..%2F..%2Fprogress.sqlite3/source").status_code in (404, 422)
     assert client.get("/api/history/no_such_problem").status_code == 404
 
 
-def test_hints_level_by_level(client):
+def test_hints_level_by_level_and_the_level_reached_is_remembered(client):
+    assert 'data-reached="0"' in client.get("/problem/patchify").text
     first = client.get("/api/hint/patchify/1").json()
     assert (first["level"], first["levels"], first["last"]) == (1, 4, False)
+    page = client.get("/problem/patchify").text  # a later visit shows the hints already seen
+    assert 'data-reached="1"' in page and "Hint 1 of 4: </strong>" in page and "Hint 2 of 4</button>" in page
     assert client.get("/api/hint/patchify/4").json()["last"] is True
     beyond = client.get("/api/hint/patchify/5")
     assert beyond.status_code == 400 and "levels 1 to 4" in beyond.json()["error"]

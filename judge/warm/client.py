@@ -72,12 +72,13 @@ def try_run(argv: list[str]) -> int | None:
     source = _read(Path(args.file))
     if source is None:
         return None
-    from judge.report import use_colour
+    from judge.report import terminal_width, use_colour
 
     request = {"fingerprint": protocol.fingerprint(), "context": protocol.context(args.problems_dir, os.getcwd()),
                "problem": args.problem, "source": source, "label": args.file,
                "origin": str(Path(args.file).resolve()), "examples_only": args.examples_only,
-               "json": args.as_json, "verbose": args.verbose, "colour": use_colour(sys.stdout)}
+               "json": args.as_json, "verbose": args.verbose, "colour": use_colour(sys.stdout),
+               "width": terminal_width()}
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             sock.settimeout(CONNECT_TIMEOUT_S)

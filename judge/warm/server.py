@@ -124,8 +124,10 @@ class WarmServer:
             # The client's own run says what is wrong, with paths relative to its working directory
             # (ours may be another); errors are rare, so they may cost a cold start.
             return {"fallback": "error"}
+        width = request.get("width") if isinstance(request.get("width"), int) else None
         stdout, stderr = terminal_output(report, as_json=flags["json"], verbose=flags["verbose"],
-                                         examples_only=flags["examples_only"], colour=flags["colour"])
+                                         examples_only=flags["examples_only"], colour=flags["colour"],
+                                         width=max(40, min(width, 400)) if width else None)
         return {"code": 0 if report.accepted else 1, "stdout": stdout, "stderr": stderr}
 
     def _context_differs(self, context: object) -> str | None:

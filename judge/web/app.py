@@ -93,7 +93,12 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     def problem_page(request: Request, problem_id: str) -> Response:
         problem = judge.problem(problem_id)
         statuses, _ = problem_statuses([problem.id])
+        try:
+            reached = min(ProgressStore().hint_level(problem.id), len(problem.hints))
+        except ProgressUnavailable:
+            reached = 0
         return page("problem.html", request, problem=problem, status=statuses[problem.id].value,
+                    hints=[get_hint(problem, level) for level in range(1, reached + 1)],
                     statement=to_html(problem.statement), rules=[(r.id, to_html(r.text)) for r in problem.rules],
                     examples=_examples(judge, problem), starter=json.dumps(problem.starter).replace("</", "<\\/"))
 
@@ -131,7 +136,13 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     @app.get("/api/hint/{problem_id}/{level}")
     def hint(problem_id: str, level: int) -> Response:
         h = get_hint(judge.problem(problem_id), level)
-        return JSONResponse({"level": h.level, "levels": h.levels, "text": h.text, "last": h.last})
+        warning = None
+        if judge.record:  # the level reached is remembered, as `judge hint` does
+            try:
+                ProgressStore().record_event(problem=h.problem, kind="hint", detail=str(h.level))
+            except ProgressUnavailable as exc:
+                warning = str(exc)
+        return JSONResponse({"level": h.level, "levels": h.levels, "text": h.text, "last": h.last, "warning": warning})
 
     @app.get("/api/history/{problem_id}")
     def history(problem_id: str) -> Response:
@@ -142,15 +153,15 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
             return _error(503, str(exc))
         return JSONResponse([a.to_json() for a in attempts])
 
-    @app.get("/api/source/{sha256}")
-    def source(sha256: str) -> Response:
+    @app.get("/api/attempt/{attempt_id}/source")
+    def source(attempt_id: int) -> Response:
         try:
-            text = ProgressStore().source(sha256)
+            attempt = ProgressStore().attempt(attempt_id)
         except ProgressUnavailable as exc:
             return _error(503, str(exc))
-        if text is None:
+        if attempt is None or attempt.source is None:
             return _error(404, "this attempt's source was not kept")
-        return JSONResponse({"source": text})
+        return JSONResponse({"source": attempt.source})
 
     @app.post("/api/answer/{unit_id}/{question_id}")
     async def answer(request: Request, unit_id: str, question_id: str) -> Response:

@@ -173,7 +173,7 @@ function setupProblem() {
   // hints, one level at a time
   const hintButton = document.getElementById("hint");
   const hints = document.getElementById("hints");
-  let level = 0;
+  let level = Number(hintButton?.dataset.reached ?? 0); // hints already seen are shown by the server
   hintButton?.addEventListener("click", async () => {
     const response = await api(`/api/hint/${problem}/${level + 1}`);
     if (!response.ok) return;
@@ -197,7 +197,7 @@ function setupProblem() {
   function attemptRow(attempt) {
     const ok = attempt.verdict === "accepted";
     const show = async (restore) => {
-      const response = await api(`/api/source/${attempt.sha256}`);
+      const response = await api(`/api/attempt/${attempt.id}/source`);
       if (!response.ok) { viewer.hidden = false; viewer.textContent = "this attempt's source was not kept"; return; }
       const { source } = await response.json();
       if (restore) { setSource(source); status.textContent = `restored the attempt of ${attempt.when}`; }
