@@ -95,7 +95,7 @@ def test_warm_runs_go_to_the_same_progress_database(warm, root):
     attempts = ProgressStore().attempts("patchify")
     assert len(attempts) == before + 1
     assert attempts[0].examples_only and attempts[0].submission == str(CORRECT)
-    assert ProgressStore().source(attempts[0].sha256) == CORRECT.read_text()
+    assert attempts[0].source == CORRECT.read_text()
 
 
 def test_the_client_imports_neither_numpy_nor_torch(warm, root):
