@@ -725,10 +725,7 @@ def entry() -> None:
         else:
             print(exc.code, file=sys.stderr)
             code = 1
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except OSError:  # e.g. a closed pipe: nothing more can be said
-        code = code or 1
-    os._exit(code)
+    from judge.entry import leave
+
+    leave(code)
 

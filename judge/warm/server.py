@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from judge.errors import ConfigError, ConfigErrors, SandboxError
+from judge.errors import ConfigError, SandboxError
 from judge.problem import find_root
 from judge.report import terminal_output
 from judge.session import Judge
@@ -120,7 +120,7 @@ class WarmServer:
             with self.judging:
                 report = self.judge.run_source(problem, source, label, examples_only=flags["examples_only"],
                                                origin=origin)
-        except (ConfigError, ConfigErrors, SandboxError):
+        except (ConfigError, SandboxError):
             # The client's own run says what is wrong, with paths relative to its working directory
             # (ours may be another); errors are rare, so they may cost a cold start.
             return {"fallback": "error"}

@@ -51,26 +51,27 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     state = WebState(judge, guard, judging or threading.Lock(), on_activity)
     templates = Environment(loader=PackageLoader("judge.web", "templates"), autoescape=select_autoescape())
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
-    app.add_middleware(GuardMiddleware, guard=guard)
+
+    @app.middleware("http")
+    async def activity(request: Request, call_next):
+        if state.on_activity is not None:  # inside the guard: a refused request keeps no server alive
+            state.on_activity()
+        return await call_next(request)
+
+    app.add_middleware(GuardMiddleware, guard=guard)  # added last, so it runs first
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def page(name: str, request: Request, **context) -> Response:
-        html = templates.get_template(name).render(token=guard.token, **context)
-        response = HTMLResponse(html)
         if "token" in request.query_params:
             # First visit by the printed URL: keep the token in a cookie and drop it from the address bar.
             response = RedirectResponse(request.url.remove_query_params("token").path, status_code=303)
             response.set_cookie(guard.cookie_name, guard.token, httponly=True, samesite="strict")
-        return response
-
-    @app.middleware("http")
-    async def activity(request: Request, call_next):
-        if state.on_activity is not None:
-            state.on_activity()
-        return await call_next(request)
+            return response
+        return HTMLResponse(templates.get_template(name).render(token=guard.token, **context))
 
     @app.exception_handler(ConfigError)
     async def config_error(request: Request, exc: ConfigError) -> Response:
+        # The library's errors carry no kind; the one a URL causes by itself is an unknown id.
         return _error(404 if "unknown" in str(exc) else 400, str(exc))
 
     @app.exception_handler(ConfigErrors)
@@ -117,8 +118,8 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     @app.post("/api/run/{problem_id}")
     async def run(request: Request, problem_id: str) -> Response:
         problem = judge.problem(problem_id)
-        body = await request.body()
-        if len(body) > 2 * MAX_SOURCE_BYTES:
+        body = await _body(request, 2 * MAX_SOURCE_BYTES)  # JSON-escaped source
+        if body is None:
             return _error(413, f"the source is larger than the limit of {MAX_SOURCE_BYTES} bytes")
         try:
             request_data = json.loads(body)
@@ -169,8 +170,11 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
 
         unit = load_unit(judge.root, unit_id)
         question = unit.question(question_id)
+        body = await _body(request, 1 << 16)
+        if body is None:
+            return _error(413, "the answer is too long")
         try:
-            text = json.loads(await request.body())["answer"]
+            text = json.loads(body)["answer"]
         except (ValueError, KeyError, TypeError):
             return _error(400, 'expected a JSON object {"answer": "..."}')
         if not isinstance(text, str):
@@ -218,6 +222,17 @@ async def _judge_events(state: WebState, problem, source: str, examples_only: bo
         yield f"event: {event}\ndata: {json.dumps(data)}\n\n"
         if event in ("done", "error"):
             return
+
+
+async def _body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None once it passes `limit` bytes (read no further: no memory bomb)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _error(status: int, message: str) -> JSONResponse:

@@ -77,7 +77,10 @@ def serve(options: ServeOptions, announce: Callable[[str], None], note: Callable
 
     warm = WarmServer(judge, judging, on_activity=activity.touch, on_stale=on_stale)
     try:
-        judge.warm()
+        try:
+            judge.warm()
+        except ConfigError as exc:  # a broken problem file: its page says so; serve the rest
+            note(f"not warmed up: {exc}")
         remark = warm.start()
         url = f"http://127.0.0.1:{port}/?token={guard.token}"
         announce(url)
