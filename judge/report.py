@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
+from judge.terminal import terminal_width, use_colour  # noqa: F401 - re-exported for the faces
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
 
@@ -105,22 +106,6 @@ Line = list[Segment]
 _GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check": "property checks"}
 _ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 _KNOWN_MISTAKE = "this matches a known mistake: "
-
-
-def use_colour(stream: IO | None, choice: str = "auto") -> bool:
-    """`always`/`never` as asked; `auto`: FORCE_COLOR forces colour, NO_COLOR (https://no-color.org) or
-    TERM=dumb turns it off, otherwise colour only on a terminal."""
-    if choice in ("always", "never"):
-        return choice == "always"
-    if os.environ.get("FORCE_COLOR", "") not in ("", "0"):
-        return True
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except ValueError:  # a closed stream
-        return False
 
 
 def to_text(lines: list[Line], colour: bool = False) -> str:
@@ -259,12 +244,6 @@ def _passes(passes: list[TestResult], name_width: int) -> list[Line]:
     if len(passes) <= 2:
         return [_row(t, name_width) for t in passes]
     return [[("  ", None), ("✓", "green"), (f" {len(passes)} passed: {passes[0].name} … {passes[-1].name}", "dim")]]
-
-
-def terminal_width() -> int:
-    import shutil
-
-    return max(60, min(120, shutil.get_terminal_size((100, 24)).columns))
 
 
 def _message(message: str, mistakes: set[str], width: int = 100) -> list[Line]:

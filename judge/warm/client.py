@@ -1,6 +1,6 @@
 """`judge run` through a warm `judge serve`, when one is running for this user.
 
-Standard library only (plus judge.report's colour rule): the point is to
+Standard library only (plus judge.terminal's colour and width rules): the point is to
 print a verdict in a few tens of milliseconds, so neither numpy, torch nor
 click is imported on this path. Anything unusual (another command, an
 option this parser does not know, a file it cannot read, no server, a server
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
-from dataclasses import dataclass
+from collections import namedtuple
 from pathlib import Path
 
 from judge.warm import protocol
@@ -22,14 +22,9 @@ CONNECT_TIMEOUT_S = 2.0
 MAX_SOURCE_BYTES = 1 << 20  # as judge.session.MAX_SOURCE_BYTES; larger files take the normal path's error
 
 
-@dataclass(frozen=True)
-class RunArgs:
-    problems_dir: str | None
-    problem: str
-    file: str
-    as_json: bool = False
-    verbose: bool = False
-    examples_only: bool = False
+# A namedtuple, not a dataclass: importing dataclasses (and typing) would cost ~10 ms of a ~50 ms run.
+RunArgs = namedtuple("RunArgs", "problems_dir problem file as_json verbose examples_only",
+                     defaults=(False, False, False))
 
 
 def parse(argv: list[str]) -> RunArgs | None:
@@ -72,7 +67,7 @@ def try_run(argv: list[str]) -> int | None:
     source = _read(Path(args.file))
     if source is None:
         return None
-    from judge.report import terminal_width, use_colour
+    from judge.terminal import terminal_width, use_colour
 
     request = {"fingerprint": protocol.fingerprint(), "context": protocol.context(args.problems_dir, os.getcwd()),
                "problem": args.problem, "source": source, "label": args.file,

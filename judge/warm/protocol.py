@@ -20,7 +20,6 @@ import json
 import os
 import socket
 import stat
-import tempfile
 from pathlib import Path
 
 SOCKET_NAME = "warm.sock"
@@ -35,7 +34,12 @@ _JUDGE_DIR = Path(__file__).resolve().parent.parent
 
 def socket_dir() -> Path:
     runtime = os.environ.get("XDG_RUNTIME_DIR")
-    base = Path(runtime) if runtime and os.path.isabs(runtime) else Path(tempfile.gettempdir())
+    if runtime and os.path.isabs(runtime):
+        base = Path(runtime)
+    else:
+        import tempfile  # only here: it imports random and shutil, a few ms of the client's start
+
+        base = Path(tempfile.gettempdir())
     return base / f"tensor-judge-{os.geteuid()}"
 
 
