@@ -147,6 +147,12 @@ def test_dtype_lets_an_int_stand_for_a_float() -> None:
     assert run_check("dtype", X, lambda x: 2.0, lambda x: 2).passed
 
 
+def test_dtype_no_float_stands_for_a_numpy_integer() -> None:
+    assert run_check("dtype", X, lambda x: np.int64(3), lambda x: 3).passed
+    result = run_check("dtype", X, lambda x: np.int64(3), lambda x: 3.0)
+    assert not result.passed and result.message == "the returned value is a float; expected an integer"
+
+
 def test_finite() -> None:
     assert run_check("finite", X, lambda x: x, lambda x: x * 3).passed
     result = run_check("finite", X, lambda x: x, lambda x: x / (x - 4))  # x == 4 at (1, 1)

@@ -1,10 +1,14 @@
 """dtype: every returned tensor or array has the expected dtype (no silent float64 or int32).
 
-A Python int where the reference returns one must be a Python int too: a
-float (`196.0`), a bool or a numpy integer is another type, however equal its
-value (counts and sizes are exact integers; `vit_cost` promises Python ints).
+Integers stay integers: where the reference returns a Python int, a Python
+int must come back (not `196.0`, a bool or a numpy integer: `vit_cost`
+promises Python ints), and where it returns a numpy integer scalar, no float
+may stand for it (so a known mistake made of numpy integers is not matched by
+a submission returning floats).
 """
 from __future__ import annotations
+
+import numpy as np
 
 from judge.checks.result import CheckResult, fail, ok
 from judge.checks.values import label, leaves
@@ -19,4 +23,12 @@ def check(case, expected, actual, **params) -> CheckResult:
             return fail(f"{label(path)} has dtype {a.dtype}; expected {e.dtype}", diagnose=True)
         if type(e) is int and type(a) is not int:
             return fail(f"{label(path)} is a {kind_of(a)}; expected a Python int", diagnose=True)
+        if isinstance(e, Array) and e.scalar and np.issubdtype(e.data.dtype, np.integer) and _is_float(a):
+            return fail(f"{label(path)} is a {kind_of(a)}; expected an integer", diagnose=True)
     return ok()
+
+
+def _is_float(value) -> bool:
+    if isinstance(value, Array):
+        return np.issubdtype(value.data.dtype, np.floating)
+    return type(value) is float
