@@ -79,27 +79,182 @@ class _LazyJudge:
 
 @main.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+@click.option("--unit", "unit_id", default=None, help="Only the problems of this unit (e.g. 5.5), in its order.")
+@click.option("--tag", "tags", multiple=True, help="Only problems with this tag (repeat: all of them).")
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default=None)
+@click.option("--status", type=click.Choice(["solved", "attempted", "new"]), default=None)
 @click.pass_obj
-def list_(judge, as_json: bool) -> None:
+def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], difficulty: str | None,
+          status: str | None) -> None:
     """List every problem: id, title, difficulty, tags, and your status (solved, attempted, new)."""
     from judge.progress import problem_statuses
 
     problems = judge().problems()
+    if unit_id is not None:
+        from judge.units import load_unit
+
+        unit = load_unit(judge().root, unit_id)
+        order = {pid: i for i, pid in enumerate([*unit.problems, *unit.extras])}
+        problems = sorted((p for p in problems if p.id in order), key=lambda p: order[p.id])
+    problems = [p for p in problems if all(t in p.tags for t in tags)
+                and (difficulty is None or p.difficulty == difficulty)]
     statuses, warning = problem_statuses([p.id for p in problems])
     if warning:
         click.echo(f"warning: {warning}", err=True)
     items = [{"id": p.id, "title": p.title, "difficulty": p.difficulty, "tags": list(p.tags),
               "framework": p.framework, "status": statuses[p.id].value} for p in problems]
+    items = [i for i in items if status is None or i["status"] == status]
     if as_json:
         click.echo(json.dumps(items, indent=2))
+        return
+    if not items:
+        click.echo("no problem matches")
         return
     width = max((len(i["id"]) for i in items), default=2)
     title_width = max((len(i["title"]) for i in items), default=5)
     colours = {"solved": "green", "attempted": "yellow", "new": None}
     for item in items:
-        status = click.style(f"{item['status']:<9}", fg=colours[item["status"]])
-        click.echo(f"{status}  {item['id'].ljust(width)}  {item['title'].ljust(title_width)}  "
+        status_text = click.style(f"{item['status']:<9}", fg=colours[item["status"]])
+        click.echo(f"{status_text}  {item['id'].ljust(width)}  {item['title'].ljust(title_width)}  "
                    f"{item['difficulty']:<6}  {item['framework']:<5}  {', '.join(item['tags'])}")
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+@click.pass_obj
+def units(judge, as_json: bool) -> None:
+    """List the course units with your progress: problems solved, questions right, passed."""
+    from judge.units import load_units, progress_of
+
+    standings = []
+    for unit in load_units(judge().root):
+        standing, warning = progress_of(unit)
+        if warning:
+            click.echo(f"warning: {warning}", err=True)
+        standings.append(standing)
+    if as_json:
+        click.echo(json.dumps([s.to_json() for s in standings], indent=2))
+        return
+    if not standings:
+        click.echo("no units in this problem set (units/*.yaml)")
+        return
+    width = max(len(s.unit.id) for s in standings)
+    for s in standings:
+        mark = click.style("passed", fg="green") if s.passed else "      "
+        click.echo(f"{s.unit.id.ljust(width)}  {mark}  problems {s.solved}/{len(s.unit.problems)}  "
+                   f"questions {s.right}/{len(s.unit.questions)}  {s.unit.title}")
+
+
+@main.command()
+@click.argument("unit_id")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.pass_obj
+def unit(judge, unit_id: str, as_json: bool) -> None:
+    """Show a unit: its problems in order with your status, its questions, what is left."""
+    from judge.units import load_unit, progress_of
+
+    root = judge().root
+    u = load_unit(root, unit_id)
+    standing, warning = progress_of(u)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
+    if as_json:
+        click.echo(json.dumps(standing.to_json(), indent=2))
+        return
+    titles = {p.id: p.title for p in judge().problems() if p.id in (*u.problems, *u.extras)}
+    click.echo(click.style(f"Unit {u.id}: {u.title}", bold=True))
+    if u.summary:
+        click.echo(u.summary)
+    click.echo()
+    click.echo(click.style(f"Problems ({standing.solved}/{len(u.problems)} solved)", bold=True))
+    colours = {"solved": "green", "attempted": "yellow", "new": None}
+    width = max(len(p) for p in (*u.problems, *u.extras))
+    for i, pid in enumerate([*u.problems, *u.extras], 1):
+        state = standing.statuses.get(pid, "new")
+        extra = "  (extra)" if pid in u.extras else ""
+        click.echo(f"  {i:>2}. {click.style(f'{state:<9}', fg=colours[state])}  {pid.ljust(width)}  "
+                   f"{titles.get(pid, '')}{extra}")
+    click.echo()
+    click.echo(click.style(f"Questions ({standing.right}/{len(u.questions)} right)", bold=True))
+    for q in u.questions:
+        answer = standing.answers.get(q.id)
+        state = "new" if answer is None else ("right" if answer[1] else "wrong")
+        colour = {"right": "green", "wrong": "red", "new": None}[state]
+        click.echo(f"  {click.style(f'{state:<5}', fg=colour)}  {q.id}: {q.prompt}")
+    click.echo()
+    if standing.passed:
+        click.echo(click.style(f"passed: unit {u.id} is complete", fg="green", bold=True))
+        if u.next:
+            click.echo(f"next: unit {u.next} (judge unit {u.next})")
+    else:
+        click.echo(click.style("left to do:", bold=True))
+        for line in standing.left():
+            click.echo(f"  {line}")
+
+
+@main.command()
+@click.argument("unit_id")
+@click.option("--answer", "answers", type=(str, str), multiple=True, metavar="QUESTION VALUE",
+              help="Answer QUESTION with VALUE without asking (repeatable; for scripts).")
+@click.option("--all", "ask_all", is_flag=True, help="Ask every question, also those already answered right.")
+@click.pass_obj
+def quiz(judge, unit_id: str, answers: tuple[tuple[str, str], ...], ask_all: bool) -> None:
+    """Answer a unit's self-test questions; each answer is recorded and explained.
+
+    Without --answer, asks in the terminal every question not yet answered right.
+    Exits with 0 when every answer given was right, 1 otherwise.
+    """
+    from judge.progress import ProgressStore, ProgressUnavailable
+    from judge.units import LETTERS, load_unit, progress_of
+
+    u = load_unit(judge().root, unit_id)
+    store = ProgressStore()
+    record = os.environ.get("JUDGE_NO_RECORD", "") in ("", "0")
+    if answers:
+        pairs = [(u.question(qid), value) for qid, value in answers]  # unknown ids: exit 2 before recording
+    else:
+        standing, warning = progress_of(u, store)
+        if warning:
+            click.echo(f"warning: {warning}", err=True)
+        todo = [q for q in u.questions if ask_all or not standing.answers.get(q.id, ("", False))[1]]
+        if not todo:
+            click.echo(f"every question of unit {u.id} is answered right (--all asks them again)")
+            return
+        pairs = [(q, None) for q in todo]
+    all_right = True
+    for q, value in pairs:
+        click.echo(click.style(f"{q.id}: {q.prompt}", bold=True))
+        for i, option in enumerate(q.options):
+            click.echo(f"  {LETTERS[i]}) {option}")
+        while True:
+            text = value if value is not None else click.prompt("your answer", prompt_suffix="> ")
+            verdict = q.take(text)
+            if not verdict.unreadable:
+                break
+            click.echo(f"  cannot read {text!r}: {verdict.unreadable}")
+            if value is not None:
+                raise ConfigError(f"--answer {q.id}: cannot read {text!r}: {verdict.unreadable}")
+        if verdict.right:
+            click.echo(click.style(f"  right: {verdict.answer}", fg="green"))
+        else:
+            all_right = False
+            click.echo(click.style(f"  wrong: {verdict.answer}; the answer is {q.expected()}", fg="red"))
+        click.echo(f"  {q.explanation.strip()}")
+        if record:
+            try:
+                store.record_answer(unit=u.id, question=q.id, answer=verdict.answer, correct=verdict.right)
+            except ProgressUnavailable as exc:
+                click.echo(f"warning: {exc}", err=True)
+                record = False
+    standing, _ = progress_of(u, store)
+    click.echo()
+    if standing.passed:
+        click.echo(click.style(f"passed: unit {u.id} is complete", fg="green", bold=True)
+                   + (f"; next: unit {u.next}" if u.next else ""))
+    else:
+        click.echo(f"unit {u.id}: problems {standing.solved}/{standing.problems_needed()}, "
+                   f"questions {standing.right}/{standing.questions_needed()} right")
+    sys.exit(0 if all_right else 1)
 
 
 @main.command()

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Iterable
 
 DB_NAME = "progress.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 10_000  # a concurrent writer holds the lock for milliseconds; wait rather than fail
 
 _SCHEMA = """
@@ -43,7 +43,26 @@ CREATE TABLE IF NOT EXISTS attempts (
     time_ms       REAL    NOT NULL
 );
 CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (problem, at);
+CREATE TABLE IF NOT EXISTS answers (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    unit          TEXT    NOT NULL,
+    question      TEXT    NOT NULL,
+    at            REAL    NOT NULL,
+    answer        TEXT    NOT NULL,      -- as understood: "196", "(4, 36, 512)", "b"
+    correct       INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS answers_unit ON answers (unit, question, at);
 """
+
+# Upgrades, by the version they lead to; each is a list of statements run in
+# one transaction when a writer opens an older database.
+_MIGRATIONS = {
+    2: [  # self-test answers of course units (judge quiz)
+        "CREATE TABLE IF NOT EXISTS answers (id INTEGER PRIMARY KEY AUTOINCREMENT, unit TEXT NOT NULL, "
+        "question TEXT NOT NULL, at REAL NOT NULL, answer TEXT NOT NULL, correct INTEGER NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS answers_unit ON answers (unit, question, at)",
+    ],
+}
 
 
 class ProgressUnavailable(Exception):
@@ -132,7 +151,28 @@ class ProgressStore:
             db.execute("COMMIT")
             return int(cursor.lastrowid)
 
+    def record_answer(self, *, unit: str, question: str, answer: str, correct: bool,
+                      at: float | None = None) -> int:
+        """Add one answer to a unit's self-test question; the latest answer is the one that counts."""
+        with self._connect(create=True) as db:
+            db.execute("BEGIN IMMEDIATE")
+            cursor = db.execute("INSERT INTO answers (unit, question, at, answer, correct) VALUES (?, ?, ?, ?, ?)",
+                                (unit, question, time.time() if at is None else at, answer, int(correct)))
+            db.execute("COMMIT")
+            return int(cursor.lastrowid)
+
     # ------------------------------------------------------------ reading
+    def answers(self, unit: str) -> dict[str, tuple[str, bool]]:
+        """The latest answer to each question of `unit`: question id -> (answer, right)."""
+        if not self.path.exists():
+            return {}
+        with self._connect(create=False) as db:
+            if _version(db) < 2:
+                return {}
+            rows = db.execute("SELECT question, answer, correct FROM answers WHERE unit = ? "
+                              "ORDER BY at, id", (unit,)).fetchall()
+        return {question: (answer, bool(correct)) for question, answer, correct in rows}
+
     def attempts(self, problem: str | None = None, limit: int | None = None) -> list[Attempt]:
         """Attempts, newest first, optionally of one problem."""
         if not self.path.exists():
@@ -193,6 +233,8 @@ class _Connection:
             version = _version(self.db)
             if version == 0 and self.create:
                 self._create_schema(self.db)
+            elif 0 < version < SCHEMA_VERSION and self.create:
+                self._migrate(self.db)
             elif version > SCHEMA_VERSION:
                 raise ProgressUnavailable(f"progress database {self.path} was written by a newer tensor-judge "
                                           f"(schema {version}); progress is not recorded")
@@ -219,6 +261,19 @@ class _Connection:
                 for statement in filter(str.strip, _SCHEMA.split(";")):
                     db.execute(statement)
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _migrate(db: sqlite3.Connection) -> None:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for version in range(_version(db) + 1, SCHEMA_VERSION + 1):  # re-read: another writer may have won
+                for statement in _MIGRATIONS[version]:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {version}")
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
