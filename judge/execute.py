@@ -4,8 +4,16 @@ The same code runs the trusted reference inside the judge and the untrusted
 submission inside the sandbox child, so expected and actual observations are
 made the same way: arguments rebuilt from plain values, the call timed, errors
 summarised with the solution's own traceback frames, optional autograd with a
-seeded upstream gradient, and the inputs read back after the call (to detect
-in-place modification). Everything an `Observation` holds is plain data.
+seeded upstream gradient, and the inputs read back after every call (to detect
+in-place modification; every call, so that no call looks like a probe).
+Everything an `Observation` holds is plain data.
+
+In the sandbox child these functions run as the copies `judge.harness.bind`
+makes before the submission loads; torch is reached only through
+`torch_api()`, whose entry points come from torch's C types, so a submission
+that rebinds `torch.autograd.grad`, `Tensor.detach` or this module's names
+changes nothing the harness calls. Exception identity is decided with
+`isinstance` against the builtin classes bound when this module was imported.
 """
 from __future__ import annotations
 
@@ -13,10 +21,9 @@ import builtins
 import linecache
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, Callable
-
-import numpy as np
 
 from judge import wire
 
@@ -29,51 +36,53 @@ class Call:
     grad_wrt: tuple[int, ...] = ()
     grad_outputs: tuple[str, ...] | None = None
     grad_seed: int = 0
-    return_inputs: bool = False
 
     def to_plain(self) -> dict:
         return {"args": list(self.args), "grad_wrt": list(self.grad_wrt),
                 "grad_outputs": None if self.grad_outputs is None else list(self.grad_outputs),
-                "grad_seed": self.grad_seed, "return_inputs": self.return_inputs}
+                "grad_seed": self.grad_seed}
 
     @classmethod
     def from_plain(cls, plain: dict) -> "Call":
         outputs = plain.get("grad_outputs")
         return cls(args=tuple(plain["args"]), grad_wrt=tuple(plain.get("grad_wrt", ())),
                    grad_outputs=None if outputs is None else tuple(outputs),
-                   grad_seed=int(plain.get("grad_seed", 0)),
-                   return_inputs=bool(plain.get("return_inputs", False)))
+                   grad_seed=int(plain.get("grad_seed", 0)))
 
 
 @dataclass(frozen=True)
 class ErrorInfo:
     """An exception raised by a solution, reduced to names and text."""
 
-    type: str                   # e.g. "ValueError"
-    bases: tuple[str, ...]      # builtin classes it derives from, e.g. ("ValueError", "Exception")
+    type: str                   # e.g. "ValueError": the class's own name, for display only
+    bases: tuple[str, ...]      # the builtin classes it is an instance of (by isinstance), e.g. ("ValueError", ...)
     message: str
     frames: tuple[str, ...] = ()  # the solution's own traceback lines, innermost last
     where: str = "call"         # "call", "backward" or "import"
 
     def is_a(self, name: str) -> bool:
-        return name == self.type or name in self.bases
+        """Whether the real builtin class `name` is in its MRO (a class merely named so is not)."""
+        return name in self.bases
 
     def headline(self) -> str:
         return f"{self.type}: {self.message}" if self.message else self.type
 
     def to_plain(self) -> dict:
-        return {"type": self.type, "bases": list(self.bases), "message": self.message,
-                "frames": list(self.frames), "where": self.where}
+        return error_plain(self)
 
     @classmethod
     def from_plain(cls, plain: Any) -> "ErrorInfo":
-        if not isinstance(plain, dict):
+        """Strict: every field present with its type; anything else is a WireError (the child's fault)."""
+        if type(plain) is not dict or set(plain) != _ERROR_FIELDS:
             raise wire.WireError("malformed error record")
-        return cls(type=str(plain.get("type", "Exception"))[:200],
-                   bases=tuple(str(b)[:100] for b in plain.get("bases", ())[:20]),
-                   message=str(plain.get("message", ""))[:2000],
-                   frames=tuple(str(f)[:500] for f in plain.get("frames", ())[:20]),
-                   where=str(plain.get("where", "call"))[:20])
+        texts = [plain["type"], plain["message"], plain["where"]]
+        if not all(type(t) is str for t in texts) or plain["where"] not in WHERE:
+            raise wire.WireError("malformed error record")
+        bases, frames = plain["bases"], plain["frames"]
+        if not (_str_list(bases) and _str_list(frames)) or not set(bases) <= BUILTIN_EXCEPTION_NAMES:
+            raise wire.WireError("malformed error record")
+        return cls(type=plain["type"][:200], bases=tuple(bases), message=plain["message"][:2000],
+                   frames=tuple(f[:500] for f in frames[:20]), where=plain["where"])
 
 
 @dataclass(frozen=True)
@@ -84,40 +93,70 @@ class Observation:
     error: ErrorInfo | None = None
     time_ms: float = 0.0
     grads: tuple[Any, ...] | None = None        # one per Call.grad_wrt (None: no gradient)
-    inputs_after: tuple[Any, ...] | None = None  # when Call.return_inputs
+    inputs_after: tuple[Any, ...] | None = None  # the arguments as they were after the call
     grad_error: ErrorInfo | None = None
 
     def to_plain(self) -> dict:
-        return {"value": self.value, "error": self.error and self.error.to_plain(),
-                "time_ms": self.time_ms,
-                "grads": None if self.grads is None else list(self.grads),
-                "inputs_after": None if self.inputs_after is None else list(self.inputs_after),
-                "grad_error": self.grad_error and self.grad_error.to_plain()}
+        return observation_plain(self)
 
     @classmethod
     def from_plain(cls, plain: Any) -> "Observation":
-        if not isinstance(plain, dict):
+        """Strict: the fields `observation_plain` writes, each of its type; anything else is a WireError."""
+        if type(plain) is not dict or set(plain) != _OBSERVATION_FIELDS:
             raise wire.WireError("malformed observation")
-        grads = plain.get("grads")
-        after = plain.get("inputs_after")
-        time_ms = plain.get("time_ms", 0.0)
-        return cls(value=plain.get("value"),
-                   error=None if plain.get("error") is None else ErrorInfo.from_plain(plain["error"]),
-                   time_ms=float(time_ms) if isinstance(time_ms, (int, float)) else 0.0,
-                   grads=None if grads is None else tuple(grads),
+        grads, after, time_ms = plain["grads"], plain["inputs_after"], plain["time_ms"]
+        if grads is not None and type(grads) is not list or after is not None and type(after) is not list:
+            raise wire.WireError("malformed observation: grads and inputs_after are lists")
+        if type(time_ms) not in (int, float):
+            raise wire.WireError("malformed observation: time_ms")
+        if not 0 <= time_ms < float("inf"):  # a child's clock may be rebound; the judge times calls itself
+            time_ms = 0.0
+        error, grad_error = plain["error"], plain["grad_error"]
+        return cls(value=plain["value"], error=None if error is None else ErrorInfo.from_plain(error),
+                   time_ms=float(time_ms), grads=None if grads is None else tuple(grads),
                    inputs_after=None if after is None else tuple(after),
-                   grad_error=None if plain.get("grad_error") is None else ErrorInfo.from_plain(plain["grad_error"]))
+                   grad_error=None if grad_error is None else ErrorInfo.from_plain(grad_error))
 
 
-_BUILTIN_EXCEPTIONS = {name for name, obj in vars(builtins).items()
-                       if isinstance(obj, type) and issubclass(obj, BaseException)}
+def observation_plain(observation: Observation) -> dict:
+    """The plain form of an observation (a function, so the harness's bound copy is what the child uses)."""
+    error, grad_error = observation.error, observation.grad_error
+    return {"value": observation.value, "error": None if error is None else error_plain(error),
+            "time_ms": observation.time_ms,
+            "grads": None if observation.grads is None else list(observation.grads),
+            "inputs_after": None if observation.inputs_after is None else list(observation.inputs_after),
+            "grad_error": None if grad_error is None else error_plain(grad_error)}
+
+
+def error_plain(error: ErrorInfo) -> dict:
+    return {"type": error.type, "bases": list(error.bases), "message": error.message,
+            "frames": list(error.frames), "where": error.where}
+
+
+_OBSERVATION_FIELDS = frozenset({"value", "error", "time_ms", "grads", "inputs_after", "grad_error"})
+_ERROR_FIELDS = frozenset({"type", "bases", "message", "frames", "where"})
+WHERE = frozenset({"call", "backward", "import", "return"})
+
+
+def _str_list(value: Any) -> bool:
+    return type(value) is list and len(value) <= 100 and all(type(v) is str for v in value)
+
+
+# The builtin exception classes themselves, bound when this module is imported: in the
+# sandbox that is in the fork server, long before any submission could rebind a name.
+BUILTIN_EXCEPTIONS: tuple[tuple[str, type], ...] = tuple(
+    (name, obj) for name, obj in vars(builtins).items() if isinstance(obj, type) and issubclass(obj, BaseException))
+BUILTIN_EXCEPTION_NAMES = frozenset(name for name, _ in BUILTIN_EXCEPTIONS)
 
 
 def describe_error(exc: BaseException, filename: str | None, where: str = "call",
                    max_frames: int = 5) -> ErrorInfo:
-    """Summarise `exc`, keeping only traceback frames from `filename` (the solution)."""
-    bases = tuple(k.__name__ for k in type(exc).__mro__[1:]
-                  if k.__module__ == "builtins" and k.__name__ in _BUILTIN_EXCEPTIONS)
+    """Summarise `exc`, keeping only traceback frames from `filename` (the solution).
+
+    `bases` lists the builtin classes `exc` really is an instance of; a class that is
+    only named `ValueError`, or claims `__module__ = "builtins"`, gets none of them.
+    """
+    bases = tuple(name for name, cls in BUILTIN_EXCEPTIONS if isinstance(exc, cls))
     frames: list[str] = []
     for frame in traceback.extract_tb(exc.__traceback__):
         if filename is None or frame.filename == filename:
@@ -131,7 +170,8 @@ def describe_error(exc: BaseException, filename: str | None, where: str = "call"
         message = str(exc)
     except Exception:  # a hostile __str__ must not take the harness down
         message = "<unprintable message>"
-    return ErrorInfo(type=type(exc).__name__, bases=bases, message=message[:2000],
+    name = type(exc).__name__
+    return ErrorInfo(type=name if type(name) is str else "Exception", bases=bases, message=message[:2000],
                      frames=tuple(frames[-max_frames:]), where=where)
 
 
@@ -141,62 +181,74 @@ def register_source(filename: str, source: str) -> None:
 
 
 def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
-    """Run `fn` on `call` (plain args are revived first) and observe the outcome."""
+    """Run `fn` on `call` (plain args are revived first) and observe the outcome.
+
+    Every call has the same shape: revive, call, backpropagate when asked,
+    read every argument back. Only gradient calls mark arguments as requiring
+    grad (autograd needs it); every call's output is compared with the
+    reference's, so telling calls apart gains a submission nothing.
+    """
     args = [wire.revive(a) for a in call.args]
     wants_grad = bool(call.grad_wrt)
     if wants_grad:
+        api = wire.bound_torch()
         for i in call.grad_wrt:
-            args[i] = args[i].detach().requires_grad_(True)
+            args[i] = api.requires_grad_(api.detach(args[i]), True)
+    originals = list(args)  # the objects passed: what the caller would see afterwards
     start = time.perf_counter()
     try:
         value = fn(*args)
     except Exception as exc:
         elapsed = (time.perf_counter() - start) * 1000
         return Observation(error=describe_error(exc, filename), time_ms=elapsed,
-                           inputs_after=_inputs_after(args, call))
+                           inputs_after=_inputs_after(originals))
     elapsed = (time.perf_counter() - start) * 1000
     grads, grad_error = None, None
     if wants_grad:
-        grads, grad_error = _backward(value, args, call, filename)
+        grads, grad_error = _backward(value, originals, call, filename)
     return Observation(value=value, time_ms=elapsed, grads=grads, grad_error=grad_error,
-                       inputs_after=_inputs_after(args, call))
+                       inputs_after=_inputs_after(originals))
 
 
-def _inputs_after(args: list[Any], call: Call) -> tuple[Any, ...] | None:
-    if not call.return_inputs:
-        return None
-    return tuple(a.detach() if hasattr(a, "detach") and hasattr(a, "requires_grad") else a for a in args)
+def _inputs_after(args: list[Any]) -> tuple[Any, ...]:
+    api = wire.bound_torch()
+    if api is None:
+        return tuple(args)
+    return tuple(api.detach(a) if isinstance(a, api.base) else a for a in args)
 
 
 def _backward(value: Any, args: list[Any], call: Call, filename: str | None):
     """Backpropagate sum(output * g) for a seeded random g; return the input grads."""
-    import torch
-
-    leaves = _grad_leaves(value, call.grad_outputs)
-    generator = torch.Generator().manual_seed(call.grad_seed)
+    api = wire.bound_torch()
+    leaves = _grad_leaves(value, call.grad_outputs, api)
+    generator = api.Generator()
+    generator.manual_seed(call.grad_seed)
     total = None
     for leaf in leaves:
-        if not leaf.requires_grad:
+        if not api.requires_grad(leaf):
             continue
-        upstream = torch.randn(leaf.shape, generator=generator, dtype=torch.float64).to(leaf.dtype)
-        term = (leaf * upstream).sum()
+        upstream = api.to(api.randn(tuple(leaf.shape), generator=generator, dtype=api.float64), leaf.dtype)
+        term = api.sum(api.mul(leaf, upstream))
         total = term if total is None else total + term
     if total is None:
         return tuple(None for _ in call.grad_wrt), None
+    inputs = tuple(args[i] for i in call.grad_wrt)
     try:
-        grads = torch.autograd.grad(total, [args[i] for i in call.grad_wrt], allow_unused=True)
+        # The engine itself (what torch.autograd.grad calls): (outputs, grad_outputs, keep_graph,
+        # create_graph, inputs, allow_unreachable, accumulate_grad).
+        grads = api.run_backward((total,), (api.ones_like(total),), False, False, inputs, True, False)
     except Exception as exc:
         return None, describe_error(exc, filename, where="backward")
-    return tuple(None if g is None else g.detach() for g in grads), None
+    return tuple(None if g is None else api.detach(g) for g in grads), None
 
 
-def _grad_leaves(value: Any, keys: tuple[str, ...] | None) -> list[Any]:
-    import torch
+def _grad_leaves(value: Any, keys: tuple[str, ...] | None, api: SimpleNamespace) -> list[Any]:
+    def differentiable(x: Any) -> bool:
+        return isinstance(x, api.base) and api.is_floating_point(x)
 
-    if isinstance(value, dict):
+    if type(value) is dict:
         chosen = keys if keys is not None else tuple(value)
-        return [value[k] for k in chosen if k in value and isinstance(value[k], torch.Tensor)
-                and value[k].is_floating_point()]
-    if isinstance(value, torch.Tensor) and value.is_floating_point():
+        return [value[k] for k in chosen if k in value and differentiable(value[k])]
+    if differentiable(value):
         return [value]
     return []

@@ -9,6 +9,7 @@ message can name the mistake.
 from __future__ import annotations
 
 import math
+import random
 import threading
 import time
 from dataclasses import dataclass, field
@@ -19,9 +20,10 @@ from judge import checks, wire
 from judge.cases import MAIN, Case
 from judge.checks import compare
 from judge.errors import ConfigError
+from judge.escape import escape_controls
 from judge.execute import ErrorInfo, Observation, run_call
 from judge.problem import Problem, Trap
-from judge.report import Report, Shown, TestResult
+from judge.report import MAX_DETAIL, MAX_DETAILS, Report, Shown, TestResult, cap_message
 from judge.sandbox import Limits, Program, RunResult, Sandbox
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
@@ -79,11 +81,11 @@ TRAP_KEEP_BYTES = 16 << 20  # trap outputs larger than this are recomputed rathe
 def grade(problem: Problem, cases: list[Case], expected: list[Expected], source: str, filename: str,
           submission: str, sandbox: Sandbox, limits: Limits, traps: TrapSet | None = None) -> Report:
     started = time.perf_counter()
-    calls, owners = [], []
-    for i, case in enumerate(cases):
-        for name, call in case.calls.items():
-            calls.append(call)
-            owners.append((i, name))
+    owners = [(i, name) for i, case in enumerate(cases) for name in case.calls]
+    # The calls go in an order the submission cannot predict, so it cannot tell a check's
+    # extra call from the test it belongs to by position (issue 10, class 2).
+    random.SystemRandom().shuffle(owners)
+    calls = [cases[i].calls[name] for i, name in owners]
     run = sandbox.run(Program(source=source, filename=filename, entry_point=problem.entry_point), calls, limits)
     actual: list[dict[str, Observation]] = [{} for _ in cases]
     sandbox_failure: dict[int, tuple[Verdict, str]] = {}
@@ -100,7 +102,8 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
         warnings.append("running with weaker isolation: " + "; ".join(run.isolation_failed)
                         + " (see `judge doctor`)")
     return Report(problem=problem.id, submission=submission, tests=results,
-                  time_ms=(time.perf_counter() - started) * 1000, output=run.output, warnings=warnings)
+                  time_ms=(time.perf_counter() - started) * 1000,
+                  output=escape_controls(run.output, keep="\n\t"), warnings=warnings)
 
 
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], run: RunResult,
@@ -109,20 +112,25 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
     time_ms = main.time_ms if main is not None else 0.0
 
     def result(verdict: Verdict, message: str = "", details=()) -> TestResult:
+        # Messages quote the submission (its errors, keys, frames): no control sequence gets through (class 8).
+        message = cap_message(escape_controls(message))
         if verdict is not Verdict.ACCEPTED and case.test.hint:
             message = f"{message}\nhint: {case.test.hint}" if message else f"hint: {case.test.hint}"
         shown = _shown(case, expected, actual) if case.public else None  # never for hidden tests
-        return TestResult(case.name, case.test.group, verdict, message, time_ms, tuple(details), shown)
+        details = tuple(cap_message(escape_controls(d), MAX_DETAIL) for d in tuple(details)[:MAX_DETAILS])
+        return TestResult(case.name, case.test.group, verdict, message, time_ms, details, shown)
 
     if run.load_error is not None:
         error = run.load_error
         details = error.error.frames if error.error else ()
         blocked = _blocked_operation(error.error) if error.error else None
+        details = tuple(cap_message(escape_controls(d), MAX_DETAIL) for d in tuple(details)[:MAX_DETAILS])
         if blocked:
             return TestResult(case.name, case.test.group, Verdict.SECURITY_VIOLATION,
-                              f"while loading the file, {blocked} ({error.message[:200]})", 0.0, details)
-        return TestResult(case.name, case.test.group, error.verdict, _load_message(error.verdict, error.message,
-                                                                                     error.error), 0.0, details)
+                              escape_controls(f"while loading the file, {blocked} ({error.message[:200]})"), 0.0,
+                              details)
+        message = escape_controls(_load_message(error.verdict, error.message, error.error))
+        return TestResult(case.name, case.test.group, error.verdict, cap_message(message), 0.0, details)
     if failure is not None:
         return result(*failure)
     raising = _raises(case)
@@ -130,8 +138,10 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
         observation = actual.get(name)
         if observation is None:
             return result(Verdict.JUDGE_ERROR, f"no result came back for call {name!r}")
-        if observation.error is not None and not (name == MAIN and raising):
-            return result(*_error_verdict(observation.error), details=observation.error.frames)
+        error = observation.error
+        if error is not None and (not (name == MAIN and raising) or error.is_a("MemoryError")):
+            # Running out of memory is memory_limit_exceeded even where an error is expected (class 10).
+            return result(*_error_verdict(error), details=error.frames)
     for spec in case.test.checks:
         outcome = checks.get(spec.type).check(case, expected, actual, **spec.params)
         if not outcome.passed:
@@ -163,11 +173,11 @@ def _raises(case: Case) -> bool:
 def _load_message(verdict: Verdict, message: str, error: ErrorInfo | None) -> str:
     if error is None:
         return f"while loading the file: {message}"
-    if error.type == "SyntaxError":
+    if error.is_a("SyntaxError"):
         return f"the file does not compile: {message}"
     if verdict is Verdict.COMPILE_ERROR:
         return message.split(": ", 1)[1] if ": " in message else message
-    if error.type == "SystemExit":
+    if error.is_a("SystemExit"):
         return "the file called sys.exit() while being loaded; define the function and return values instead"
     return f"loading the file raised {message}"
 
@@ -182,9 +192,9 @@ def _error_verdict(error: ErrorInfo) -> tuple[Verdict, str]:
         return Verdict.SECURITY_VIOLATION, f"{blocked} ({error.headline()[:200]})"
     if error.is_a("OSError") and error.message.startswith("[Errno 28]"):
         return Verdict.OUTPUT_LIMIT_EXCEEDED, f"the scratch directory is full: files written are limited ({error.headline()[:200]})"
-    if error.is_a("MemoryError") or "can't allocate memory" in error.message:
+    if error.is_a("MemoryError") or (error.is_a("RuntimeError") and "can't allocate memory" in error.message):
         return Verdict.MEMORY_LIMIT_EXCEEDED, f"ran out of memory: {error.headline()[:300]}"
-    if error.type == "NotImplementedError":
+    if error.is_a("NotImplementedError"):
         return Verdict.RUNTIME_ERROR, f"{NOT_ATTEMPTED}: the function still raises NotImplementedError"
     if error.is_a("SystemExit"):
         return Verdict.RUNTIME_ERROR, "called sys.exit() during the test; return a value instead"

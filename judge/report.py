@@ -11,7 +11,21 @@ import os
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from judge.escape import escape_controls
 from judge.verdict import NOT_ATTEMPTED, Verdict
+
+# Every message is capped, so no submission can make a report large (issue 10, class 5):
+# a test's message, each detail line and the number of detail lines.
+MAX_MESSAGE = 1500
+MAX_DETAIL = 600
+MAX_DETAILS = 12
+
+
+def cap_message(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` cut to `limit` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
 @dataclass(frozen=True)
@@ -43,7 +57,7 @@ class TestResult:
 
     def to_json(self) -> dict:
         return {"name": self.name, "group": self.group, "verdict": self.verdict.value,
-                "message": self.message, "time_ms": round(self.time_ms, 1)}
+                "message": self.message, "time_ms": _finite_ms(self.time_ms)}
 
 
 @dataclass
@@ -86,11 +100,15 @@ class Report:
 
     def to_json(self) -> dict:
         return {"problem": self.problem, "submission": self.submission, "verdict": self.verdict.value,
-                "passed": self.passed, "total": self.total, "time_ms": round(self.time_ms, 1),
+                "passed": self.passed, "total": self.total, "time_ms": _finite_ms(self.time_ms),
                 "tests": [t.to_json() for t in self.tests]}
 
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), indent=2)
+        return json.dumps(self.to_json(), indent=2, allow_nan=False)  # strict JSON, always
+
+
+def _finite_ms(ms: float) -> float:
+    return round(ms, 1) if ms == ms and abs(ms) != float("inf") else 0.0
 
 
 # ---------------------------------------------------------------- rendering for humans
@@ -123,6 +141,7 @@ def to_text(lines: list[Line], colour: bool = False) -> str:
     for line in lines:
         parts = []
         for text, style in line:
+            text = escape_controls(text)  # the only control sequences on screen are our colours
             if colour and style and text:
                 codes = ";".join(_ANSI[name] for name in style.split() if name in _ANSI)
                 parts.append(f"\x1b[{codes}m{text}\x1b[0m")
@@ -141,7 +160,7 @@ def render_lines(report: Report, verbose: bool = False, values: bool = False) ->
     result = []
     for line in render(report, verbose=verbose, values=values):
         styles = [s for _, s in line if s]
-        result.append(("".join(t for t, _ in line).rstrip(), styles[0] if styles else None))
+        result.append((escape_controls("".join(t for t, _ in line).rstrip()), styles[0] if styles else None))
     return result
 
 

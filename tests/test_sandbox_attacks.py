@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import shutil
 import socket
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.report import render_text
 from judge.sandbox.isolation import DISABLE_ENV
 from judge.session import Judge
 from judge.verdict import Verdict
@@ -70,7 +72,33 @@ EXPECTED = {
     "environment_secrets": {WA},
     "umount_hidden": {SV},
     "inherited_fds": {AC},
+    # Issue 10: verdicts that cannot be forged (attacks on the `rows` fixture where named in PROBLEM).
+    "fake_value_error": {WA},
+    "fake_memory_error": {RTE},
+    "forge_gradients": {WA},
+    "hide_mutation": {WA},
+    "spot_the_probe": {WA},
+    "memo_by_shape": {WA},
+    "ready_keepalive": {SV},
+    "done_early": {SV},
+    "wrong_json_frame": {SV},
+    "nan_times": {AC},
+    "hide_isolation_warning": {SV},
+    "many_tiny_arrays": {OLE},
+    "extra_keys": {WA},
+    "escape_sequences": {RTE},
+    "memory_error_in_raises": {MLE},
+    "memory_hog_slow": {MLE},
 }
+
+# attack file -> the fixture problem it attacks (default: double). `rows` has a raises
+# test and gradient, mutation and leakage checks.
+PROBLEM = {name: "rows" for name in ("fake_value_error", "forge_gradients", "hide_mutation", "spot_the_probe",
+                                     "memo_by_shape", "memory_error_in_raises")}
+
+# Whatever an attack does, the report stays small and plain: strict JSON (no NaN), bounded in
+# size, and its text free of terminal control sequences.
+MAX_REPORT_BYTES = 256 << 10
 
 
 @dataclass
@@ -192,15 +220,26 @@ def test_every_attack_file_has_an_expectation():
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_attack(name, arena, attack_judge):
     fingerprint = arena.fingerprint()
-    report = attack_judge.run("double", arena.submission(name))
+    report = attack_judge.run(PROBLEM.get(name, "double"), arena.submission(name))
     failing = [(t.name, t.verdict.value, t.message) for t in report.tests if t.verdict is not AC]
     assert report.verdict in EXPECTED[name], failing
     assert "PWNED" not in report.output, report.output[-2000:]
     assert arena.secret not in report.output and arena.marker not in report.output
     for test in report.tests:  # hidden inputs and expected values never reach a message
         assert arena.marker not in test.message
+    _plain_report(report)
     _no_leftovers(attack_judge)
     _intact(arena, fingerprint)
+
+
+def _plain_report(report) -> None:
+    """Strict JSON of bounded size; rendered text without control characters but newlines."""
+    text = json.dumps(report.to_json(), allow_nan=False)  # raises on NaN or inf
+    assert len(text) < MAX_REPORT_BYTES, f"a report of {len(text)} bytes"
+    rendered = render_text(report, verbose=True, values=True)
+    assert len(rendered) < 4 * MAX_REPORT_BYTES, f"{len(rendered)} characters of text"
+    controls = sorted({c for c in rendered if (ord(c) < 32 and c != "\n") or 0x7f <= ord(c) < 0xa0})
+    assert not controls, f"control characters reach the terminal: {controls}"
 
 
 def test_blocked_operations_are_explained(arena, attack_judge):
@@ -216,16 +255,37 @@ def test_leftover_thread_never_writes(arena, attack_judge):
     assert not (arena.canary / "thread_wrote").exists()
 
 
+def _judge_json(arena: Arena, attack: str) -> subprocess.CompletedProcess:
+    """`judge run double ATTACK --json` as a user would type it."""
+    return subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(arena.root), "run", "double",
+                           str(arena.submission(attack)), "--json"],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "JUDGE_NO_RECORD": "1"})
+
+
 def test_fake_verdicts_never_reach_the_json_report(arena):
     """Whatever the submission prints, stdout of `judge run --json` is the judge's one JSON object."""
-    result = subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(arena.root), "run", "double",
-                             str(arena.submission("fake_verdict_output")), "--json"],
-                            capture_output=True, text=True, timeout=120,
-                            env={**os.environ, "JUDGE_NO_RECORD": "1"})
+    result = _judge_json(arena, "fake_verdict_output")
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)  # exactly one JSON document, nothing else
     assert report["verdict"] == "wrong_answer"
     assert report["passed"] < report["total"]
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def test_times_are_the_judges_own_and_json_stays_strict(arena):
+    """A submission that makes its clock return NaN changes no time in the report (issue 10, class 4)."""
+    result = _judge_json(arena, "nan_times")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout, parse_constant=_reject_constant)
+    assert all(math.isfinite(t["time_ms"]) and t["time_ms"] >= 0 for t in report["tests"])
+
+
+def test_a_structure_too_large_is_refused_by_size(arena, attack_judge):
+    report = attack_judge.run("double", arena.submission("many_tiny_arrays"))
+    assert "items" in report.first_failure.message and "limit" in report.first_failure.message
 
 
 # ------------------------------------------------------------------ one layer at a time

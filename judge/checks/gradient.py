@@ -4,11 +4,15 @@
 
 The judge backpropagates sum(output * g) for a seeded random upstream
 gradient g, through the reference and through the submission, and compares
-the input gradients with the test's tolerance.
+the input gradients with the test's tolerance. A gradient that is missing or
+malformed (not an array of the input's shape and dtype), or an output that
+has no autograd history where the reference's has one, fails; so does a
+gradient call whose output differs from the reference's.
 """
 from __future__ import annotations
 
 from judge.checks.allclose import compare_values
+from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Param, fail, ok, params
 from judge.checks.values import leaves
 from judge.execute import Call
@@ -34,16 +38,25 @@ def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None =
         return fail(f"backward pass failed: {act.grad_error.headline()}", lines=act.grad_error.frames,
                     verdict=Verdict.RUNTIME_ERROR)
     detached = [p for p, e, a in leaves(exp.value, act.value)
-                if isinstance(e, Array) and e.has_grad_fn and isinstance(a, Array) and not a.has_grad_fn
+                if isinstance(e, Array) and e.has_grad_fn and not (isinstance(a, Array) and a.has_grad_fn)
                 and (outputs is None or p.split(".")[0] in outputs)]
-    for name, e_grad, a_grad in zip(wrt, exp.grads or (), act.grads or ()):
+    if detached:
+        reached = next((n for n, g in zip(wrt, exp.grads or ()) if g is not None), wrt[0])
+        where = f"`{detached[0]}`" if detached[0] else "the output"
+        return fail(f"no gradient reaches `{reached}`: {where}: {_DETACHED}")
+    if type(act.grads) is not tuple or len(act.grads) != len(wrt):
+        return fail("the gradients did not come back from the sandbox, so they cannot be shown to be right")
+    for name, e_grad, a_grad in zip(wrt, exp.grads or (), act.grads):
         if e_grad is None:
             continue
         if a_grad is None:
-            why = f"`{detached[0]}`: {_DETACHED}" if detached else "the output does not depend on it through autograd"
-            return fail(f"no gradient reaches `{name}`: {why}")
+            return fail(f"no gradient reaches `{name}`: the output does not depend on it through autograd")
+        if not isinstance(a_grad, Array) or a_grad.shape != e_grad.shape or a_grad.dtype != e_grad.dtype:
+            return fail(f"the gradient w.r.t. `{name}` came back malformed (not an array of the input's "
+                        "shape and dtype)")
         result = compare_values(e_grad, a_grad, case.tolerance, case.public,
                                 what=f"the gradient w.r.t. `{name}`")
         if not result.passed:
             return fail(result.message, lines=result.lines)
-    return ok()
+    return matches_reference(case, exp, act, "on the gradient test's inputs", outputs)
+

@@ -4,12 +4,15 @@
 
 The judge runs the submission twice, the second time with sample `sample` of
 `arg` redrawn, and compares every other sample of the listed outputs (default:
-every output whose first dimension is the batch size).
+every output whose first dimension is the batch size). Both calls' outputs
+(of the listed outputs) must also equal the reference's: a submission that
+remembers an earlier call and answers the perturbed batch from it fails.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Param, fail, ok, params
 from judge.checks.values import leaves
 from judge.execute import Call
@@ -48,4 +51,8 @@ def check(case, expected, actual, *, arg: str, sample: int = -1, outputs=None) -
             return fail(f"changing sample {changed} of `{arg}` changed {where} of sample(s) "
                         f"{', '.join(map(str, moved[:5]))}: samples are mixed across the batch "
                         "(a reshape or sum over the batch dimension?)")
+    for name, what in (("main", "on the test's inputs"), ("leakage.perturbed", f"with sample {changed} redrawn")):
+        same = matches_reference(case, expected[name], actual[name], what, outputs)
+        if not same.passed:
+            return same
     return ok()

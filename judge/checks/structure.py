@@ -56,5 +56,13 @@ def differences(expected: Any, actual: Any, path: str = "") -> Iterator[str]:
         yield f"{where} is a {kind_of(actual)}; expected a {kind_of(expected)}"
 
 
+MAX_KEYS_SHOWN = 8
+
+
 def _keys(keys) -> str:
-    return "{" + ", ".join(repr(k) for k in keys) + "}"
+    """A set of keys for a message: at most MAX_KEYS_SHOWN (each cut to 60 characters), then a count."""
+    keys = list(keys)
+    shown = ", ".join(repr(k if len(k) <= 60 else k[:60] + "...") if isinstance(k, str) else repr(k)
+                      for k in keys[:MAX_KEYS_SHOWN])
+    more = f", ... and {len(keys) - MAX_KEYS_SHOWN} more" if len(keys) > MAX_KEYS_SHOWN else ""
+    return "{" + shown + more + "}"
