@@ -75,6 +75,10 @@ class TrapSet:
         return self._functions
 
 
+# A submission's observation may have NODE_FACTOR x the reference's nodes plus NODE_SLACK
+# (room for a wrong but comparable answer) before it is refused undecoded (issue 10, class 5).
+NODE_FACTOR = 4
+NODE_SLACK = 256
 TRAP_KEEP_BYTES = 16 << 20  # trap outputs larger than this are recomputed rather than kept
 
 
@@ -86,7 +90,10 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
     # extra call from the test it belongs to by position (issue 10, class 2).
     random.SystemRandom().shuffle(owners)
     calls = [cases[i].calls[name] for i, name in owners]
-    run = sandbox.run(Program(source=source, filename=filename, entry_point=problem.entry_point), calls, limits)
+    # A result far larger in items than the reference's cannot match it: refused before decoding.
+    node_limits = [NODE_SLACK + NODE_FACTOR * wire.count_nodes(expected[i][name].to_plain()) for i, name in owners]
+    run = sandbox.run(Program(source=source, filename=filename, entry_point=problem.entry_point), calls, limits,
+                      node_limits)
     actual: list[dict[str, Observation]] = [{} for _ in cases]
     sandbox_failure: dict[int, tuple[Verdict, str]] = {}
     for (i, name), outcome in zip(owners, run.outcomes):

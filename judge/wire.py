@@ -39,6 +39,10 @@ class WireError(ValueError):
     """A payload that is not in the plain format, or is too large."""
 
 
+class TooManyNodes(WireError):
+    """A value with more nodes than its allowance: it cannot match the expected one."""
+
+
 class _Refused(Exception):
     """A value whose type may not cross (raised inside encode, explained to the user)."""
 
@@ -240,6 +244,15 @@ def _encode_array(array: np.ndarray, library: str, blobs: list[bytes], budget: l
 
 # ---------------------------------------------------------------- decoding
 
+def count_nodes(value: Any) -> int:
+    """How many nodes `encode` would write for a plain or decoded value (each dict key counts one)."""
+    if type(value) is dict:
+        return 1 + sum(1 + count_nodes(v) for v in value.values())
+    if type(value) in (list, tuple):
+        return 1 + sum(count_nodes(v) for v in value)
+    return 1
+
+
 def decode(payload: bytes, max_bytes: int, max_nodes: int | None = None) -> Any:
     """Rebuild a value from `encode`'s bytes; anything malformed raises WireError."""
     return decode_counted(payload, max_bytes, max_nodes)[0]
@@ -279,7 +292,7 @@ def _decode(node: Any, view: memoryview, offset: list[int], depth: int, nodes: l
         raise WireError("nested too deeply")
     nodes[0] -= 1
     if nodes[0] < 0:
-        raise WireError("more nodes than the limit")
+        raise TooManyNodes("more nodes than the limit")
     if node is None or type(node) in (bool, int, float):
         return node
     if type(node) is not dict or "t" not in node:

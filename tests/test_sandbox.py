@@ -154,3 +154,30 @@ def test_weaker_isolation_is_said_once_and_judging_goes_on(repo):
     warnings = [line for line in result.stderr.splitlines() if "weaker isolation" in line]
     assert len(warnings) == 1
     assert "landlock" in warnings[0] and "seccomp" in warnings[0]
+
+
+def test_a_result_with_far_more_items_than_allowed_is_wrong_before_it_is_decoded(sandbox):
+    """The judge knows the expected structure: 1,000 items where ~10 are expected cannot match (class 5)."""
+    source = "def f(n):\n    return list(range(n))\n"
+    result = sandbox.run(Program(source, "solution.py", "f"), [Call(args=(3,)), Call(args=(1000,))],
+                         Limits(time_s=1.0), node_limits=[50, 50])
+    assert result.outcomes[0].observation.value == [0, 1, 2]
+    assert result.outcomes[1].observation is None and result.outcomes[1].verdict is Verdict.WRONG_ANSWER
+    assert "cannot match" in result.outcomes[1].message
+
+
+def test_a_slow_call_is_not_kept_alive_by_frames_and_times_are_the_judges(sandbox):
+    """A thread re-sending READY while the call sleeps breaks the protocol at once (class 4)."""
+    source = ("import os, stat, struct, threading, time\n"
+              "def f(mode):\n"
+              "    if mode == 'keepalive':\n"
+              "        fd = next(fd for fd in range(3, 64) if os.path.exists(f'/proc/self/fd/{fd}')\n"
+              "                  and stat.S_ISSOCK(os.fstat(fd).st_mode))\n"
+              "        os.write(fd, b'R' + struct.pack('<Q', 2) + b'{}')\n"
+              "        time.sleep(3)\n"
+              "    time.sleep(0.2)\n"
+              "    return 1\n")
+    result = sandbox.run(Program(source, "solution.py", "f"), [Call(args=("slow",)), Call(args=("keepalive",))],
+                         Limits(time_s=1.0))
+    assert 150 <= result.outcomes[0].time_ms < 1000
+    assert result.outcomes[1].verdict is Verdict.SECURITY_VIOLATION

@@ -39,10 +39,12 @@ from judge.verdict import Verdict
 OUTPUT_KEEP = 16 * 1024  # bytes of stdout/stderr kept for display
 # A test stopped for time is memory_limit_exceeded when memory is what it was spending its time
 # on: it had used at least MEMORY_FLOOR of its limit and, at the pace it took memory per CPU
-# second, would have reached the limit within the time limit. Page touching varies 10x in speed
-# on a loaded machine, so a hog reaches either limit first by chance (issue 10, class 10); a
-# sleeper or a busy loop takes little memory per CPU second and stays time_limit_exceeded.
+# second, would have taken MEMORY_PACE of the limit within time_s of CPU (the worker's CPU time
+# includes its start, so the pace is an underestimate). Page touching varies 10x in speed on a
+# loaded machine, so a hog reaches either limit first by chance (issue 10, class 10); a sleeper
+# or a busy loop takes little memory per CPU second and stays time_limit_exceeded.
 MEMORY_FLOOR = 0.25
+MEMORY_PACE = 0.5
 # What one decoded node (a Python object, an ndarray header, a dict slot) costs the judge, measured
 # as an upper bound; with Limits.results_total_bytes it bounds the judge's memory per submission.
 HELD_PER_NODE = 1024
@@ -84,6 +86,7 @@ class RunResult:
     isolation_active: list[str] = field(default_factory=list)
     isolation_failed: list[str] = field(default_factory=list)
     held_bytes: int = 0        # decoded results kept for grading, charged as bytes + HELD_PER_NODE per node
+    node_limits: list[int] = field(default_factory=list)
 
 
 class Sandbox:
@@ -176,8 +179,15 @@ class Sandbox:
         ctl = socket.socket(fileno=fds[1])
         return data, ctl, fds[2]
 
-    def run(self, program: Program, calls: list[Call], limits: Limits) -> RunResult:
+    def run(self, program: Program, calls: list[Call], limits: Limits,
+            node_limits: list[int] | None = None) -> RunResult:
+        """Judge `program` on `calls`; `node_limits[i]` caps the items call i's observation may have.
+
+        A result over its cap cannot match what is expected of it (the judge knows the
+        expected structure); it is wrong_answer before it is decoded (issue 10, class 5).
+        """
         result = RunResult(outcomes=[CallOutcome() for _ in calls])
+        result.node_limits = list(node_limits) if node_limits is not None else [wire.MAX_NODES] * len(calls)
         captured = _Output(limits.output_bytes)
         start = 0
         began = time.monotonic()
@@ -345,7 +355,17 @@ class _Drive:
         elif kind == channel.RESULT:
             index, body = frames.parse_result(payload)
             self.protocol.check_index(index)
-            plain, nodes = wire.decode_counted(body, self.limits.result_bytes + (1 << 20), wire.MAX_NODES)
+            allowed = min(wire.MAX_NODES, self.result.node_limits[index])
+            try:
+                plain, nodes = wire.decode_counted(body, self.limits.result_bytes + (1 << 20), allowed)
+            except wire.TooManyNodes:
+                self.protocol.advance()
+                self.result.outcomes[index] = CallOutcome(
+                    verdict=Verdict.WRONG_ANSWER,
+                    message=f"the result has more than {allowed} items (arrays, numbers, list items, dict keys), "
+                            "far more than the expected output has: it cannot match")
+                self._start_clock(self.limits.time_s)
+                return
             observation = Observation.from_plain(plain)
             # What the judge holds for this submission: bytes plus a per-node overhead, over all calls.
             self.result.held_bytes += len(body) + nodes * HELD_PER_NODE
@@ -411,7 +431,8 @@ class _Drive:
             used = self._memory_used_kb()
             cpu_s = float((self.exit_record or {}).get("cpu_s", 0.0))
             pace_kb = used / max(cpu_s, 0.05) * self.limits.time_s  # memory it would take in time_s of CPU
-            if verdict is Verdict.TIME_LIMIT_EXCEEDED and used >= MEMORY_FLOOR * limit_kb and pace_kb >= limit_kb:
+            if verdict is Verdict.TIME_LIMIT_EXCEEDED and used >= MEMORY_FLOOR * limit_kb \
+                    and pace_kb >= MEMORY_PACE * limit_kb:
                 return (Verdict.MEMORY_LIMIT_EXCEEDED,
                         f"used {used // 1024} MiB of its {self.limits.memory_mb} MiB memory limit "
                         f"when it was stopped ({message})")
