@@ -33,21 +33,25 @@ class Call:
     """One invocation: positional arguments plus what to observe besides the value."""
 
     args: tuple[Any, ...]
-    grad_wrt: tuple[int, ...] = ()
+    grad_wrt: tuple[int, ...] = ()      # a dict argument (parameters) means each of its float tensors
     grad_outputs: tuple[str, ...] | None = None
     grad_seed: int = 0
+    # {"name", "settings", "data"}: instead of calling the function on `args`, train a model with it
+    # as the loss (judge.experiments); the value is the trained weights.
+    experiment: dict | None = None
 
     def to_plain(self) -> dict:
         return {"args": list(self.args), "grad_wrt": list(self.grad_wrt),
                 "grad_outputs": None if self.grad_outputs is None else list(self.grad_outputs),
-                "grad_seed": self.grad_seed}
+                "grad_seed": self.grad_seed, "experiment": self.experiment}
 
     @classmethod
     def from_plain(cls, plain: dict) -> "Call":
         outputs = plain.get("grad_outputs")
         return cls(args=tuple(plain["args"]), grad_wrt=tuple(plain.get("grad_wrt", ())),
                    grad_outputs=None if outputs is None else tuple(outputs),
-                   grad_seed=int(plain.get("grad_seed", 0)))
+                   grad_seed=int(plain.get("grad_seed", 0)),
+                   experiment=plain.get("experiment"))
 
 
 @dataclass(frozen=True)
@@ -92,7 +96,7 @@ class Observation:
     value: Any = None
     error: ErrorInfo | None = None
     time_ms: float = 0.0
-    grads: tuple[Any, ...] | None = None        # one per Call.grad_wrt (None: no gradient)
+    grads: tuple[Any, ...] | None = None        # one per Call.grad_wrt (None: no gradient; a dict for a dict)
     inputs_after: tuple[Any, ...] | None = None  # the arguments as they were after the call
     grad_error: ErrorInfo | None = None
 
@@ -188,12 +192,16 @@ def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
     grad (autograd needs it); every call's output is compared with the
     reference's, so telling calls apart gains a submission nothing.
     """
+    if call.experiment is not None:
+        return _run_experiment(fn, call.experiment, filename)
     args = [wire.revive(a) for a in call.args]
     wants_grad = bool(call.grad_wrt)
+    targets: list[Any] = []
     if wants_grad:
-        api = wire.bound_torch()
         for i in call.grad_wrt:
-            args[i] = api.requires_grad_(api.detach(args[i]), True)
+            args[i] = _tracked(args[i])
+        # taken before the call: a solution may rebind or delete entries of a dict argument
+        targets = [dict(args[i]) if isinstance(args[i], dict) else args[i] for i in call.grad_wrt]
     originals = list(args)  # the objects passed: what the caller would see afterwards
     start = time.perf_counter()
     try:
@@ -205,20 +213,52 @@ def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
     elapsed = (time.perf_counter() - start) * 1000
     grads, grad_error = None, None
     if wants_grad:
-        grads, grad_error = _backward(value, originals, call, filename)
+        grads, grad_error = _backward(value, targets, call, filename)
     return Observation(value=value, time_ms=elapsed, grads=grads, grad_error=grad_error,
                        inputs_after=_inputs_after(originals))
 
 
-def _inputs_after(args: list[Any]) -> tuple[Any, ...]:
+def _run_experiment(fn: Callable, experiment: dict, filename: str | None) -> Observation:
+    """Train with `fn` as the loss; the value is the trained weights (scored in the judge)."""
+    from judge import experiments
+
+    start = time.perf_counter()
+    try:
+        value = experiments.train(experiment, fn)
+    except Exception as exc:
+        return Observation(error=describe_error(exc, filename), time_ms=(time.perf_counter() - start) * 1000)
+    return Observation(value=value, time_ms=(time.perf_counter() - start) * 1000)
+
+
+def _tracked(value: Any) -> Any:
+    """`value` as a leaf that records gradients; for a dict, each of its float tensors."""
+    if isinstance(value, dict):
+        return {k: _tracked(v) if _is_float_tensor(v) else v for k, v in value.items()}
     api = wire.bound_torch()
-    if api is None:
-        return tuple(args)
-    return tuple(api.detach(a) if isinstance(a, api.base) else a for a in args)
+    return api.requires_grad_(api.detach(value), True)
 
 
-def _backward(value: Any, args: list[Any], call: Call, filename: str | None):
-    """Backpropagate sum(output * g) for a seeded random g; return the input grads."""
+def _is_float_tensor(value: Any) -> bool:
+    api = wire.bound_torch()
+    return api is not None and isinstance(value, api.base) and api.is_floating_point(value)
+
+
+def _detached(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _detached(v) for k, v in value.items()}
+    api = wire.bound_torch()
+    return api.detach(value) if api is not None and isinstance(value, api.base) else value
+
+
+def _inputs_after(args: list[Any]) -> tuple[Any, ...]:
+    return tuple(_detached(a) for a in args)
+
+
+def _backward(value: Any, targets: list[Any], call: Call, filename: str | None):
+    """Backpropagate sum(output * g) for a seeded random g; return the grads of `targets`.
+
+    A dict target gets a dict of grads, one per float tensor it held before the call.
+    """
     api = wire.bound_torch()
     leaves = _grad_leaves(value, call.grad_outputs, api)
     generator = api.Generator()
@@ -230,16 +270,25 @@ def _backward(value: Any, args: list[Any], call: Call, filename: str | None):
         upstream = api.to(api.randn(tuple(leaf.shape), generator=generator, dtype=api.float64), leaf.dtype)
         term = api.sum(api.mul(leaf, upstream))
         total = term if total is None else total + term
-    if total is None:
-        return tuple(None for _ in call.grad_wrt), None
-    inputs = tuple(args[i] for i in call.grad_wrt)
+    flat = [(n, k, v) for n, t in enumerate(targets)
+            for k, v in (t.items() if isinstance(t, dict) else [(None, t)]) if _is_float_tensor(v)]
+    grads: list[Any] = [{} if isinstance(t, dict) else None for t in targets]
+    if total is None or not flat:
+        return tuple(grads), None
     try:
         # The engine itself (what torch.autograd.grad calls): (outputs, grad_outputs, keep_graph,
         # create_graph, inputs, allow_unreachable, accumulate_grad).
-        grads = api.run_backward((total,), (api.ones_like(total),), False, False, inputs, True, False)
+        found = api.run_backward((total,), (api.ones_like(total),), False, False,
+                                 tuple(v for _, _, v in flat), True, False)
     except Exception as exc:
         return None, describe_error(exc, filename, where="backward")
-    return tuple(None if g is None else api.detach(g) for g in grads), None
+    for (n, key, _), g in zip(flat, found):
+        g = None if g is None else api.detach(g)
+        if key is None:
+            grads[n] = g
+        else:
+            grads[n][key] = g
+    return tuple(grads), None
 
 
 def _grad_leaves(value: Any, keys: tuple[str, ...] | None, api: SimpleNamespace) -> list[Any]:

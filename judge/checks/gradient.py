@@ -4,17 +4,24 @@
 
 The judge backpropagates sum(output * g) for a seeded random upstream
 gradient g, through the reference and through the submission, and compares
-the input gradients with the test's tolerance. A gradient that is missing or
+the input gradients with the test's tolerance. A dict argument (a model's
+parameters) in `wrt` stands for each of its float tensors, named `params["key"]`
+in messages. Where the reference passes no gradient (a stop-gradient), a
+nonzero gradient from the submission fails. A gradient that is missing or
 malformed (not an array of the input's shape and dtype), or an output that
 has no autograd history where the reference's has one, fails; so does a
 gradient call whose output differs from the reference's.
 """
 from __future__ import annotations
 
+from typing import Any, Iterator
+
+import numpy as np
+
 from judge.checks.allclose import compare_values
 from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Param, fail, ok, params
-from judge.checks.values import leaves
+from judge.checks.values import label, leaves
 from judge.execute import Call
 from judge.verdict import Verdict
 from judge.wire import Array
@@ -32,6 +39,22 @@ def calls(case, *, wrt: list[str], outputs: list[str] | None = None) -> dict[str
                              grad_seed=case.seed("gradient"))}
 
 
+def named_grads(wrt: list[str], expected: tuple | None, actual: tuple | None) -> Iterator[tuple[str, Any, Any]]:
+    """(input name, expected grad, actual grad) per input, one per entry of a dict input.
+
+    Whatever the reference has a gradient for must come back from the
+    submission; a missing or malformed actual gradient is given as None.
+    """
+    expected, actual = expected or (), actual or ()
+    for i, (name, e_grad) in enumerate(zip(wrt, expected)):
+        a_grad = actual[i] if i < len(actual) else None
+        if isinstance(e_grad, dict):
+            for key, e in e_grad.items():
+                yield f'{name}["{key}"]', e, a_grad.get(key) if isinstance(a_grad, dict) else None
+        else:
+            yield name, e_grad, None if isinstance(a_grad, dict) else a_grad
+
+
 def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None = None) -> CheckResult:
     exp, act = expected["gradient.backward"], actual["gradient.backward"]
     if act.grad_error is not None:
@@ -40,14 +63,19 @@ def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None =
     detached = [p for p, e, a in leaves(exp.value, act.value)
                 if isinstance(e, Array) and e.has_grad_fn and not (isinstance(a, Array) and a.has_grad_fn)
                 and (outputs is None or p.split(".")[0] in outputs)]
+    reached = next((n for n, e, _ in named_grads(wrt, exp.grads, act.grads) if e is not None), wrt[0])
     if detached:
-        reached = next((n for n, g in zip(wrt, exp.grads or ()) if g is not None), wrt[0])
-        where = f"`{detached[0]}`" if detached[0] else "the output"
-        return fail(f"no gradient reaches `{reached}`: {where}: {_DETACHED}")
+        return fail(f"no gradient reaches `{reached}`: {label(detached[0])}: {_DETACHED}")
     if type(act.grads) is not tuple or len(act.grads) != len(wrt):
-        return fail("the gradients did not come back from the sandbox, so they cannot be shown to be right")
-    for name, e_grad, a_grad in zip(wrt, exp.grads or (), act.grads):
+        return fail(f"no gradient reaches `{reached}`: the gradients did not come back from the sandbox, "
+                    "so they cannot be shown to be right")
+    for name, e_grad, a_grad in named_grads(wrt, exp.grads, act.grads):
         if e_grad is None:
+            # The reference passes no gradient to `name` (a stop-gradient, or an input the output does
+            # not depend on): a nonzero one from the submission flows where the statement says none does.
+            if a_grad is not None and not _all_zero(a_grad):
+                return fail(f"a gradient reaches `{name}`, but none may: it must be treated as a constant "
+                            "(stop-gradient, `.detach()`) as the statement says")
             continue
         if a_grad is None:
             return fail(f"no gradient reaches `{name}`: the output does not depend on it through autograd")
@@ -60,3 +88,6 @@ def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None =
             return fail(result.message, lines=result.lines)
     return matches_reference(case, exp, act, "on the gradient test's inputs", outputs)
 
+
+def _all_zero(grad) -> bool:
+    return isinstance(grad, Array) and not np.any(grad.data)

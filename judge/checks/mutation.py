@@ -2,14 +2,18 @@
 
     mutation: {}
 
-The harness reads every argument back after every call, so this check
-looks at all of the test's calls (its own extra call, and any other check's),
-not only at one a submission could recognise. A call whose inputs did not
-come back, or came back malformed, fails: a missing observation never passes.
+A dict argument (a model's parameters) must come back with the same keys and
+each tensor unchanged. The harness reads every argument back after every
+call, so this check looks at all of the test's calls (its own extra call,
+and any other check's), not only at one a submission could recognise. A call
+whose inputs did not come back, or came back malformed, fails: a missing
+observation never passes.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from typing import Any, Iterator
 
 from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, fail, ok
@@ -21,6 +25,15 @@ PARAMS: dict = {}
 
 def calls(case, **params) -> dict[str, Call]:
     return {"inputs": Call(args=case.args)}
+
+
+def _entries(name: str, before: Any, now: Any) -> Iterator[tuple[str, Any, Any]]:
+    """(name, before, after) for an argument, or for each entry of a dict argument."""
+    if not isinstance(before, dict):
+        yield name, before, now
+        return
+    for key, value in before.items():
+        yield f'{name}["{key}"]', value, now.get(key) if isinstance(now, dict) else None
 
 
 def check(case, expected, actual, **params) -> CheckResult:
@@ -36,9 +49,10 @@ def check(case, expected, actual, **params) -> CheckResult:
 
 def _unchanged(case, before_args, after) -> CheckResult:
     if type(after) is not tuple or len(after) != len(before_args):
-        return fail("the inputs after the call did not come back from the sandbox, so the call cannot be "
-                    "shown to leave them unchanged")
-    for name, before, now in zip(case.arg_names, before_args, after):
+        return fail("the inputs could not be read back after the call (they did not come back from the "
+                    "sandbox), so the call cannot be shown to leave them unchanged")
+    pairs = [entry for args in zip(case.arg_names, before_args, after) for entry in _entries(*args)]
+    for name, before, now in pairs:
         if not isinstance(before, Array):
             continue
         if not isinstance(now, Array) or now.library != before.library:
