@@ -10,6 +10,7 @@ for the reference and the submission.
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from typing import Any
 

@@ -83,34 +83,59 @@ TRAP_KEEP_BYTES = 16 << 20  # trap outputs larger than this are recomputed rathe
 
 
 def grade(problem: Problem, cases: list[Case], expected: list[Expected], source: str, filename: str,
-          submission: str, sandbox: Sandbox, limits: Limits, traps: TrapSet | None = None) -> Report:
+          submission: str, sandbox: Sandbox, limits: Limits, traps: TrapSet | None = None,
+          on_result: Callable[[TestResult], None] | None = None) -> Report:
+    """Run `source` on every case and judge it; `on_result` gets each test's result, in order,
+    as soon as the sandbox has finished that test's calls (the web page streams them)."""
     started = time.perf_counter()
-    owners = [(i, name) for i, case in enumerate(cases) for name in case.calls]
-    # The calls go in an order the submission cannot predict, so it cannot tell a check's
-    # extra call from the test it belongs to by position (issue 10, class 2).
-    random.SystemRandom().shuffle(owners)
-    calls = [cases[i].calls[name] for i, name in owners]
-    # A result far larger in items than the reference's cannot match it: refused before decoding.
-    node_limits = [NODE_SLACK + NODE_FACTOR * wire.count_nodes(expected[i][name].to_plain()) for i, name in owners]
-    run = sandbox.run(Program(source=source, filename=filename, entry_point=problem.entry_point), calls, limits,
-                      node_limits)
-    actual: list[dict[str, Observation]] = [{} for _ in cases]
-    sandbox_failure: dict[int, tuple[Verdict, str]] = {}
-    for (i, name), outcome in zip(owners, run.outcomes):
-        if outcome.observation is not None:
-            actual[i][name] = outcome.observation
-        elif outcome.verdict is not None and i not in sandbox_failure:
-            sandbox_failure[i] = (outcome.verdict, outcome.message)
-    results = []
+    rng = random.SystemRandom()
+    calls, ends, orders, node_limits = [], [], [], []
     for i, case in enumerate(cases):
-        results.append(_judge_case(case, expected[i], actual[i], run, sandbox_failure.get(i), traps))
+        names = list(case.calls)
+        # A test's calls go in an order the submission cannot predict, so it cannot tell a check's
+        # extra call from the test's own call by position (issue 10, class 2).
+        rng.shuffle(names)
+        orders.append(names)
+        calls.extend(case.calls[name] for name in names)
+        # A result far larger in items than the reference's cannot match it: refused before decoding.
+        node_limits.extend(NODE_SLACK + NODE_FACTOR * wire.count_nodes(expected[i][name].to_plain())
+                           for name in names)
+        ends.append(len(calls))  # a case's calls are the slice [ends[i-1], ends[i]) of `calls`
+    results: list[TestResult] = []
+
+    def judge_finished(run: RunResult, done: int) -> None:
+        while len(results) < len(cases) and ends[len(results)] <= done:
+            i = len(results)
+            outcomes = run.outcomes[ends[i] - len(cases[i].calls):ends[i]]
+            results.append(_judge_outcomes(cases[i], orders[i], expected[i], run, outcomes, traps))
+            if on_result is not None:
+                on_result(results[-1])
+
+    # Without a listener, judge after the run: diagnosing a failure imports the traps' framework,
+    # which would otherwise compete with the submission for the CPU while it is being timed.
+    run = sandbox.run(Program(source=source, filename=filename, entry_point=problem.entry_point), calls, limits,
+                      on_progress=judge_finished if on_result is not None else None, node_limits=node_limits)
+    judge_finished(run, len(calls))
     warnings = []
     if run.isolation_failed:
-        warnings.append("running with weaker isolation: " + "; ".join(run.isolation_failed)
-                        + " (see `judge doctor`)")
+        warnings.append(escape_controls("running with weaker isolation: " + "; ".join(run.isolation_failed)
+                                        + " (see `judge doctor`)"))
     return Report(problem=problem.id, submission=submission, tests=results,
                   time_ms=(time.perf_counter() - started) * 1000,
                   output=escape_controls(run.output, keep="\n\t"), warnings=warnings)
+
+
+def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunResult, outcomes: list,
+                    traps: TrapSet | None) -> TestResult:
+    """One case's verdict from its calls' outcomes (`names[k]` is the call of `outcomes[k]`)."""
+    actual: dict[str, Observation] = {}
+    failure: tuple[Verdict, str] | None = None
+    for name, outcome in zip(names, outcomes):
+        if outcome.observation is not None:
+            actual[name] = outcome.observation
+        elif outcome.verdict is not None and failure is None:
+            failure = (outcome.verdict, outcome.message)
+    return _judge_case(case, expected, actual, run, failure, traps)
 
 
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], run: RunResult,

@@ -26,7 +26,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from judge import wire
 from judge.errors import SandboxError
@@ -180,15 +180,18 @@ class Sandbox:
         return data, ctl, fds[2]
 
     def run(self, program: Program, calls: list[Call], limits: Limits,
+            on_progress: Callable[[RunResult, int], None] | None = None,
             node_limits: list[int] | None = None) -> RunResult:
-        """Judge `program` on `calls`; `node_limits[i]` caps the items call i's observation may have.
+        """Run every call; `on_progress(result, n)` says the first n outcomes are final (streaming).
 
-        A result over its cap cannot match what is expected of it (the judge knows the
-        expected structure); it is wrong_answer before it is decoded (issue 10, class 5).
+        `node_limits[i]` caps the items call i's observation may have: a result over its
+        cap cannot match what is expected of it (the judge knows the expected structure);
+        it is wrong_answer before it is decoded (issue 10, class 5).
         """
         result = RunResult(outcomes=[CallOutcome() for _ in calls])
         result.node_limits = list(node_limits) if node_limits is not None else [wire.MAX_NODES] * len(calls)
         captured = _Output(limits.output_bytes)
+        progress = on_progress or (lambda _result, _done: None)
         start = 0
         began = time.monotonic()
         wall = began + limits.import_time_s + limits.budget_s  # the absolute clock: no frame extends it
@@ -201,14 +204,16 @@ class Sandbox:
                 result.outcomes[start:] = [skipped] * (len(calls) - start)
                 break
             result.workers += 1
-            start = _Drive(self._spawn(), program, calls, start, limits, captured, result, wall).run()
+            start = _Drive(self._spawn(), program, calls, start, limits, captured, result, progress, wall).run()
             if result.load_error is not None:
                 break
+            progress(result, start)
         if not calls and result.load_error is None:
             result.workers += 1
-            _Drive(self._spawn(), program, calls, 0, limits, captured, result, wall).run()
+            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress, wall).run()
         result.output = captured.text()
         result.output_bytes = captured.total
+        progress(result, len(calls))
         return result
 
 
@@ -237,8 +242,9 @@ class _Drive:
     """One worker's life: from the request to its exit record."""
 
     def __init__(self, handles, program: Program, calls: list[Call], start: int, limits: Limits,
-                 output: _Output, result: RunResult, wall: float):
+                 output: _Output, result: RunResult, progress: Callable[[RunResult, int], None], wall: float):
         self.data, self.ctl, self.out = handles
+        self.progress = progress
         self.program, self.calls, self.start, self.limits = program, calls, start, limits
         self.output, self.result = output, result
         self.reader = channel.FrameReader(max_frame=limits.result_bytes + (1 << 20))
@@ -365,6 +371,7 @@ class _Drive:
                     message=f"the result has more than {allowed} items (arrays, numbers, list items, dict keys), "
                             "far more than the expected output has: it cannot match")
                 self._start_clock(self.limits.time_s)
+                self.progress(self.result, self.current)
                 return
             observation = Observation.from_plain(plain)
             # What the judge holds for this submission: bytes plus a per-node overhead, over all calls.
@@ -379,6 +386,7 @@ class _Drive:
             observation = dataclasses.replace(observation, time_ms=elapsed_ms)
             self.result.outcomes[index] = CallOutcome(observation=observation, time_ms=elapsed_ms)
             self._start_clock(self.limits.time_s)
+            self.progress(self.result, self.current)
 
     def _on_ctl(self, data: bytes) -> None:
         # The monitor is the judge's own process (forked before the worker): its record is trusted.
