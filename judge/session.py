@@ -67,12 +67,13 @@ class Judge:
         problem = self.problem(problem_id)
         source = read_submission(Path(submission))
         return self.run_source(problem, source, str(submission), examples_only=examples_only,
-                               origin=str(Path(submission).resolve()))
+                               origin=str(Path(submission).resolve()), graded=Path(submission).resolve().parent)
 
     def run_source(self, problem: Problem, source: str, label: str, *, examples_only: bool = False,
-                   origin: str | None = None) -> Report:
-        """Judge `source`; `origin` is what the progress database records (default: `label`)."""
-        self._start_sandbox(problem.framework)
+                   origin: str | None = None, graded: Path | None = None) -> Report:
+        """Judge `source`; `origin` is what the progress database records (default: `label`);
+        `graded` is the directory it came from (the child may not read it)."""
+        self._start_sandbox(problem.framework, graded)
         # Loaded for --examples too: examples are compared with the hidden file's tolerance either way.
         hidden = problems.load_hidden(problem)
         cases, expected, traps = self.prepare(problem, hidden, examples_only=examples_only)
@@ -87,14 +88,17 @@ class Judge:
                 report.warnings.append(str(exc))
         return report
 
-    def grader(self, problem: Problem) -> Callable[[str, str], Report]:
+    def grader(self, problem: Problem, graded: Path | None = None) -> Callable[[str, str], Report]:
         """A function judging (source, label) on `problem`, prepared once (batch grading, issue 6).
+
+        `graded` is the directory the sources come from: no child may read it (one
+        student's submission reading another's).
 
         Same order as `run_source`: the fork server (a separate process) starts
         first, so it imports while we load. The function may be called from several threads at once
         (`Sandbox.run` locks its spawn); it records no progress.
         """
-        self._start_sandbox(problem.framework)
+        self._start_sandbox(problem.framework, graded)
         if problem.framework == "torch":
             # Imported here, once, while the fork server starts: a batch diagnoses wrong answers from
             # several threads, and a thread seeing a half-imported torch in sys.modules fails.
@@ -129,17 +133,23 @@ class Judge:
         return list(zip(cases, expected))
 
     # ------------------------------------------------------------ lifecycle
-    def _start_sandbox(self, framework: str) -> None:
+    def protected_paths(self, graded: Path | None = None) -> tuple[Path, ...]:
+        """What no submission may read: the whole problem set (hidden tests, known submissions,
+        .git), cached expected values, progress records, and the directory being graded."""
+        paths = [self.root, self.cache.directory, progress_home(), graded]
+        return tuple(dict.fromkeys(Path(p).resolve() for p in paths if p is not None))
+
+    def _start_sandbox(self, framework: str, graded: Path | None = None) -> None:
         """Start (or widen) the fork server; it is a separate process that shares no memory with us."""
         preload = ("numpy", "torch") if framework == "torch" else ("numpy",)
+        protect = self.protected_paths(graded)
         if self._sandbox is not None and set(preload) <= set(self._sandbox.preload):
+            self._sandbox.protect_also(protect)  # a new graded directory needs no restart
             return
         if self._sandbox is not None:  # a torch problem after numpy ones: restart with torch preloaded
             preload = tuple(dict.fromkeys(self._sandbox.preload + preload))
+            protect = tuple(dict.fromkeys(self._sandbox.protect + protect))
             self._sandbox.close()
-        # The judge's data: hidden tests and known submissions, cached expected values, progress.
-        protect = [self.root / name for name in ("hidden_tests", "submissions", "problems")]
-        protect += [p for p in (self.cache.directory, progress_home()) if p is not None]
         disable: tuple[str, ...] = ()
         if os.environ.get(DISABLE_ENV):  # the isolation module is only needed to check the names
             from judge.sandbox.isolation import disabled_from_env

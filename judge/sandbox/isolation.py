@@ -326,5 +326,21 @@ def disabled_from_env(environ: dict | None = None) -> tuple[str, ...]:
     return names
 
 
+_NAMESPACE_LAYERS = ("user namespace", "pid namespace", "network namespace", "ipc namespace", "mount namespace",
+                     "scratch size limit")
+
+
 def probe_all() -> list[LayerStatus]:
-    return [LayerStatus(layer.name, *layer.probe()) for layer in LAYERS]
+    """What this machine offers, layer by layer (for `judge doctor` and tests that need a layer).
+
+    Unlike the cheap probes a child runs, this tries a user namespace in a throwaway
+    process when the judge is not root, so the reason a namespace is missing is exact.
+    """
+    shared = namespaces.available()
+    statuses = []
+    for layer in LAYERS:
+        ok, why = layer.probe()
+        if ok and layer.name in _NAMESPACE_LAYERS and not shared[0]:
+            ok, why = shared
+        statuses.append(LayerStatus(layer.name, ok, why))
+    return statuses
