@@ -22,7 +22,7 @@ from judge.errors import ConfigError
 from judge.execute import ErrorInfo, Observation, run_call
 from judge.problem import Problem, Trap
 from judge.report import Report, Shown, TestResult
-from judge.sandbox import Limits, Program, RunResult, Sandbox
+from judge.sandbox import Limits, Program, RunResult, Sandbox, isolation
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
 Expected = dict[str, Observation]
@@ -97,8 +97,7 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
         results.append(_judge_case(case, expected[i], actual[i], run, sandbox_failure.get(i), traps))
     warnings = []
     if run.isolation_failed:
-        warnings.append("running with weaker isolation: " + "; ".join(run.isolation_failed)
-                        + " (see `judge doctor`)")
+        warnings.append(isolation.exposure(run.isolation_failed))
     return Report(problem=problem.id, submission=submission, tests=results,
                   time_ms=(time.perf_counter() - started) * 1000, output=run.output, warnings=warnings)
 

@@ -58,7 +58,8 @@ class Layer:
     blocks: str
     probe: Callable[[], tuple[bool, str]]   # cheap (it runs in every child): no fork, no subprocess
     apply: Callable[[ChildContext], None]
-    lost: str = ""                          # what a submission could do were this layer the only one missing
+    lost: str = ""                          # what a submission could do without this layer...
+    also: tuple[str, ...] = ()              # ...unless one of these layers, which stop the same, is active
 
 
 def _always() -> tuple[bool, str]:
@@ -199,7 +200,8 @@ def _probe_landlock() -> tuple[bool, str]:
     if abi < 1:
         return False, "Landlock is not enabled in this kernel: file access is confined by the mount namespace only"
     extra = "" if abi >= 6 else " (ABI < 6: signals are not scoped)"
-    return True, f"ABI {abi}: reads only Python and library files, writes only the scratch directory{extra}"
+    return True, (f"ABI {abi}: reads only the standard library, site-packages, the judge package and system "
+                  f"libraries; writes only the scratch directory{extra}")
 
 
 # System trees every Python process reads from: shared libraries, time zones, CPU facts.
@@ -257,23 +259,23 @@ def _apply_seccomp(ctx: ChildContext) -> None:
 LAYERS: tuple[Layer, ...] = (
     Layer("process group", "children outliving the time limit (the whole group is killed)", _always,
           lambda ctx: None, "leave processes running"),
-    Layer("user namespace", "nothing by itself: it gives an unprivileged judge the namespaces below, and keeps "
-          "the child's capabilities inside them", namespaces.supported, _apply_user,
-          "use capabilities beyond its own namespaces"),
+    Layer("user namespace", "capabilities beyond the child's own namespaces; it gives an unprivileged judge "
+          "the namespaces below", namespaces.supported, _apply_user,
+          ""),
     Layer("pid namespace", "seeing, signalling or tracing the judge; leftover processes",
-          namespaces.supported, _apply_pid, "see the judge's processes"),
+          namespaces.supported, _apply_pid, "see the judge's processes", ("landlock",)),
     Layer("clean environment", "reading the judge's environment variables", _linux_only, _apply_env,
           "read the judge's environment"),
     Layer("closed descriptors", "reaching the judge through inherited files", _always, _apply_fds,
           "use the judge's open files"),
     Layer("network namespace", "all network access, loopback included", namespaces.supported, _apply_network,
-          "use the network"),
+          "use the network", ("seccomp",)),
     Layer("ipc namespace", "System V shared memory, semaphores and message queues, POSIX message queues "
           "shared with the machine and with other submissions", namespaces.supported, _apply_ipc,
-          "leave shared memory behind and talk to other submissions"),
+          "leave shared memory behind and talk to other submissions", ("seccomp",)),
     Layer("mount namespace", "reading the problem set (hidden tests, known submissions, .git), the graded "
           "directory and caches; the judge's /proc", namespaces.supported, _apply_mounts,
-          "see the problem set's files"),
+          "see the problem set's files", ("landlock",)),
     Layer("scratch size limit", "filling the disk (many files of the per-file limit)", _probe_scratch_size,
           _apply_scratch_size, "fill the disk"),
     Layer("scratch directory", "writing into the judge's working directory", _always, _apply_scratch,
@@ -281,7 +283,7 @@ LAYERS: tuple[Layer, ...] = (
     Layer("resource limits", "memory, CPU-time, file-size and open-file bombs", _probe_rlimits, _apply_rlimits,
           "exhaust memory or CPU"),
     Layer("no capabilities", "unmounting, tracing, overriding file permissions", _probe_capabilities,
-          _apply_capabilities, "unmount and override permissions"),
+          _apply_capabilities, "unmount and override permissions", ("seccomp",)),
     Layer("landlock", "reading or writing files outside the allowed trees; TCP; signals", _probe_landlock,
           _apply_landlock, "read and write any file its user can"),
     Layer("seccomp", "starting programs or processes, sockets, ptrace, mounts, namespaces, System V IPC",
@@ -290,11 +292,16 @@ LAYERS: tuple[Layer, ...] = (
 
 
 def exposure(failed: list[str]) -> str:
-    """One short line: which layers are missing and what a submission could then do."""
+    """One short line: which layers are missing and what a submission could then do.
+
+    A missing layer costs nothing when another active layer stops the same thing
+    (no network namespace, but seccomp denies every socket).
+    """
     names = [f.split(":", 1)[0] for f in failed]
-    lost = [layer.lost for layer in LAYERS if layer.name in names and layer.lost]
-    return (f"weaker isolation ({', '.join(names)} missing): a submission could "
-            f"{', '.join(lost) or 'do more than usual'}; see `judge doctor`")
+    lost = [layer.lost for layer in LAYERS
+            if layer.name in names and layer.lost and all(other in names for other in layer.also)]
+    could = f"a submission could {', '.join(lost)}" if lost else "other layers stop what they would"
+    return f"weaker isolation ({', '.join(names)} missing): {could}; see `judge doctor`"
 
 
 def apply_all(ctx: ChildContext) -> None:
