@@ -44,7 +44,7 @@ class ChildContext:
     limits: Limits
     scratch: Path
     keep_fds: tuple[int, ...]
-    protected: tuple[Path, ...] = ()      # the judge's data: hidden tests, submissions, problems
+    protected: tuple[Path, ...] = ()      # the judge's data: the problem set, the graded directory, caches
     calls: int = 1                        # calls this child will run (scales the CPU-time backstop)
     disabled: tuple[str, ...] = ()        # layers switched off on purpose (tests, debugging)
     readable: tuple[Path, ...] = ()       # trees the child may read (set by apply_all)
