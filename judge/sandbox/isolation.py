@@ -231,18 +231,10 @@ def readable_paths(protected: tuple[Path, ...]) -> list[Path]:
         path = Path(candidate)
         if not path.exists():
             continue
-        if any(_inside(p, path) for p in protected):
+        if any(namespaces.inside(p, path) for p in protected):
             continue
         allowed.append(path)
     return allowed
-
-
-def _inside(child: Path, parent: Path) -> bool:
-    try:
-        Path(os.path.realpath(child)).relative_to(os.path.realpath(parent))
-        return True
-    except ValueError:
-        return False
 
 
 def _apply_landlock(ctx: ChildContext) -> None:

@@ -139,7 +139,7 @@ def isolate_mounts(protected: tuple[Path, ...], keep: tuple[Keep, ...], own_proc
     failed = []
     for path in covered(protected):
         try:
-            _cover(path, [k for k in keep if _inside(k.path, path)])
+            _cover(path, [k for k in keep if inside(k.path, path)])
         except OSError as exc:
             failed.append(f"hiding {path}: {exc.strerror or exc}")
     if own_proc:
@@ -155,9 +155,9 @@ def covered(protected: tuple[Path, ...]) -> list[Path]:
     real = sorted({Path(os.path.realpath(p)) for p in protected if os.path.isdir(p)}, key=lambda p: len(p.parts))
     chosen: list[Path] = []
     for path in real:
-        if any(_inside(path, outer) for outer in chosen):
+        if any(inside(path, outer) for outer in chosen):
             continue
-        if any(_inside(system, path) for system in _SYSTEM):
+        if any(inside(system, path) for system in _SYSTEM):
             continue  # e.g. a submission graded from "/": Landlock alone keeps it unreadable
         chosen.append(path)
     return chosen
@@ -209,7 +209,8 @@ def cap_scratch(scratch: Path, size_mb: int) -> None:
                    f"size={size_mb}m,mode=700")
 
 
-def _inside(child: Path, parent: Path) -> bool:
+def inside(child: Path, parent: Path) -> bool:
+    """Whether `child` is `parent` or below it, symbolic links resolved."""
     try:
         Path(os.path.realpath(child)).relative_to(os.path.realpath(parent))
         return True
