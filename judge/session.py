@@ -162,7 +162,8 @@ class Judge:
 
     def _start_sandbox(self, framework: str, graded: Path | None = None) -> None:
         """Start (or widen) the fork server; it is a separate process that shares no memory with us."""
-        preload = ("numpy", "torch") if framework == "torch" else ("numpy",)
+        # judge.experiments runs training inside the child: imported once in the server, not per child.
+        preload = ("numpy", "torch", "judge.experiments") if framework == "torch" else ("numpy",)
         protect = self.protected_paths(graded)
         if self._sandbox is not None and set(preload) <= set(self._sandbox.preload):
             self._sandbox.protect_also(protect)  # a new graded directory needs no restart

@@ -59,7 +59,7 @@ def test_every_check_module_is_registered_and_documented() -> None:
 
 def test_every_check_is_tested_here() -> None:
     tested = {"compare", "structure", "shape", "dtype", "finite", "allclose", "raises", "mutation", "gradient",
-              "leakage", "invariance"}
+              "leakage", "invariance", "experiment"}
     assert set(checks.names()) <= tested, "add a passing and a failing case for the new check"
 
 
@@ -297,6 +297,42 @@ def test_mutation_detects_numpy_inputs_and_resizing() -> None:
     assert not result.passed and "`x` was reshaped or transposed in place: its shape went from (2, 3) to (6,)" in result.message
 
 
+PARAMS = {"x": torch.ones(2, 3), "params": {"w": torch.arange(3.0), "b": torch.zeros(3), "heads": 2}}
+
+
+def affine(x, params):
+    return x * params["w"] + params["b"]
+
+
+def test_mutation_looks_inside_dict_arguments() -> None:
+    assert run_check("mutation", PARAMS, affine, affine).passed
+
+    def scales_in_place(x, params):
+        params["w"].mul_(2)
+        return affine(x, params)
+
+    def rebinds_entry(x, params):
+        params["b"] = params["b"] + 1
+        return x * params["w"] + params["b"]
+
+    def pops_entry(x, params):
+        return x * params.pop("w") + params["b"]
+
+    result = run_check("mutation", PARAMS, affine, scales_in_place)
+    assert not result.passed and 'the input `params["w"]` was modified in place (2 of 3 entries changed)' in result.message
+    result = run_check("mutation", PARAMS, affine, rebinds_entry)
+    assert not result.passed and '`params["b"]` was modified in place' in result.message
+    result = run_check("mutation", PARAMS, affine, pops_entry)
+    assert not result.passed and 'the input `params["w"]` was replaced in place' in result.message
+
+
+def test_mutation_fails_when_the_inputs_do_not_come_back() -> None:
+    case = make_case(X, "mutation")
+    forged = {name: Observation(value=1.0) for name in case.calls}   # no inputs_after
+    result = checks.get("mutation").check(case, forged, forged)
+    assert not result.passed and "could not be read back" in result.message
+
+
 # ---------------------------------------------------------------- gradient
 
 GRAD = {"wrt": ["x"], "outputs": ["y"]}
@@ -320,10 +356,29 @@ def test_gradient_detached_output() -> None:
     assert "`y`" in result.message and "not connected to the autograd graph" in result.message
 
 
+def test_gradient_detached_tensor_output_is_named_in_words() -> None:
+    result = run_check("gradient", X, lambda x: x * 2, lambda x: x.detach() * 2, {"wrt": ["x"]})
+    assert not result.passed
+    assert "no gradient reaches `x`: the returned value: the output is not connected" in result.message
+
+
 def test_gradient_through_numpy() -> None:
     result = run_check("gradient", X, lambda x: {"y": x * 2},
                        lambda x: {"y": torch.from_numpy(x.detach().numpy() * 2)}, GRAD)
     assert not result.passed and "numpy" in result.message
+
+
+def test_gradient_where_the_reference_passes_none_must_stay_none() -> None:
+    """A stop-gradient: the reference detaches `x`, so a gradient reaching it is wrong; zeros are fine."""
+    pair = {"x": torch.arange(6.0).reshape(2, 3), "t": torch.ones(2, 3)}
+    wrt = {"wrt": ["t"], "outputs": ["y"]}
+    detached = lambda x, t: {"y": x * t.detach()}  # noqa: E731
+    assert run_check("gradient", pair, detached, detached, wrt).passed
+    assert run_check("gradient", pair, detached, lambda x, t: {"y": x * t + 0 * t}, wrt).passed is False
+    assert run_check("gradient", pair, detached, lambda x, t: {"y": x * t.detach() + 0 * t}, wrt).passed
+    result = run_check("gradient", pair, detached, lambda x, t: {"y": x * t}, wrt)
+    assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
+    assert "a gradient reaches `t`, but none may" in result.message and ".detach()" in result.message
 
 
 def test_gradient_failing_backward_is_a_runtime_error() -> None:
@@ -339,6 +394,37 @@ def test_gradient_failing_backward_is_a_runtime_error() -> None:
     result = run_check("gradient", X, lambda x: {"y": x * 2}, lambda x: {"y": Broken.apply(x)}, GRAD)
     assert not result.passed and result.verdict is Verdict.RUNTIME_ERROR
     assert "backward pass failed: RuntimeError: backward exploded" in result.message
+
+
+PARAMS_GRAD = {"wrt": ["x", "params"]}
+
+
+def test_gradient_wrt_a_dict_argument_covers_each_tensor() -> None:
+    assert run_check("gradient", PARAMS, affine, lambda x, p: p["b"] + p["w"] * x, PARAMS_GRAD).passed
+
+    def bias_detached(x, params):
+        return x * params["w"] + params["b"].detach()
+
+    result = run_check("gradient", PARAMS, affine, bias_detached, PARAMS_GRAD)
+    assert not result.passed and 'no gradient reaches `params["b"]`' in result.message
+    doubled = lambda x, p: x * (2 * p["w"] - p["w"].detach()) + p["b"]     # same values, twice the w-gradient
+    result = run_check("gradient", PARAMS, affine, doubled, PARAMS_GRAD)
+    assert not result.passed and 'the gradient w.r.t. `params["w"]`' in result.message
+
+
+def test_gradient_of_a_dict_argument_is_taken_before_the_submission_edits_it() -> None:
+    def pops_bias(x, params):
+        return x * params["w"] + params.pop("b")          # the judge still holds the original b
+
+    assert run_check("gradient", PARAMS, affine, pops_bias, PARAMS_GRAD).passed
+
+
+def test_gradient_fails_when_no_gradients_come_back() -> None:
+    case = make_case(X, "gradient", GRAD)
+    expected = observe(lambda x: {"y": x * 2}, case)
+    forged = {name: Observation(value=obs.value) for name, obs in expected.items()}   # grads dropped
+    result = checks.get("gradient").check(case, expected, forged, **GRAD)
+    assert not result.passed and "no gradient reaches `x`" in result.message
 
 
 # ---------------------------------------------------------------- leakage
@@ -387,3 +473,78 @@ def test_invariance_blames_a_wrong_declaration_not_the_submission() -> None:
     result = run_check("invariance", PAIR, lambda a, b: a - b, lambda a, b: a - b, SWAP)
     assert not result.passed and result.verdict is Verdict.JUDGE_ERROR
     assert "the reference breaks this declared invariance" in result.message
+
+
+# ---------------------------------------------------------------- experiment
+
+def _simsiam(p1, p2, z1, z2, stop=True):
+    def d(p, z):
+        return -torch.nn.functional.cosine_similarity(p, z.detach() if stop else z, dim=1).mean()
+    return d(p1, z2) / 2 + d(p2, z1) / 2
+
+
+SIMSIAM = {"name": "simsiam", "seed": 1, "pass_if": {"std_ratio": 0.2, "alignment": 0.8}}
+FOUR = {k: torch.ones(2, 3) for k in ("p1", "p2", "z1", "z2")}
+
+
+def test_experiment_passes_a_loss_that_trains() -> None:
+    assert run_check("experiment", FOUR, _simsiam, _simsiam, SIMSIAM).passed
+
+
+def test_experiment_says_the_representation_collapsed() -> None:
+    result = run_check("experiment", FOUR, _simsiam, lambda *a: _simsiam(*a, stop=False), SIMSIAM)
+    assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
+    assert result.message.startswith("the representation collapsed: the per-channel std of the normalised "
+                                     "held-out outputs fell from 0.2")
+    assert "stop-gradient" in result.message and "z.detach()" in result.message
+
+
+def _weights_case():
+    case = make_case(FOUR, "experiment", SIMSIAM)
+    good = observe(_simsiam, case)["experiment.run"]
+    return case, good
+
+
+@pytest.mark.parametrize("forge, says", [
+    (lambda w: None, "did not return the trained weights"),
+    (lambda w: {**w, "std_ratio": 1.0}, "did not return the trained weights"),
+    (lambda w: {k: v for k, v in w.items() if k != "enc1"}, "did not return the trained weights"),
+    (lambda w: {**w, "enc1": wire.Array(w["enc1"].data, "numpy", "float32")}, "malformed weight `enc1`"),
+    (lambda w: {**w, "enc1": wire.Array(w["enc1"].data.astype(np.float64), "torch", "float64")},
+     "malformed weight `enc1`: expected float32 (32, 64)"),
+    (lambda w: {**w, "enc2": wire.Array(w["enc2"].data[:, :8].copy(), "torch", "float32")}, "malformed weight `enc2`"),
+    (lambda w: {**w, "pred2_bias": wire.Array(np.full(16, np.nan, np.float32), "torch", "float32")},
+     "became NaN or inf"),
+])
+def test_experiment_fails_malformed_or_forged_weights(forge, says) -> None:
+    """Whatever comes back is judged as weights on held-out data; anything else fails, never passes."""
+    case, good = _weights_case()
+    forged = Observation(value=forge(dict(good.value)))
+    result = checks.get("experiment").check(case, {}, {"experiment.run": forged}, **SIMSIAM)
+    assert not result.passed and says in result.message
+
+
+def test_experiment_sends_training_data_only() -> None:
+    """The child gets initial weights, the training views and the batch order: no held-out sample."""
+    from judge.experiments import simsiam
+
+    case = make_case(FOUR, "experiment", SIMSIAM)
+    data = case.calls["experiment.run"].experiment["data"]
+    assert set(data) == {"weights", "views", "batches"}
+    _, heldout = simsiam.setup(np.random.default_rng(SIMSIAM["seed"]), simsiam.SETTINGS)
+    sent = np.concatenate([v.data for v in data["views"]])
+    for view in heldout["views"]:
+        assert not (np.abs(sent[:, None, :] - view[None, :64, :]).sum(-1) == 0).any()
+
+
+@pytest.mark.parametrize("params, says", [
+    ({"name": "byol", "pass_if": {}}, "unknown experiment 'byol'"),
+    ({**SIMSIAM, "settings": {"stepz": 3}}, "unknown setting 'stepz' of experiment 'simsiam'"),
+    ({**SIMSIAM, "settings": {"steps": 2.5}}, "setting 'steps' of experiment 'simsiam' must be an int"),
+    ({**SIMSIAM, "pass_if": {"accuracy": 0.9}}, "pass_if: unknown figure 'accuracy' of experiment 'simsiam'"),
+])
+def test_experiment_configuration_errors_are_one_line(params, says) -> None:
+    from judge.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=says):
+        make_case(FOUR, "experiment", params)
