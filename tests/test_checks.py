@@ -167,6 +167,15 @@ def test_allclose_within_tolerance_passes() -> None:
     assert not run_check("allclose", VALUES, lambda x: x, lambda x: x * (1 + 5e-3), tolerance=tolerance).passed
 
 
+def test_allclose_an_infinite_expected_value_is_matched_only_by_the_same_infinity() -> None:
+    # with rtol > 0 the bound atol + rtol * |inf| is infinite: any finite value used to pass
+    tolerance = Tolerance(rtol=1e-5, atol=1e-6)
+    infinite = lambda x: x.sum() + float("inf")  # noqa: E731
+    assert run_check("allclose", VALUES, infinite, infinite, tolerance=tolerance).passed
+    assert not run_check("allclose", VALUES, infinite, lambda x: x.sum(), tolerance=tolerance).passed
+    assert not run_check("allclose", VALUES, infinite, lambda x: -infinite(x), tolerance=tolerance).passed
+
+
 def test_allclose_example_shows_index_values_and_errors() -> None:
     result = run_check("allclose", VALUES, lambda x: x, _off, public=True)
     assert not result.passed and result.diagnose
@@ -451,6 +460,64 @@ def test_leakage_only_looks_at_the_listed_outputs() -> None:
     assert run_check("leakage", BATCH, lambda x: {"tokens": x * 2, "stats": x}, submission, params).passed
     result = run_check("leakage", BATCH, lambda x: {"tokens": x}, lambda x: {"tokens": x.roll(1, 0)}, params)
     assert not result.passed and "`tokens` of sample(s) 1" in result.message
+
+
+PROBE = {"features": np.arange(12.0).reshape(6, 2), "labels": np.array([0, 2, 1, 2, 0, 1])}
+
+
+def _standardised(features, labels):
+    return {"scores": (features - features.mean(0)) / features.std(0)}
+
+
+def test_leakage_redraws_the_listed_rows_and_watches_the_others() -> None:
+    params = {"arg": "features", "rows": [3, 4, 5], "outputs": ["scores"],
+              "message": "standardise with the training statistics only"}
+    own_rows = lambda features, labels: {"scores": features * 2}  # noqa: E731
+    assert run_check("leakage", PROBE, own_rows, own_rows, params).passed
+    result = run_check("leakage", PROBE, own_rows, _standardised, params)
+    assert not result.passed
+    assert result.message == ("leakage: changing rows 3, 4, 5 of `features` changed `scores` of sample(s) 0, 1, 2: "
+                              "standardise with the training statistics only")
+
+
+def test_leakage_can_watch_every_row_while_all_labels_change() -> None:
+    params = {"arg": "labels", "rows": "all", "watch": "all", "message": "labels are only for scoring"}
+    case = make_case(PROBE, "leakage", params)
+    before, after = case.args[1].data, case.calls["leakage.perturbed"].args[1].data
+    # every label moved, to another label of the range the argument spans
+    assert after.dtype == before.dtype and np.all(after != before) and set(after) <= {0, 1, 2}
+    independent = lambda features, labels: {"predictions": np.argmax(features, 1)}  # noqa: E731
+    assert run_check("leakage", PROBE, independent, independent, params).passed
+    uses_labels = lambda features, labels: {"predictions": np.argmax(features, 1) + labels}  # noqa: E731
+    result = run_check("leakage", PROBE, independent, uses_labels, params)
+    assert not result.passed
+    assert result.message.startswith("leakage: changing every row of `labels` changed `predictions` of sample(s) "
+                                     "0, 1, 2, 3, 4 and 1 more: labels are only for scoring")
+
+
+def test_leakage_fails_when_no_watched_output_comes_back() -> None:
+    params = {"arg": "features", "rows": [0], "outputs": ["scores"]}
+    result = run_check("leakage", PROBE, _standardised, lambda features, labels: {"scores": 1.0}, params)
+    assert not result.passed and "nothing could be compared" in result.message
+
+
+@pytest.mark.parametrize("params, problem", [
+    ({"arg": "features", "rows": [6]}, "leakage.rows: row 6 is out of range for 6 rows"),
+    ({"arg": "features", "rows": "some"}, "leakage.rows: expected a list of row indices or all"),
+    ({"arg": "features", "watch": [True]}, "leakage.watch: expected a list of row indices or all"),
+])
+def test_leakage_rejects_rows_that_do_not_fit(params: dict, problem: str) -> None:
+    from judge.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=problem.replace(".", r"\.")):
+        make_case(PROBE, "leakage", params)
+
+
+def test_leakage_refuses_to_redraw_a_constant_integer_argument() -> None:
+    from judge.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="all equal"):
+        make_case({"labels": np.zeros(4, dtype=np.int64)}, "leakage", {"arg": "labels", "rows": "all"})
 
 
 # ---------------------------------------------------------------- invariance
