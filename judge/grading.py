@@ -77,29 +77,48 @@ TRAP_KEEP_BYTES = 16 << 20  # trap outputs larger than this are recomputed rathe
 
 
 def grade(problem: Problem, cases: list[Case], expected: list[Expected], source: str, filename: str,
-          submission: str, sandbox: Sandbox, limits: Limits, traps: TrapSet | None = None) -> Report:
+          submission: str, sandbox: Sandbox, limits: Limits, traps: TrapSet | None = None,
+          on_result: Callable[[TestResult], None] | None = None) -> Report:
+    """Run `source` on every case and judge it; `on_result` gets each test's result, in order,
+    as soon as the sandbox has finished that test's calls (the web page streams them)."""
     started = time.perf_counter()
-    calls, owners = [], []
-    for i, case in enumerate(cases):
-        for name, call in case.calls.items():
-            calls.append(call)
-            owners.append((i, name))
-    run = sandbox.run(Program(source=source, filename=filename, entry_point=problem.entry_point), calls, limits)
-    actual: list[dict[str, Observation]] = [{} for _ in cases]
-    sandbox_failure: dict[int, tuple[Verdict, str]] = {}
-    for (i, name), outcome in zip(owners, run.outcomes):
-        if outcome.observation is not None:
-            actual[i][name] = outcome.observation
-        elif outcome.verdict is not None and i not in sandbox_failure:
-            sandbox_failure[i] = (outcome.verdict, outcome.message)
-    results = []
-    for i, case in enumerate(cases):
-        results.append(_judge_case(case, expected[i], actual[i], run, sandbox_failure.get(i), traps))
+    calls, ends = [], []
+    for case in cases:
+        calls.extend(case.calls.values())
+        ends.append(len(calls))  # a case's calls are the slice [ends[i-1], ends[i]) of `calls`
+    results: list[TestResult] = []
+
+    def judge_finished(run: RunResult, done: int) -> None:
+        while len(results) < len(cases) and ends[len(results)] <= done:
+            i = len(results)
+            outcomes = run.outcomes[ends[i] - len(cases[i].calls):ends[i]]
+            results.append(_judge_outcomes(cases[i], expected[i], run, outcomes, traps))
+            if on_result is not None:
+                on_result(results[-1])
+
+    # Without a listener, judge after the run: diagnosing a failure imports the traps' framework,
+    # which would otherwise compete with the submission for the CPU while it is being timed.
+    run = sandbox.run(Program(source=source, filename=filename, entry_point=problem.entry_point), calls, limits,
+                      on_progress=judge_finished if on_result is not None else None)
+    judge_finished(run, len(calls))
     warnings = []
     if run.isolation_failed:
         warnings.append(isolation.exposure(run.isolation_failed))
     return Report(problem=problem.id, submission=submission, tests=results,
                   time_ms=(time.perf_counter() - started) * 1000, output=run.output, warnings=warnings)
+
+
+def _judge_outcomes(case: Case, expected: Expected, run: RunResult, outcomes: list, traps: TrapSet | None
+                    ) -> TestResult:
+    """One case's verdict from its calls' outcomes (in the order of `case.calls`)."""
+    actual: dict[str, Observation] = {}
+    failure: tuple[Verdict, str] | None = None
+    for name, outcome in zip(case.calls, outcomes):
+        if outcome.observation is not None:
+            actual[name] = outcome.observation
+        elif outcome.verdict is not None and failure is None:
+            failure = (outcome.verdict, outcome.message)
+    return _judge_case(case, expected, actual, run, failure, traps)
 
 
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], run: RunResult,
