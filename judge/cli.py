@@ -622,7 +622,7 @@ def doctor(judge) -> None:
         disable = disabled_from_env()
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    statuses = examine(tuple(j.root / name for name in ("hidden_tests", "submissions", "problems")), disable)
+    statuses = examine(j.protected_paths(), disable)
     width = max(len(s.name) for s in statuses)
     for status in statuses:
         mark = click.style("✓", fg="green") if status.active else click.style("✗", fg="red")

@@ -24,7 +24,7 @@ from judge.escape import escape_controls
 from judge.execute import ErrorInfo, Observation, run_call
 from judge.problem import Problem, Trap
 from judge.report import MAX_DETAIL, MAX_DETAILS, Report, Shown, TestResult, cap_message
-from judge.sandbox import Limits, Program, RunResult, Sandbox
+from judge.sandbox import Limits, Program, RunResult, Sandbox, isolation
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
 Expected = dict[str, Observation]
@@ -118,8 +118,7 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
     judge_finished(run, len(calls))
     warnings = []
     if run.isolation_failed:
-        warnings.append(escape_controls("running with weaker isolation: " + "; ".join(run.isolation_failed)
-                                        + " (see `judge doctor`)"))
+        warnings.append(escape_controls(isolation.exposure(run.isolation_failed)))
     return Report(problem=problem.id, submission=submission, tests=results,
                   time_ms=(time.perf_counter() - started) * 1000,
                   output=escape_controls(run.output, keep="\n\t"), warnings=warnings)

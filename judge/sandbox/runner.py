@@ -111,6 +111,10 @@ class Sandbox:
         self._ready = False
         self._lock = threading.Lock()
 
+    def protect_also(self, paths: tuple[Path, ...] | list[Path]) -> None:
+        """Hide more directories from every later run (e.g. the next graded directory); no restart."""
+        self.protect = tuple(dict.fromkeys(self.protect + tuple(Path(p).resolve() for p in paths)))
+
     def start(self) -> "Sandbox":
         """Start the fork server in the background (returns at once)."""
         if self._process is None:
@@ -204,13 +208,14 @@ class Sandbox:
                 result.outcomes[start:] = [skipped] * (len(calls) - start)
                 break
             result.workers += 1
-            start = _Drive(self._spawn(), program, calls, start, limits, captured, result, progress, wall).run()
+            start = _Drive(self._spawn(), program, calls, start, limits, captured, result, progress, wall,
+                           self.protect).run()
             if result.load_error is not None:
                 break
             progress(result, start)
         if not calls and result.load_error is None:
             result.workers += 1
-            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress, wall).run()
+            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress, wall, self.protect).run()
         result.output = captured.text()
         result.output_bytes = captured.total
         progress(result, len(calls))
@@ -242,9 +247,11 @@ class _Drive:
     """One worker's life: from the request to its exit record."""
 
     def __init__(self, handles, program: Program, calls: list[Call], start: int, limits: Limits,
-                 output: _Output, result: RunResult, progress: Callable[[RunResult, int], None], wall: float):
+                 output: _Output, result: RunResult, progress: Callable[[RunResult, int], None], wall: float,
+                 protect: tuple[Path, ...] = ()):
         self.data, self.ctl, self.out = handles
         self.progress = progress
+        self.protect = protect
         self.program, self.calls, self.start, self.limits = program, calls, start, limits
         self.output, self.result = output, result
         self.reader = channel.FrameReader(max_frame=limits.result_bytes + (1 << 20))
@@ -274,7 +281,8 @@ class _Drive:
     def _send_request(self) -> None:
         header = {"source": self.program.source, "filename": self.program.filename,
                   "entry_point": self.program.entry_point, "limits": self.limits.to_plain(),
-                  "indices": list(range(self.start, len(self.calls)))}
+                  "indices": list(range(self.start, len(self.calls))),
+                  "protect": [str(p) for p in self.protect]}
         body = wire.encode([c.to_plain() for c in self.calls[self.start:]], 1 << 34)
         self.data.settimeout(self.limits.import_time_s + 5)
         try:

@@ -110,11 +110,9 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
              protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     scratch = Path(tempfile.mkdtemp(prefix="judge-run-", dir=scratch_root))
-    if namespaces.available()[0] and "pid namespace" not in disabled:
-        try:
-            namespaces.enter_pid_namespace()
-        except OSError:
-            pass  # the child notices it is not PID 1 and reports the layer as missing
+    # The user namespace (and the PID namespace, whose next process is the worker): the worker
+    # notices what it did not get and reports those layers as missing.
+    namespaces.enter(user="user namespace" not in disabled, pid="pid namespace" not in disabled)
     baseline_kb = _rss_kb()  # what the worker starts with: the judge charges only what it adds
     pid = os.fork()
     if pid == 0:
