@@ -3,21 +3,24 @@
 This is where verdicts are decided, in the judge's process, from plain data:
 sandbox verdicts (time, memory, output, crashes) first, then errors raised by
 the submission, then the checks selected for each test in order. A value
-failure is matched against the problem's known mistakes ("traps") so the
-message can name the mistake.
+failure is matched against the problem's known mistakes ("traps"), then
+against generic relations to the expected output (judge.diagnose), so the
+message can name the mistake; a test's hint is shown only for the failures
+it explains.
 """
 from __future__ import annotations
 
 import math
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from judge import checks, wire
 from judge.cases import MAIN, Case
 from judge.checks import compare
+from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
 from judge.execute import ErrorInfo, Observation, run_call
 from judge.problem import Problem, Trap
@@ -95,6 +98,7 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
     results = []
     for i, case in enumerate(cases):
         results.append(_judge_case(case, expected[i], actual[i], run, sandbox_failure.get(i), traps))
+    results = once_per_file(results, file_failed=run.load_error is not None)
     warnings = []
     if run.isolation_failed:
         warnings.append("running with weaker isolation: " + "; ".join(run.isolation_failed)
@@ -108,8 +112,12 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
     main = actual.get(MAIN)
     time_ms = main.time_ms if main is not None else 0.0
 
-    def result(verdict: Verdict, message: str = "", details=()) -> TestResult:
-        if verdict is not Verdict.ACCEPTED and case.test.hint:
+    def result(verdict: Verdict, message: str = "", details=(), kind: str = "",
+               mistake: Diagnosis | None = None) -> TestResult:
+        if mistake is not None:
+            message = f"{message}\n{_KNOWN_MISTAKE if mistake.name in _trap_names(traps) else _DIAGNOSIS}" \
+                      f"{mistake.message}"
+        if verdict is not Verdict.ACCEPTED and _hint_applies(case, kind or verdict.value, mistake):
             message = f"{message}\nhint: {case.test.hint}" if message else f"hint: {case.test.hint}"
         shown = _shown(case, expected, actual) if case.public else None  # never for hidden tests
         return TestResult(case.name, case.test.group, verdict, message, time_ms, tuple(details), shown)
@@ -131,17 +139,66 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
         if observation is None:
             return result(Verdict.JUDGE_ERROR, f"no result came back for call {name!r}")
         if observation.error is not None and not (name == MAIN and raising):
-            return result(*_error_verdict(observation.error), details=observation.error.frames)
+            verdict, message = _error_verdict(observation.error)
+            return result(verdict, message, details=observation.error.frames, kind=verdict.value)
     for spec in case.test.checks:
         outcome = checks.get(spec.type).check(case, expected, actual, **spec.params)
         if not outcome.passed:
-            message = outcome.message
-            if outcome.diagnose and traps is not None:
-                mistake = diagnose(case, actual, traps)
-                if mistake:
-                    message += f"\nthis matches a known mistake: {mistake}"
-            return result(outcome.verdict, message, outcome.lines)
+            kind = outcome.kind or ("values" if spec.type == "allclose" else spec.type)
+            # A value that should have been an error may still be a known mistake (silent cropping).
+            returned_instead = spec.type == "raises" and main is not None and main.error is None
+            mistake = None
+            if traps is not None and (outcome.diagnose or returned_instead):
+                mistake = diagnose(case, expected, actual, traps)
+            kind = f"{kind}.{outcome.key}" if outcome.key else kind
+            return result(outcome.verdict, outcome.message, outcome.lines, kind=kind, mistake=mistake)
     return result(Verdict.ACCEPTED)
+
+
+_KNOWN_MISTAKE = "this matches a known mistake: "
+_DIAGNOSIS = "what went wrong: "
+
+
+def _trap_names(traps: TrapSet | None) -> set[str]:
+    return {t.name for t in traps.traps} if traps is not None else set()
+
+
+def _hint_applies(case: Case, kind: str, mistake: Diagnosis | None) -> bool:
+    """A test's hint is shown only for the failures it explains (`hint_when`), or any when none is declared."""
+    if not case.test.hint:
+        return False
+    when = case.test.hint_when
+    # `values` covers every key; `values.loss` only a failure on `loss`
+    return not when or kind in when or kind.split(".", 1)[0] in when or (mistake is not None and mistake.name in when)
+
+
+def once_per_file(results: list[TestResult], file_failed: bool = False) -> list[TestResult]:
+    """Say a file-level failure and a repeated diagnosis once: later tests refer to the first.
+
+    A file that does not load fails every test the same way (25 identical
+    SyntaxError blocks help nobody), and a mistake named on one test is the
+    same mistake on the next.
+    """
+    if file_failed and results:
+        first = results[0].name
+        return results[:1] + [replace(t, message=f"not run: the file failed to load (see test {first})", details=())
+                              for t in results[1:]]
+    named: dict[str, str] = {}
+    out = []
+    for test in results:
+        if test.verdict is Verdict.ACCEPTED:
+            out.append(test)
+            continue
+        lines = []
+        for line in test.message.splitlines():
+            if line.startswith((_KNOWN_MISTAKE, _DIAGNOSIS)):
+                if line in named:
+                    line = f"{line.split(': ', 1)[0]}: the same as on test {named[line]}"
+                else:
+                    named[line] = test.name
+            lines.append(line)
+        out.append(replace(test, message="\n".join(lines)))
+    return out
 
 
 def _shown(case: Case, expected: Expected, actual: dict[str, Observation]) -> Shown:
@@ -193,8 +250,19 @@ def _error_verdict(error: ErrorInfo) -> tuple[Verdict, str]:
     return Verdict.RUNTIME_ERROR, f"raised {error.headline()}"
 
 
-def diagnose(case: Case, actual: dict[str, Observation], traps: TrapSet) -> str | None:
-    """The message of the first known mistake whose output equals the submission's."""
+def diagnose(case: Case, expected: Expected, actual: dict[str, Observation], traps: TrapSet) -> Diagnosis | None:
+    """The known mistake whose output equals the submission's, else a generic relation to the expected output."""
+    found = known_mistake(case, actual, traps)
+    if found is not None:
+        return found
+    want, got = expected.get(MAIN), actual.get(MAIN)
+    if want is None or want.error is not None or got is None or got.error is not None:
+        return None
+    return generic(case, want.value, got.value)
+
+
+def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet) -> Diagnosis | None:
+    """The first trap whose output equals the submission's."""
     observed = actual.get(MAIN)
     if observed is None or observed.error is not None:
         return None
@@ -217,7 +285,7 @@ def diagnose(case: Case, actual: dict[str, Observation], traps: TrapSet) -> str 
         if made is None:
             made = plain(run_call(fn, case.calls[MAIN], None))
         if compare.check(case, {MAIN: made}, {MAIN: observed}).passed:
-            return trap.message
+            return Diagnosis(trap.name, trap.message)
     return None
 
 

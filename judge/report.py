@@ -105,6 +105,7 @@ Line = list[Segment]
 _GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check": "property checks"}
 _ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 _KNOWN_MISTAKE = "this matches a known mistake: "
+_DIAGNOSIS = "what went wrong: "     # a generic diagnosis (judge.diagnose)
 
 
 def use_colour(stream: IO | None) -> bool:
@@ -185,7 +186,7 @@ def _message(message: str, mistakes: set[str]) -> list[Line]:
     """A failure message; a known mistake named once already is referred to, not repeated."""
     lines: list[Line] = []
     for part in message.splitlines():
-        if part.startswith(_KNOWN_MISTAKE):
+        if part.startswith((_KNOWN_MISTAKE, _DIAGNOSIS)):
             if part in mistakes:
                 lines.append([("      this matches the known mistake named above", "yellow")])
                 continue
