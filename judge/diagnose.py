@@ -21,6 +21,7 @@ from judge.problem import Tolerance
 from judge.wire import Array
 
 MAX_ELEMENTS = 4_000_000  # larger outputs are not searched for relations (cost)
+MAX_SLICES = 4096         # nor axes longer than this for a permutation
 
 
 @dataclass(frozen=True)
@@ -66,22 +67,27 @@ def generic(case, expected: Any, actual: Any) -> Diagnosis | None:
 
 
 def input_factors(names: tuple[str, ...], args: tuple[Any, ...]) -> tuple[tuple[float, str], ...]:
-    """Simple factors a wrong value is often off by: 2, 1/2, sizes of the inputs, scalar arguments."""
-    factors: list[tuple[float, str]] = [(2.0, "exactly twice"), (0.5, "exactly half")]
+    """Simple factors a wrong value is often off by: 2, 100, sizes of the inputs, scalar arguments.
+
+    Each comes with words that complete "is the expected value ..."; they name
+    inputs, never their hidden values.
+    """
+    factors: list[tuple[float, str]] = [(2.0, "times 2"), (0.5, "divided by 2"),
+                                        (100.0, "times 100 (a percentage?)"), (0.01, "divided by 100")]
+    counted: set[int] = set()
     for name, value in zip(names, args):
-        if isinstance(value, Array) and value.data.ndim >= 1 and value.data.shape[0] > 2:
-            n = value.data.shape[0]
-            factors += [(float(n), f"{n} times (the number of rows of `{name}`)"),
-                        (1 / n, f"1/{n} of (1 / the number of rows of `{name}`)"),
-                        (n / (n - 1), f"n/(n-1) times (n = {n} rows of `{name}`: a divisor of n - 1 instead of n?)")]
+        if isinstance(value, Array) and value.data.ndim >= 1 and value.data.shape[0] > 2 \
+                and value.data.shape[0] not in counted:  # two inputs of N rows: naming the first says it
+            n, rows = value.data.shape[0], f"the number of rows of `{name}`"
+            counted.add(n)
+            factors += [(float(n), f"times {rows}"), (1 / n, f"divided by {rows}"),
+                        (n / (n - 1), f"times n / (n - 1), n {rows} (a divisor of n - 1 instead of n?)")]
             if n % 2 == 0 and n > 4:
                 m = n // 2
-                factors += [(float(m), f"{m} times (half the rows of `{name}`)"),
-                            (1 / m, f"1/{m} of (half the rows of `{name}`)"),
-                            (m / (m - 1), f"m/(m-1) times (m = {m}, half the rows of `{name}`: a divisor of "
-                                          "2(m - 1) instead of 2m?)")]
+                factors += [(float(m), f"times half {rows}"), (1 / m, f"divided by half {rows}"),
+                            (m / (m - 1), f"times m / (m - 1), m half {rows} (a divisor of 2(m - 1) instead of 2m?)")]
         elif type(value) is float and value > 0 and value != 1.0:
-            factors += [(value, f"`{name}` times"), (1 / value, f"1/`{name}` times")]
+            factors += [(value, f"times `{name}`"), (1 / value, f"divided by `{name}`")]
     return tuple(factors)
 
 
@@ -103,12 +109,13 @@ def rounded(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
 def simple_factor(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
     if not (np.isfinite(e) and np.isfinite(a)) or abs(float(e)) <= ctx.atol:
         return None
-    if any(_count(e, n) and _count(a, n) for n in ctx.counts + (1,)):
-        return None  # two fractions k / n (accuracies, counts): their ratio says nothing about the mistake
-    for factor, words in ctx.factors:
-        if abs(factor - 1) > 1e-9 and _close(a, e * factor, ctx):
-            return f"is {words} the expected value"
-    return None
+    if abs(float(a)) <= 1 and any(_count(e, n) and _count(a, n) for n in ctx.counts):
+        return None  # two fractions k / n (accuracies): their ratio says nothing about the mistake
+    matches = [words for factor, words in ctx.factors if abs(factor - 1) > 1e-9 and _close(a, e * factor, ctx)]
+    if not matches:
+        return None
+    same = f" (the same number here: {', '.join(matches[1:])})" if len(matches) > 1 else ""
+    return f"is the expected value {matches[0]}{same}"
 
 
 def negated(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
@@ -117,14 +124,15 @@ def negated(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
     return None
 
 
-SCALAR: tuple[Callable[..., str | None], ...] = (rounded, simple_factor, negated)
-
-
 # ---------------------------------------------------------------- arrays
 
 def other_dtype(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
-    if ctx.expected_dtype and ctx.actual_dtype and ctx.expected_dtype != ctx.actual_dtype \
-            and e.shape == a.shape and _close(a, e, ctx):
+    if not (ctx.expected_dtype and ctx.actual_dtype and ctx.expected_dtype != ctx.actual_dtype) or e.shape != a.shape:
+        return None
+    # Right up to the rounding of the coarser of the two dtypes (a float64 result cast to float32).
+    coarse = [np.finfo(d).eps for d in (e.dtype, a.dtype) if d.kind == "f"]
+    loose = Context(max([ctx.rtol] + [4 * x for x in coarse]), ctx.atol, ctx.factors)
+    if _close(a, e, loose):
         return f"has the right values in dtype {ctx.actual_dtype}; convert it to {ctx.expected_dtype}"
     return None
 
@@ -149,9 +157,10 @@ def scaled(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
         return None
     if abs(s + 1) < 1e-6:
         return "has the wrong sign: it is the expected array negated"
-    for factor, words in ctx.factors:
-        if abs(s / factor - 1) < max(ctx.rtol * 10, 1e-6):
-            return f"is {words} the expected values"
+    matches = [words for factor, words in ctx.factors if abs(s / factor - 1) < max(ctx.rtol * 10, 1e-6)]
+    if matches:
+        same = f" (the same number here: {', '.join(matches[1:])})" if len(matches) > 1 else ""
+        return f"is the expected array {matches[0]}{same}"
     return "is the expected array scaled by one constant factor"
 
 
@@ -204,24 +213,25 @@ def extra_or_missing(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
         return None
     axis = differ[0]
     av, ev = np.moveaxis(a, axis, 0), np.moveaxis(e, axis, 0)
-    what = _slices(e.ndim, axis)
+    what = _slices(e.ndim, axis, abs(len(av) - len(ev)))
     if len(av) > len(ev):
-        found = _find(ev, av, ctx)
-        if found is None:
-            return None
         extra = len(av) - len(ev)
-        if np.array_equal(found, np.arange(extra, len(av))):
+        if _close(av[extra:], ev, ctx):
             return f"has {extra} extra {what} at the start (a class or distillation token?), then the expected ones"
-        if np.array_equal(found, np.arange(len(ev))):
+        if _close(av[:len(ev)], ev, ctx):
             return f"has {extra} extra {what} at the end, after the expected ones"
-        return (f"holds every expected {what[:-1] if what.endswith('s') else what} plus {extra} more "
-                "(overlapping windows, or a stride smaller than the patch?)")
+        if _find(ev, av, ctx) is None:
+            return None
+        return (f"holds all the expected {_slices(e.ndim, axis)} and {extra} more (an extra token, or overlapping "
+                "windows from a stride smaller than the patch?)")
     found = _find(av, ev, ctx)
     if found is None:
         return None
-    return f"is missing {len(ev) - len(av)} of the expected {what} (a dropped or cropped slice?)"
+    return f"is missing {len(ev) - len(av)} of the expected {_slices(e.ndim, axis)} (a dropped or cropped slice?)"
 
 
+# In the order they are tried: the most specific relation first.
+SCALAR: tuple[Callable[..., str | None], ...] = (other_dtype, rounded, simple_factor, negated)
 ARRAY: tuple[Callable[..., str | None], ...] = (other_dtype, transposed, rounded_array, scaled, shifted, permuted,
                                                rearranged, extra_or_missing)
 
@@ -248,17 +258,21 @@ def _finite(*arrays: np.ndarray) -> bool:
     return all(np.isfinite(x.astype(np.float64)).all() for x in arrays)
 
 
-def _slices(ndim: int, axis: int) -> str:
+def _slices(ndim: int, axis: int, count: int = 2) -> str:
+    """What the slices along `axis` are called: rows, columns, tokens; singular for one."""
     if ndim == 2:
-        return ("rows", "columns")[axis]
-    if ndim == 3 and axis == 1:
-        return "tokens (axis 1)"
-    return f"slices along axis {axis}"
+        word = ("row", "column")[axis]
+    elif ndim == 3 and axis == 1:
+        word = "token"
+    else:
+        return f"slice{'s' if count != 1 else ''} along axis {axis}"
+    return f"{word}{'s' if count != 1 else ''}" + (" (axis 1)" if ndim == 3 else "")
 
 
 def _find(wanted: np.ndarray, pool: np.ndarray, ctx: Context) -> np.ndarray | None:
     """For each slice of `wanted`, the index of an equal (within tolerance) slice of `pool`; None if any is absent."""
-    if wanted.shape[1:] != pool.shape[1:] or not _finite(wanted, pool) or len(pool) > 100_000:
+    if wanted.shape[1:] != pool.shape[1:] or len(pool) > MAX_SLICES or len(wanted) > MAX_SLICES \
+            or not _finite(wanted, pool):
         return None
     w = wanted.reshape(len(wanted), -1).astype(np.float64)
     p = pool.reshape(len(pool), -1).astype(np.float64)

@@ -95,9 +95,10 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
             actual[i][name] = outcome.observation
         elif outcome.verdict is not None and i not in sandbox_failure:
             sandbox_failure[i] = (outcome.verdict, outcome.message)
-    results = []
-    for i, case in enumerate(cases):
-        results.append(_judge_case(case, expected[i], actual[i], run, sandbox_failure.get(i), traps))
+    judged = [_judge_case(case, expected[i], actual[i], run, sandbox_failure.get(i), traps)
+              for i, case in enumerate(cases)]
+    doubtful = _inconsistent_traps(cases, actual, [pending for _, pending in judged], traps)
+    results = [_finish(case, result, pending, traps, doubtful) for case, (result, pending) in zip(cases, judged)]
     results = once_per_file(results, file_failed=run.load_error is not None)
     warnings = []
     if run.isolation_failed:
@@ -107,20 +108,27 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
                   time_ms=(time.perf_counter() - started) * 1000, output=run.output, warnings=warnings)
 
 
+@dataclass(frozen=True)
+class _Pending:
+    """A failed test's message before it is final: what failed and the mistakes its output may be."""
+
+    kind: str                        # what failed (a check kind, `values.loss`, a verdict), for hint_when
+    trap: Diagnosis | None = None    # the first trap whose output equals the submission's
+    generic: Diagnosis | None = None  # a generic relation to the expected output
+    diagnosed: bool = False          # the failure was about the output's value: traps were tried
+
+
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], run: RunResult,
-                failure: tuple[Verdict, str] | None, traps: TrapSet | None) -> TestResult:
+                failure: tuple[Verdict, str] | None,
+                traps: TrapSet | None) -> tuple[TestResult, _Pending | None]:
     main = actual.get(MAIN)
     time_ms = main.time_ms if main is not None else 0.0
 
-    def result(verdict: Verdict, message: str = "", details=(), kind: str = "",
-               mistake: Diagnosis | None = None) -> TestResult:
-        if mistake is not None:
-            message = f"{message}\n{_KNOWN_MISTAKE if mistake.name in _trap_names(traps) else _DIAGNOSIS}" \
-                      f"{mistake.message}"
-        if verdict is not Verdict.ACCEPTED and _hint_applies(case, kind or verdict.value, mistake):
-            message = f"{message}\nhint: {case.test.hint}" if message else f"hint: {case.test.hint}"
+    def result(verdict: Verdict, message: str = "", details=(), pending: _Pending | None = None):
         shown = _shown(case, expected, actual) if case.public else None  # never for hidden tests
-        return TestResult(case.name, case.test.group, verdict, message, time_ms, tuple(details), shown)
+        if pending is None and verdict is not Verdict.ACCEPTED:
+            pending = _Pending(kind=verdict.value)
+        return TestResult(case.name, case.test.group, verdict, message, time_ms, tuple(details), shown), pending
 
     if run.load_error is not None:
         error = run.load_error
@@ -128,9 +136,9 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
         blocked = _blocked_operation(error.error) if error.error else None
         if blocked:
             return TestResult(case.name, case.test.group, Verdict.SECURITY_VIOLATION,
-                              f"while loading the file, {blocked} ({error.message[:200]})", 0.0, details)
+                              f"while loading the file, {blocked} ({error.message[:200]})", 0.0, details), None
         return TestResult(case.name, case.test.group, error.verdict, _load_message(error.verdict, error.message,
-                                                                                     error.error), 0.0, details)
+                                                                                     error.error), 0.0, details), None
     if failure is not None:
         return result(*failure)
     raising = _raises(case)
@@ -140,27 +148,62 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
             return result(Verdict.JUDGE_ERROR, f"no result came back for call {name!r}")
         if observation.error is not None and not (name == MAIN and raising):
             verdict, message = _error_verdict(observation.error)
-            return result(verdict, message, details=observation.error.frames, kind=verdict.value)
+            return result(verdict, message, details=observation.error.frames)
     for spec in case.test.checks:
         outcome = checks.get(spec.type).check(case, expected, actual, **spec.params)
         if not outcome.passed:
             kind = outcome.kind or ("values" if spec.type == "allclose" else spec.type)
+            kind = f"{kind}.{outcome.key}" if outcome.key else kind
             # A value that should have been an error may still be a known mistake (silent cropping).
             returned_instead = spec.type == "raises" and main is not None and main.error is None
-            mistake = None
-            if traps is not None and (outcome.diagnose or returned_instead):
-                mistake = diagnose(case, expected, actual, traps)
-            kind = f"{kind}.{outcome.key}" if outcome.key else kind
-            return result(outcome.verdict, outcome.message, outcome.lines, kind=kind, mistake=mistake)
+            pending = _Pending(kind)
+            if outcome.diagnose or returned_instead:
+                trap = known_mistake(case, actual, traps) if traps is not None else None
+                pending = _Pending(kind, trap, generic_mistake(case, expected, actual), diagnosed=True)
+            return result(outcome.verdict, outcome.message, outcome.lines, pending)
     return result(Verdict.ACCEPTED)
+
+
+def _inconsistent_traps(cases: list[Case], actual: list[dict[str, Observation]], pending: list[_Pending | None],
+                        traps: TrapSet | None) -> set[str]:
+    """Traps named on some tests that most of the submission's diagnosed failures contradict.
+
+    On a small or symmetric input two different mistakes can give the same
+    output (a reversed position table equals a class token moved last when
+    N = 1), so one match is weak evidence; a trap is named only when it gives
+    the submission's output on more of its diagnosed failures than not
+    (degenerate inputs may still split two versions of one mistake).
+    """
+    named = {p.trap.name for p in pending if p is not None and p.trap is not None}
+    doubtful = set()
+    for name in named:
+        trap = next(t for t in traps.traps if t.name == name)
+        votes = [_trap_matches(case, observed, traps, trap)
+                 for case, observed, p in zip(cases, actual, pending) if p is not None and p.diagnosed]
+        if votes.count(True) <= votes.count(False):
+            doubtful.add(name)
+    return doubtful
+
+
+def _finish(case: Case, result: TestResult, pending: _Pending | None, traps: TrapSet | None,
+            doubtful: set[str]) -> TestResult:
+    """The final message: the mistake named (a consistent trap, else a generic diagnosis), then the hint."""
+    if pending is None:
+        return result
+    message = result.message
+    mistake = pending.trap if pending.trap is not None and pending.trap.name not in doubtful else None
+    if mistake is not None:
+        message = f"{message}\n{_KNOWN_MISTAKE}{mistake.message}"
+    elif pending.generic is not None:
+        mistake = pending.generic
+        message = f"{message}\n{_DIAGNOSIS}{mistake.message}"
+    if _hint_applies(case, pending.kind, mistake):
+        message = f"{message}\nhint: {case.test.hint}" if message else f"hint: {case.test.hint}"
+    return replace(result, message=message)
 
 
 _KNOWN_MISTAKE = "this matches a known mistake: "
 _DIAGNOSIS = "what went wrong: "
-
-
-def _trap_names(traps: TrapSet | None) -> set[str]:
-    return {t.name for t in traps.traps} if traps is not None else set()
 
 
 def _hint_applies(case: Case, kind: str, mistake: Diagnosis | None) -> bool:
@@ -250,11 +293,8 @@ def _error_verdict(error: ErrorInfo) -> tuple[Verdict, str]:
     return Verdict.RUNTIME_ERROR, f"raised {error.headline()}"
 
 
-def diagnose(case: Case, expected: Expected, actual: dict[str, Observation], traps: TrapSet) -> Diagnosis | None:
-    """The known mistake whose output equals the submission's, else a generic relation to the expected output."""
-    found = known_mistake(case, actual, traps)
-    if found is not None:
-        return found
+def generic_mistake(case: Case, expected: Expected, actual: dict[str, Observation]) -> Diagnosis | None:
+    """How the submission's output relates to the expected one, when a generic diagnosis says (judge.diagnose)."""
     want, got = expected.get(MAIN), actual.get(MAIN)
     if want is None or want.error is not None or got is None or got.error is not None:
         return None
@@ -263,30 +303,35 @@ def diagnose(case: Case, expected: Expected, actual: dict[str, Observation], tra
 
 def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet) -> Diagnosis | None:
     """The first trap whose output equals the submission's."""
-    observed = actual.get(MAIN)
-    if observed is None or observed.error is not None:
-        return None
-    observed_shapes = _array_shapes(observed.value)
     for trap in traps.traps:
-        fn = traps.functions.get(trap.function)
-        if fn is None:
-            continue
-        shapes, made = traps.outputs.get((case.name, trap.function), ((), None))
-        if shapes == ():
-            live = run_call(fn, case.calls[MAIN], None)
-            shapes = None if live.error is not None else _array_shapes(live.value)
-            made = None
-            if shapes is not None and _may_match(shapes, observed_shapes):
-                made = plain(live)  # encoding is the costly part: only for outputs that may match
-            small = made is not None and sum(math.prod(s) for s in shapes.values()) * 8 <= TRAP_KEEP_BYTES
-            traps.outputs[(case.name, trap.function)] = (shapes, made if small else None)
-        if shapes is None or not _may_match(shapes, observed_shapes):
-            continue  # the trap raised on this case, or its arrays' shapes differ: compare would fail
-        if made is None:
-            made = plain(run_call(fn, case.calls[MAIN], None))
-        if compare.check(case, {MAIN: made}, {MAIN: observed}).passed:
+        if _trap_matches(case, actual, traps, trap):
             return Diagnosis(trap.name, trap.message)
     return None
+
+
+def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, trap: Trap) -> bool | None:
+    """Whether `trap` gives the submission's output on `case`; None when it cannot tell (the trap raised)."""
+    observed = actual.get(MAIN)
+    fn = traps.functions.get(trap.function)
+    if observed is None or observed.error is not None or fn is None:
+        return None
+    observed_shapes = _array_shapes(observed.value)
+    shapes, made = traps.outputs.get((case.name, trap.function), ((), None))
+    if shapes == ():
+        live = run_call(fn, case.calls[MAIN], None)
+        shapes = None if live.error is not None else _array_shapes(live.value)
+        made = None
+        if shapes is not None and _may_match(shapes, observed_shapes):
+            made = plain(live)  # encoding is the costly part: only for outputs that may match
+        small = made is not None and sum(math.prod(s) for s in shapes.values()) * 8 <= TRAP_KEEP_BYTES
+        traps.outputs[(case.name, trap.function)] = (shapes, made if small else None)
+    if shapes is None:
+        return None  # the trap raised on this case
+    if not _may_match(shapes, observed_shapes):
+        return False  # its arrays' shapes differ: compare would fail
+    if made is None:
+        made = plain(run_call(fn, case.calls[MAIN], None))
+    return compare.check(case, {MAIN: made}, {MAIN: observed}).passed
 
 
 def _array_shapes(value: Any, path: tuple = ()) -> dict[tuple, tuple[int, ...]]:
