@@ -98,9 +98,15 @@ def rounded(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
     a64, e64 = a.astype(np.float64), e.astype(np.float64)
     if not (np.all(np.isfinite(e64)) and np.all(np.isfinite(a64))) or not np.any(a64 != 0):
         return None
+    # a float32 of 0.37 is 0.37000000476...: "has k decimals" holds up to the actual dtype's rounding
+    eps = 4 * np.finfo(ctx.actual_dtype if ctx.actual_dtype in ("float16", "float32") else "float64").eps
+
+    def has_decimals(k: int) -> bool:
+        return bool(np.all(np.abs(np.round(a64, k) - a64) <= eps * np.maximum(np.abs(a64), 1e-300)))
+
     for k in range(1, 7):
-        if np.array_equal(np.round(a64, k), a64) and np.allclose(a64, np.round(e64, k), rtol=1e-9, atol=1e-12):
-            if np.array_equal(np.round(a64, k - 1), a64) or np.allclose(a64, e64, rtol=ctx.rtol, atol=ctx.atol):
+        if has_decimals(k) and np.allclose(a64, np.round(e64, k), rtol=eps, atol=0):
+            if has_decimals(k - 1) or np.allclose(a64, e64, rtol=ctx.rtol, atol=ctx.atol):
                 return None
             return f"is rounded to {k} decimal{'s' if k != 1 else ''}: return the value at full precision"
     return None

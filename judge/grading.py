@@ -24,7 +24,7 @@ from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
 from judge.execute import ErrorInfo, Observation, run_call
 from judge.problem import Problem, Trap
-from judge.report import Report, Shown, TestResult
+from judge.report import NOT_RUN, Report, Shown, TestResult
 from judge.sandbox import Limits, Program, RunResult, Sandbox
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
@@ -224,7 +224,7 @@ def once_per_file(results: list[TestResult], file_failed: bool = False) -> list[
     """
     if file_failed and results:
         first = results[0].name
-        return results[:1] + [replace(t, message=f"not run: the file failed to load (see test {first})", details=())
+        return results[:1] + [replace(t, message=f"{NOT_RUN} (see test {first})", details=())
                               for t in results[1:]]
     named: dict[str, str] = {}
     out = []

@@ -105,6 +105,7 @@ Line = list[Segment]
 _GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check": "property checks"}
 _ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 _KNOWN_MISTAKE = "this matches a known mistake: "
+NOT_RUN = "not run: the file failed to load"  # the message of every test after the first when loading failed
 _DIAGNOSIS = "what went wrong: "     # a generic diagnosis (judge.diagnose)
 
 
@@ -159,7 +160,10 @@ def render(report: Report, *, verbose: bool = False, values: bool = False) -> li
     lines.append([(f"    {'test'.ljust(width)}  {'verdict':<7}  {'time':>10}", "dim")])
     group = None
     mistakes: set[str] = set()
+    not_run = [t for t in report.tests if t.message.startswith(NOT_RUN)]
     for test in report.tests:
+        if test.message.startswith(NOT_RUN):
+            continue  # the file failed to load: said once, on the first test
         if test.group != group:
             group = test.group
             lines.append([(f"{_GROUP_TITLES.get(group, group)}", "bold")])
@@ -175,6 +179,8 @@ def render(report: Report, *, verbose: bool = False, values: bool = False) -> li
             lines.extend(value_lines)
         if not ok and test.details and not drawn and (verbose or test.group == "example"):
             lines.extend([(f"      {d}", "dim")] for d in test.details)
+    if not_run:
+        lines.append([(f"  ✗ {len(not_run)} more tests not run: the file failed to load (see above)", "red")])
     if verbose and report.output:
         lines.append([("captured output of the submission:", "bold")])
         lines.extend([(f"  | {line}", None)] for line in report.output.splitlines()[:200])

@@ -17,7 +17,7 @@ from judge import wire
 from judge.execute import Call, ErrorInfo, Observation, describe_error, register_source, run_call
 from judge.sandbox import channel, isolation
 from judge.sandbox.limits import Limits
-from judge.wording import a
+from judge.wording import a as article
 
 from judge.sandbox.channel import DONE, LOAD_ERROR, READY, REQUEST, RESULT
 
@@ -114,7 +114,7 @@ def _load(sock: socket.socket, source: str, filename: str, entry_point: str):
         return None
     if not callable(fn):
         fail("compile", ErrorInfo(type="TypeError", bases=("Exception",),
-                                  message=f"`{entry_point}` is {a(type(fn).__name__)}, not a function",
+                                  message=f"`{entry_point}` is {article(type(fn).__name__)}, not a function",
                                   where="import"))
         return None
     return fn
