@@ -264,9 +264,14 @@ class _ProblemCheck:
         found = []
         for test in list(self.problem.examples) + list(self.hidden.tests):
             found += offences(self.problem, test, self.expected.get(test.name, {}))
+        unconditional = [t.name for t in list(self.problem.examples) + list(self.hidden.tests)
+                         if t.hint and not t.hint_when]
+        hints = [_warning(aspect, f"{len(unconditional)} test(s) {', '.join(unconditional[:6])}: a `hint` without "
+                                  "`hint_when` is shown for any failure; say which failure kinds or traps it explains")
+                 ] if unconditional else []
         if not found:
-            return [_info(aspect, f"{len(self.problem.rules)} rules; every check of every test enforces one")]
-        return [_error(aspect, line) for line in collapse(found)]
+            return hints + [_info(aspect, f"{len(self.problem.rules)} rules; every check of every test enforces one")]
+        return hints + [_error(aspect, line) for line in collapse(found)]
 
     # ------------------------------------------------------------ examples
     def examples(self) -> list[Diagnostic]:

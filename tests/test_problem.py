@@ -341,3 +341,27 @@ def test_rule_with_unknown_check_kind_is_rejected(problem_set: Path) -> None:
         load_problem(problem_set, "patchify")
     match = _error(exc)
     assert match["field"] == "rules[0].checks" and "'value'" in match["message"]
+
+
+# ---------------------------------------------------------------- hint_when (issue 12)
+
+def _with_hint_when(problem_set: Path, conditions: str) -> None:
+    text = _hidden(problem_set).read_text()
+    first = text.index("  - name:", text.index("\ntests:"))
+    end = text.index("\n", first)
+    _hidden(problem_set).write_text(text[:end] + f"\n    hint: look again\n    hint_when: {conditions}" + text[end:])
+
+
+def test_hint_when_takes_failure_kinds_keys_and_trap_names(problem_set: Path) -> None:
+    _with_hint_when(problem_set, "[values.tokens, raises, column_major]")
+    hidden = load_hidden(load_problem(problem_set, "patchify"))
+    assert hidden.tests[0].hint_when == ("values.tokens", "raises", "column_major")
+
+
+def test_unknown_hint_when_is_an_error_listing_what_is_known(problem_set: Path) -> None:
+    _with_hint_when(problem_set, "[valeus, column_major]")
+    with pytest.raises(ConfigError) as exc:
+        load_hidden(load_problem(problem_set, "patchify"))
+    match = _error(exc)
+    assert match["field"].endswith(".hint_when") and "'valeus'" in match["message"]
+    assert "values" in match["message"] and "column_major" in match["message"]

@@ -280,3 +280,14 @@ def test_identical_errors_of_several_aspects_collapse_when_rendered():
     assert lines[0] == ("  ERROR p.submissions.wrong_answer.f0 (also p.submissions.wrong_answer.f1, "
                         "p.submissions.wrong_answer.f2, p.submissions.wrong_answer.f3 and 2 more): same")
     assert len(lines) == 2 and "6 error(s)" in lines[1]
+
+
+def test_a_hint_without_hint_when_is_a_warning(set_judge, edit, problem_set):
+    hidden = problem_set / "hidden_tests" / PROBLEM / "tests.yaml"
+    text = hidden.read_text()
+    marker = "    hint_when: [values]\n"
+    assert text.count(marker) == 1
+    edit(f"hidden_tests/{PROBLEM}/tests.yaml", text.replace(marker, ""))
+    found = [w for w in warnings(set_judge, PROBLEM) if ".rules:" in w]
+    assert found == ["warning: unpatchify.rules: 1 test(s) roundtrip_after_patchify: a `hint` without `hint_when` "
+                     "is shown for any failure; say which failure kinds or traps it explains"], found
