@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 
 import click
 
@@ -79,27 +80,201 @@ class _LazyJudge:
 
 @main.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+@click.option("--unit", "unit_id", default=None, help="Only the problems of this unit (e.g. 5.5), in its order.")
+@click.option("--tag", "tags", multiple=True, help="Only problems with this tag (repeat: all of them).")
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default=None)
+@click.option("--status", type=click.Choice(["solved", "attempted", "new"]), default=None)
 @click.pass_obj
-def list_(judge, as_json: bool) -> None:
+def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], difficulty: str | None,
+          status: str | None) -> None:
     """List every problem: id, title, difficulty, tags, and your status (solved, attempted, new)."""
     from judge.progress import problem_statuses
 
-    problems = judge().problems()
+    problems = []
+    for pid in judge().problem_ids():
+        try:
+            problems.append(judge().problem(pid))
+        except ConfigError as exc:  # one broken file must not hide the others
+            first = exc.lines()[0] if isinstance(exc, ConfigErrors) else str(exc)
+            click.echo(f"warning: {pid} is not listed: {first}", err=True)
+    if unit_id is not None:
+        from judge.units import load_unit
+
+        unit = load_unit(judge().root, unit_id)
+        order = {pid: i for i, pid in enumerate([*unit.problems, *unit.extras])}
+        problems = sorted((p for p in problems if p.id in order), key=lambda p: order[p.id])
+    problems = [p for p in problems if all(t in p.tags for t in tags)
+                and (difficulty is None or p.difficulty == difficulty)]
     statuses, warning = problem_statuses([p.id for p in problems])
     if warning:
         click.echo(f"warning: {warning}", err=True)
     items = [{"id": p.id, "title": p.title, "difficulty": p.difficulty, "tags": list(p.tags),
               "framework": p.framework, "status": statuses[p.id].value} for p in problems]
+    items = [i for i in items if status is None or i["status"] == status]
     if as_json:
         click.echo(json.dumps(items, indent=2))
         return
-    width = max((len(i["id"]) for i in items), default=2)
-    title_width = max((len(i["title"]) for i in items), default=5)
+    if not items:
+        click.echo("no problem matches")
+        return
+    from judge.report import terminal_width
+
+    width = min(100, terminal_width())
+    id_width = max(len("problem"), *(len(i["id"]) for i in items))
+    fixed = 9 + 2 + id_width + 2 + 6 + 2 + 5 + 2  # status, id, difficulty, framework and their gaps
+    title_width = min(max(len(i["title"]) for i in items), max(20, (width - fixed) * 3 // 5))
+    tag_width = max(0, width - fixed - title_width - 2)
     colours = {"solved": "green", "attempted": "yellow", "new": None}
+    click.echo(click.style(f"{'status':<9}  {'problem'.ljust(id_width)}  {'title'.ljust(title_width)}  "
+                           f"{'level':<6}  {'lib':<5}  tags", bold=True))
     for item in items:
-        status = click.style(f"{item['status']:<9}", fg=colours[item["status"]])
-        click.echo(f"{status}  {item['id'].ljust(width)}  {item['title'].ljust(title_width)}  "
-                   f"{item['difficulty']:<6}  {item['framework']:<5}  {', '.join(item['tags'])}")
+        status_text = click.style(f"{item['status']:<9}", fg=colours[item["status"]])
+        click.echo(f"{status_text}  {item['id'].ljust(id_width)}  {_clip(item['title'], title_width)}  "
+                   f"{item['difficulty']:<6}  {item['framework']:<5}  {_clip(', '.join(item['tags']), tag_width)}"
+                   .rstrip())
+
+
+def _clip(text: str, width: int) -> str:
+    """`text` in exactly `width` columns: padded, or cut with an ellipsis."""
+    return text.ljust(width) if len(text) <= width else text[:max(0, width - 1)] + "…"
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+@click.pass_obj
+def units(judge, as_json: bool) -> None:
+    """List the course units with your progress: problems solved, questions right, passed."""
+    from judge.units import load_units, progress_of
+
+    standings = []
+    for unit in load_units(judge().root):
+        standing, warning = progress_of(unit)
+        if warning:
+            click.echo(f"warning: {warning}", err=True)
+        standings.append(standing)
+    if as_json:
+        click.echo(json.dumps([s.to_json() for s in standings], indent=2))
+        return
+    if not standings:
+        click.echo("no units in this problem set (units/*.yaml)")
+        return
+    width = max(len(s.unit.id) for s in standings)
+    for s in standings:
+        mark = click.style("passed", fg="green") if s.passed else "      "
+        click.echo(f"{s.unit.id.ljust(width)}  {mark}  problems {s.solved}/{len(s.unit.problems)}  "
+                   f"questions {s.right}/{len(s.unit.questions)}  {s.unit.title}")
+
+
+@main.command()
+@click.argument("unit_id")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.pass_obj
+def unit(judge, unit_id: str, as_json: bool) -> None:
+    """Show a unit: its problems in order with your status, its questions, what is left."""
+    from judge.units import load_unit, progress_of
+
+    root = judge().root
+    u = load_unit(root, unit_id)
+    standing, warning = progress_of(u)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
+    if as_json:
+        click.echo(json.dumps(standing.to_json(), indent=2))
+        return
+    titles = {p.id: p.title for p in judge().problems() if p.id in (*u.problems, *u.extras)}
+    click.echo(click.style(f"Unit {u.id}: {u.title}", bold=True))
+    if u.summary:
+        click.echo(u.summary)
+    click.echo()
+    click.echo(click.style(f"Problems ({standing.solved}/{len(u.problems)} solved)", bold=True))
+    colours = {"solved": "green", "attempted": "yellow", "new": None}
+    width = max(len(p) for p in (*u.problems, *u.extras))
+    for i, pid in enumerate([*u.problems, *u.extras], 1):
+        state = standing.statuses.get(pid, "new")
+        extra = "  (extra)" if pid in u.extras else ""
+        click.echo(f"  {i:>2}. {click.style(f'{state:<9}', fg=colours[state])}  {pid.ljust(width)}  "
+                   f"{titles.get(pid, '')}{extra}")
+    click.echo()
+    click.echo(click.style(f"Questions ({standing.right}/{len(u.questions)} right)", bold=True))
+    for q in u.questions:
+        answer = standing.answers.get(q.id)
+        state = "new" if answer is None else ("right" if answer[1] else "wrong")
+        colour = {"right": "green", "wrong": "red", "new": None}[state]
+        click.echo(f"  {click.style(f'{state:<5}', fg=colour)}  {q.id}: {q.prompt}")
+    click.echo()
+    if standing.passed:
+        click.echo(click.style(f"passed: unit {u.id} is complete", fg="green", bold=True))
+        if u.next:
+            click.echo(f"next: unit {u.next} (judge unit {u.next})")
+    else:
+        click.echo(click.style("left to do:", bold=True))
+        for line in standing.left():
+            click.echo(f"  {line}")
+
+
+@main.command()
+@click.argument("unit_id")
+@click.option("--answer", "answers", type=(str, str), multiple=True, metavar="QUESTION VALUE",
+              help="Answer QUESTION with VALUE without asking (repeatable; for scripts).")
+@click.option("--all", "ask_all", is_flag=True, help="Ask every question, also those already answered right.")
+@click.pass_obj
+def quiz(judge, unit_id: str, answers: tuple[tuple[str, str], ...], ask_all: bool) -> None:
+    """Answer a unit's self-test questions; each answer is recorded and explained.
+
+    Without --answer, asks in the terminal every question not yet answered right.
+    Exits with 0 when every answer given was right, 1 otherwise.
+    """
+    from judge.progress import ProgressStore, ProgressUnavailable
+    from judge.units import LETTERS, load_unit, progress_of
+
+    u = load_unit(judge().root, unit_id)
+    store = ProgressStore()
+    record = os.environ.get("JUDGE_NO_RECORD", "") in ("", "0")
+    if answers:
+        pairs = [(u.question(qid), value) for qid, value in answers]  # unknown ids: exit 2 before recording
+    else:
+        standing, warning = progress_of(u, store)
+        if warning:
+            click.echo(f"warning: {warning}", err=True)
+        todo = [q for q in u.questions if ask_all or not standing.answers.get(q.id, ("", False))[1]]
+        if not todo:
+            click.echo(f"every question of unit {u.id} is answered right (--all asks them again)")
+            return
+        pairs = [(q, None) for q in todo]
+    all_right = True
+    for q, value in pairs:
+        click.echo(click.style(f"{q.id}: {q.prompt}", bold=True))
+        for i, option in enumerate(q.options):
+            click.echo(f"  {LETTERS[i]}) {option}")
+        while True:
+            text = value if value is not None else click.prompt("your answer", prompt_suffix="> ")
+            verdict = q.take(text)
+            if not verdict.unreadable:
+                break
+            click.echo(f"  cannot read {text!r}: {verdict.unreadable}")
+            if value is not None:
+                raise ConfigError(f"--answer {q.id}: cannot read {text!r}: {verdict.unreadable}")
+        if verdict.right:
+            click.echo(click.style(f"  right: {verdict.answer}", fg="green"))
+        else:
+            all_right = False
+            click.echo(click.style(f"  wrong: {verdict.answer}; the answer is {q.expected()}", fg="red"))
+        click.echo(f"  {q.explanation.strip()}")
+        if record:
+            try:
+                store.record_answer(unit=u.id, question=q.id, answer=verdict.answer, correct=verdict.right)
+            except ProgressUnavailable as exc:
+                click.echo(f"warning: {exc}", err=True)
+                record = False
+    standing, _ = progress_of(u, store)
+    click.echo()
+    if standing.passed:
+        click.echo(click.style(f"passed: unit {u.id} is complete", fg="green", bold=True)
+                   + (f"; next: unit {u.next}" if u.next else ""))
+    else:
+        click.echo(f"unit {u.id}: problems {standing.solved}/{standing.problems_needed()}, "
+                   f"questions {standing.right}/{standing.questions_needed()} right")
+    sys.exit(0 if all_right else 1)
 
 
 @main.command()
@@ -160,30 +335,106 @@ def start(judge, problem_id: str, path: str | None, force: bool) -> None:
 
 @main.command()
 @click.argument("problem_id")
-@click.option("--level", type=int, default=1, show_default=True,
-              help="Which hint: 1 is a nudge, the last names the key idea.")
+@click.option("--level", type=click.IntRange(1), default=None,
+              help="Which hint: 1 is a nudge, the last names the key idea (default: the next one).")
 @click.pass_obj
-def hint(judge, problem_id: str, level: int) -> None:
-    """Show a hint for PROBLEM_ID, one level at a time."""
-    from judge.hints import hint as get_hint
+def hint(judge, problem_id: str, level: int | None) -> None:
+    """Show the next hint for PROBLEM_ID (one level at a time; the level reached is remembered)."""
+    from judge.hints import hint as get_hint, next_level
+    from judge.progress import ProgressStore, ProgressUnavailable
 
-    for line in get_hint(judge().problem(problem_id), level).lines():
+    problem = judge().problem(problem_id)
+    store = ProgressStore()
+    warning = None
+    if level is None:
+        try:
+            level = next_level(problem, store.hint_level(problem.id))
+        except ProgressUnavailable as exc:
+            level, warning = 1, str(exc)
+    shown = get_hint(problem, level)
+    for line in shown.lines():
         click.echo(line)
+    if _recording():
+        try:
+            store.record_event(problem=problem.id, kind="hint", detail=str(shown.level))
+        except ProgressUnavailable as exc:
+            warning = warning or str(exc)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
+
+
+@main.command()
+@click.argument("problem_id")
+@click.option("--yes", is_flag=True, help="Show it even before the problem is solved (recorded) without asking.")
+@click.pass_obj
+def solution(judge, problem_id: str, yes: bool) -> None:
+    """Show the reference solution and editorial of PROBLEM_ID (asks first until you have solved it)."""
+    from judge.editorial import record_view, solution as get_solution, solved
+    from judge.progress import ProgressStore
+
+    problem = judge().problem(problem_id)
+    store = ProgressStore()
+    earned = solved(problem.id, store)
+    if not earned and not yes:
+        if not sys.stdin.isatty():
+            raise ConfigError(f"{problem.id} is not solved yet: pass --yes to see its solution anyway "
+                              f"(your progress will show it was viewed before solving)")
+        if not click.confirm(f"You have not solved {problem.id} yet. Seeing the solution now is recorded in your "
+                             f"progress. Show it?", default=False):
+            click.echo(f"not shown; `judge hint {problem.id}` gives the next hint instead")
+            return
+    shown = get_solution(problem)
+    # Recorded before printing: a reader who stops the output early has still seen it.
+    warning = record_view(problem.id, store, before_solving=not earned) if _recording() else None
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
+    for line in shown.lines():
+        click.echo(line)
+
+
+def _recording() -> bool:
+    return os.environ.get("JUDGE_NO_RECORD", "") in ("", "0")
 
 
 @main.command()
 @click.argument("problem_id", required=False)
 @click.option("--limit", type=click.IntRange(1), default=20, show_default=True, help="How many attempts.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+@click.option("--show", "show_n", type=int, default=None, metavar="N", help="Print the source of attempt #N.")
+@click.option("--diff", "diff_nm", type=(int, int), default=None, metavar="N M",
+              help="Compare the sources of attempts #N and #M.")
+@click.option("--restore", "restore_np", type=(int, click.Path(dir_okay=False)), default=None, metavar="N PATH",
+              help="Write the source of attempt #N to PATH.")
+@click.option("--force", is_flag=True, help="With --restore: overwrite PATH if it exists.")
 @click.pass_obj
-def history(judge, problem_id: str | None, limit: int, as_json: bool) -> None:
-    """List your judged attempts, newest first (of PROBLEM_ID, or of every problem)."""
+def history(judge, problem_id: str | None, limit: int, as_json: bool, show_n: int | None,
+            diff_nm: tuple[int, int] | None, restore_np: tuple[int, str] | None, force: bool) -> None:
+    """List your judged attempts, newest first (of PROBLEM_ID, or of every problem); show, compare or
+    restore the code of one (by its # number)."""
+    from pathlib import Path
+
+    from judge import history as code_history
     from judge.progress import ProgressStore, ProgressUnavailable, history_lines
 
     if problem_id is not None:
         judge().problem(problem_id)  # an unknown id is a usage error, not an empty history
+    store = ProgressStore()
+    if sum(x is not None for x in (show_n, diff_nm, restore_np)) > 1:
+        raise ConfigError("--show, --diff and --restore are alternatives; choose one")
+    if show_n is not None:
+        click.echo(code_history.attempt_source(store, show_n, problem_id)[1], nl=False)
+        return
+    if diff_nm is not None:
+        for line in code_history.diff_lines(store, *diff_nm, problem_id):
+            click.echo(line)
+        return
+    if restore_np is not None:
+        attempt = code_history.restore(store, restore_np[0], Path(restore_np[1]), problem=problem_id, force=force)
+        click.echo(f"wrote {restore_np[1]} from attempt #{attempt.id} ({attempt.problem}, {attempt.when()}, "
+                   f"{attempt.verdict})")
+        return
     try:
-        attempts = ProgressStore().attempts(problem_id, limit=limit)
+        attempts = store.attempts(problem_id, limit=limit)
     except ProgressUnavailable as exc:
         click.echo(f"warning: {exc}", err=True)
         attempts = []
@@ -200,21 +451,118 @@ def history(judge, problem_id: str | None, limit: int, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON report on stdout, nothing else.")
 @click.option("-v", "--verbose", is_flag=True, help="Show details of every failure and the submission's output.")
 @click.option("--examples", "examples_only", is_flag=True, help="Run only the public examples.")
+@click.option("--input", "input_file", type=click.Path(dir_okay=False), default=None,
+              help="Run on your own input (a YAML file in the examples' input format) beside the reference.")
+@click.option("--watch", is_flag=True, help="Judge again every time FILE is saved (Ctrl+C to stop).")
+@click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the output (auto: on a terminal, unless NO_COLOR; FORCE_COLOR forces it).")
 @click.pass_obj
-def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, examples_only: bool) -> None:
+def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, examples_only: bool,
+        input_file: str | None, watch: bool, color: str) -> None:
     """Judge FILE on PROBLEM_ID: public examples, hidden tests and property checks."""
+    if watch and as_json:
+        raise ConfigError("--watch and --json are alternatives; choose one")
     judge.launch_sandbox()
     from judge.report import render_text, use_colour
 
-    report = judge().run(problem_id, file, examples_only=examples_only)
-    for warning in report.warnings:
-        click.echo(f"warning: {warning}", err=True)
-    if as_json:
-        click.echo(report.dumps())
-    else:
-        colour = use_colour(sys.stdout)
-        click.echo(render_text(report, verbose=verbose, values=examples_only, colour=colour), color=colour)
+    colour = use_colour(sys.stdout, color)
+
+    def judge_once():
+        if input_file is not None:
+            return judge().run_on_input(problem_id, file, input_file)
+        return judge().run(problem_id, file, examples_only=examples_only)
+
+    def show(report) -> None:
+        for warning in report.warnings:
+            click.echo(f"warning: {warning}", err=True)
+        if as_json:
+            click.echo(report.dumps())
+        else:
+            click.echo(render_text(report, verbose=verbose, values=examples_only or input_file is not None,
+                                   colour=colour), color=colour)
+
+    if watch:
+        from judge.watch import watch_file
+
+        def on_change() -> None:
+            click.echo(click.style(f"--- judging {file} ---", bold=True), color=colour)
+            try:
+                show(judge_once())
+            except ConfigError as exc:  # a file saved half-way (not UTF-8, gone) is reported, not fatal
+                click.echo(f"error: {exc}", err=True)
+            click.echo(f"watching {file} for changes (Ctrl+C to stop)")
+
+        watch_file(Path(file), on_change)
+        return
+    report = judge_once()
+    show(report)
     sys.exit(0 if report.accepted else 1)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option("--export", "export_to", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Write everything recorded (attempts with their code, answers, hints) to FILE as JSON.")
+@click.option("--import", "import_from", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Add the records of an export FILE (records already here are skipped).")
+@click.option("--reset", is_flag=True, help="Delete every record (asks first; --yes skips the question).")
+@click.option("--yes", is_flag=True, help="With --reset: do not ask.")
+@click.pass_obj
+def progress(judge, as_json: bool, export_to: str | None, import_from: str | None, reset: bool, yes: bool) -> None:
+    """Your progress at a glance: solved per unit and tag, attempts, days in a row, what to take next."""
+    from judge.overview import overview
+    from judge.progress import ProgressStore, ProgressUnavailable
+    from judge.units import load_units
+
+    store = ProgressStore()
+    if sum(map(bool, (export_to, import_from, reset))) > 1:
+        raise ConfigError("--export, --import and --reset are alternatives; choose one")
+    try:
+        if export_to is not None:
+            text = json.dumps(store.export(), indent=1)
+            if export_to == "-":
+                click.echo(text)
+            else:
+                try:
+                    Path(export_to).write_text(text + "\n", encoding="utf-8")
+                except OSError as exc:
+                    raise ConfigError(f"cannot write the export: {exc.strerror or exc}", file=export_to) from None
+                click.echo(f"wrote {export_to}", err=True)
+            return
+        if import_from is not None:
+            try:
+                data = json.loads(Path(import_from).read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise ConfigError(f"cannot read a progress export: {exc}", file=import_from) from None
+            try:
+                added, skipped = store.import_(data, origin=import_from)
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
+            click.echo(f"imported {added} record(s) from {import_from}; {skipped} already here")
+            return
+        if reset:
+            if not yes:
+                if not sys.stdin.isatty():
+                    raise ConfigError("--reset deletes every record: pass --yes to confirm (consider --export first)")
+                click.confirm(f"Delete every attempt, answer and hint recorded in {store.path}? "
+                              f"(`judge progress --export FILE` keeps a copy)", default=False, abort=True)
+            click.echo(f"deleted {store.reset()} record(s) from {store.path}")
+            return
+        j = judge()
+        problems = []
+        for pid in j.problem_ids():
+            try:
+                problems.append(j.problem(pid))
+            except ConfigError as exc:
+                click.echo(f"warning: {pid} is not counted: {exc}", err=True)
+        seen = overview(problems, load_units(j.root), store)
+    except ProgressUnavailable as exc:
+        raise ConfigError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(seen.to_json(), indent=2))
+    else:
+        for line in seen.lines():
+            click.echo(line)
 
 
 @main.command()
@@ -315,8 +663,10 @@ def new(judge, problem_id: str, framework: str) -> None:
     from judge.problem import find_root
     from judge.scaffold import scaffold
 
-    for path in scaffold(find_root(judge.problems_dir), problem_id, framework):
-        click.echo(f"created {path}")
+    root = find_root(judge.problems_dir)
+    click.echo(f"in the problem set {root} (--problems-dir or JUDGE_PROBLEMS_DIR chooses another):")
+    for path in scaffold(root, problem_id, framework):
+        click.echo(f"created {root / path}")
     click.echo(f"next: edit the files, then `judge validate {problem_id}`")
 
 

@@ -1,7 +1,8 @@
 """Hints: the problem's graded hints, one level at a time (`judge hint ID --level N`).
 
 Hints come from the problem's YAML, ordered from a nudge to the key idea; the
-last one names the idea without giving code. Asking for a level that does not
+last one names the idea without giving code. The level reached is remembered in
+the progress database, so `judge hint ID` shows the next one each time. Asking for a level that does not
 exist is a usage error naming the levels there are.
 """
 from __future__ import annotations
@@ -28,6 +29,11 @@ class Hint:
         more = ("that is the last hint; `judge show " + self.problem + "` has the full contract" if self.last
                 else f"more: judge hint {self.problem} --level {self.level + 1}")
         return [head + ":", f"  {self.text}", more]
+
+
+def next_level(problem: Problem, reached: int) -> int:
+    """The level `judge hint ID` shows next: one past the highest seen, staying on the last."""
+    return max(1, min(reached + 1, len(problem.hints)))
 
 
 def hint(problem: Problem, level: int = 1) -> Hint:

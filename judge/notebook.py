@@ -40,6 +40,24 @@ class SourceUnavailable(ConfigError):
     """The function's source cannot be recovered or carried into the sandbox."""
 
 
+class NotebookError(Exception):
+    """A usage error in a notebook, shown as one line instead of a traceback into the judge.
+
+    IPython and Jupyter call `_render_traceback_` to display an exception; a
+    plain Python prompt shows the usual (short: the cause is suppressed) traceback.
+    """
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"\x1b[31merror:\x1b[0m {self}"]
+
+
+def _one_line(exc: ConfigError) -> NotebookError:
+    from judge.errors import ConfigErrors
+
+    text = "; ".join(exc.lines()) if isinstance(exc, ConfigErrors) else str(exc)
+    return NotebookError(text)
+
+
 # ---------------------------------------------------------------- public API
 
 def check(problem_id: str, solution: Callable | str | os.PathLike, *, examples_only: bool = False,
@@ -49,26 +67,36 @@ def check(problem_id: str, solution: Callable | str | os.PathLike, *, examples_o
 
     Pass `judge=` a `judge.Judge` to reuse its warm sandbox across calls;
     otherwise one is started and closed for this call. `record=False` keeps
-    the attempt out of the progress database.
+    the attempt out of the progress database. A usage error (an unknown
+    problem, something that is not a function) is one line, not a traceback.
     """
     from judge.session import Judge
 
-    own = judge is None
-    j = Judge(problems_dir, record=record) if own else judge
     try:
-        problem = j.problem(problem_id)
-        source, label = solution_source(solution, problem.entry_point)
-        saved = j.record
-        if record is not None:
-            j.record = record
+        own = judge is None
+        j = Judge(problems_dir, record=record) if own else judge
         try:
-            report = j.run_source(problem, source, label, examples_only=examples_only)
+            problem = j.problem(problem_id)
+            source, label = solution_source(solution, problem.entry_point)
+            report = j.run_source(problem, source, label, examples_only=examples_only, record=record)
         finally:
-            j.record = saved
-    finally:
-        if own:
-            j.close()
+            if own:
+                j.close()
+    except ConfigError as exc:
+        raise _one_line(exc) from None
     return CheckResult(report, examples_only, source)
+
+
+def problem(problem_id: str, problems_dir: str | os.PathLike | None = None) -> "ProblemHandle":
+    """One problem to work on in a notebook, as learntools does: `q = judge.problem("patchify")`,
+    then `q.show()`, `q.check(fn)`, `q.hint()`, `q.solution()`."""
+    from judge.session import Judge
+
+    try:
+        j = Judge(problems_dir)
+        return ProblemHandle(j, j.problem(problem_id))
+    except ConfigError as exc:
+        raise _one_line(exc) from None
 
 
 def problems(problems_dir: str | os.PathLike | None = None) -> "ProblemList":
@@ -128,26 +156,165 @@ class CheckResult:
     def _repr_html_(self) -> str:
         report = self.report
         ok = report.accepted
-        colour = "#1a7f37" if ok else "#cf222e"
+        colour = _CSS["green"] if ok else _CSS["red"]
         scope = " (public examples only)" if self.examples_only else ""
         rows = []
         for test in report.tests:
             passed = test.verdict is Verdict.ACCEPTED
-            message = html.escape(test.message).replace("\n", "<br>")
+            message = "<br>".join(inline_html(part) for part in test.message.splitlines())
+            drawn = False
             if test.shown is not None and (self.examples_only or not passed):
-                block = html.escape(to_text(values_lines(test.shown)[0]))
-                message += f"<pre style='margin:4px 0;font-size:90%'>{block}</pre>"
+                block, drawn = values_lines(test.shown)
+                message += f"<pre style='margin:4px 0;font-size:90%'>{lines_html(block)}</pre>"
+            if not passed and test.details and not drawn:  # the mismatch table (index, yours, expected)
+                message += "<pre style='margin:4px 0;font-size:90%'>" + html.escape("\n".join(test.details)) + "</pre>"
             rows.append(
-                f"<tr><td style='color:{'#1a7f37' if passed else '#cf222e'}'>{'✓' if passed else '✗'}</td>"
+                f"<tr><td style='color:{_CSS['green'] if passed else _CSS['red']}'>{'✓' if passed else '✗'}</td>"
                 f"<td><code>{html.escape(test.name)}</code></td><td>{html.escape(test.group)}</td>"
-                f"<td>{html.escape(test.verdict.value)}</td><td style='text-align:right'>{test.time_ms:.1f} ms</td>"
+                f"<td>{html.escape(test.verdict.value)}</td>"
+                f"<td style='text-align:right;white-space:nowrap'>{test.time_ms:.1f}&nbsp;ms</td>"
                 f"<td style='text-align:left'>{message}</td></tr>")
-        warnings = "".join(f"<p style='color:#9a6700'>warning: {html.escape(w)}</p>" for w in report.warnings)
+        warnings = "".join(f"<p style='color:{_CSS['yellow']}'>warning: {html.escape(w)}</p>" for w in report.warnings)
         return (f"<div>{warnings}<p><b style='color:{colour}'>{html.escape(report.verdict.value)}</b>: "
                 f"{report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s on "
                 f"<code>{html.escape(report.problem)}</code>{scope}</p>"
                 "<table><thead><tr><th></th><th>test</th><th>group</th><th>verdict</th><th>time</th>"
                 f"<th style='text-align:left'>message</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+
+
+_CSS = {"red": "#cf222e", "green": "#1a7f37", "yellow": "#9a6700", "cyan": "#0969da", "dim": "#6e7781"}
+
+
+def lines_html(lines: list) -> str:
+    """Rendered lines (text, style segments) as HTML, styles as colours: differing entries in red."""
+    out = []
+    for line in lines:
+        parts = []
+        for text, style in line:
+            escaped = html.escape(text)
+            names = (style or "").split()
+            css = ";".join([f"color:{_CSS[n]}" for n in names if n in _CSS] + (["font-weight:bold"] if "bold" in names
+                                                                                 else []))
+            parts.append(f"<span style='{css}'>{escaped}</span>" if css and text else escaped)
+        out.append("".join(parts).rstrip())
+    return "\n".join(out)
+
+
+def inline_html(text: str) -> str:
+    """One line of a message with its Markdown: `code`, **bold**, *emphasis* (everything else escaped)."""
+    import re
+
+    pieces = re.split(r"(`[^`]+`)", text)
+    out = []
+    for piece in pieces:
+        if len(piece) > 1 and piece.startswith("`") and piece.endswith("`"):
+            out.append(f"<code>{html.escape(piece[1:-1])}</code>")
+            continue
+        escaped = html.escape(piece)
+        escaped = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", escaped)
+        escaped = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", escaped)
+        out.append(escaped)
+    return "".join(out)
+
+
+class ProblemHandle:
+    """A problem in a notebook: `show()`, `check(fn)`, `hint()`, `solution()` (one warm judge for all)."""
+
+    def __init__(self, judge: Any, problem: Any):
+        self._judge = judge
+        self.problem = problem
+        self.id = problem.id
+
+    def show(self) -> "Statement":
+        """The statement, signature and limits; Markdown in Jupyter, text elsewhere."""
+        return Statement(self.problem)
+
+    def check(self, solution: Callable | str | os.PathLike, *, examples_only: bool = False,
+              record: bool | None = None) -> CheckResult:
+        try:
+            source, label = solution_source(solution, self.problem.entry_point)
+            report = self._judge.run_source(self.problem, source, label, examples_only=examples_only, record=record)
+        except ConfigError as exc:
+            raise _one_line(exc) from None
+        return CheckResult(report, examples_only, source)
+
+    def hint(self, level: int | None = None) -> "Text":
+        """The next hint (the level reached is remembered, as `judge hint` does), or hint `level`."""
+        from judge.hints import hint, next_level
+        from judge.progress import ProgressUnavailable
+
+        try:
+            if level is None:
+                try:
+                    level = next_level(self.problem, self._judge.progress.hint_level(self.id))
+                except ProgressUnavailable:
+                    level = 1
+            shown = hint(self.problem, level)
+        except ConfigError as exc:
+            raise _one_line(exc) from None
+        if self._judge.record:
+            try:
+                self._judge.progress.record_event(problem=self.id, kind="hint", detail=str(shown.level))
+            except ProgressUnavailable:
+                pass  # a hint is still worth showing without progress
+        return Text("\n".join(shown.lines()))
+
+    def solution(self, *, confirm: bool = False) -> "Text":
+        """The reference and editorial once solved; before that, only with `confirm=True` (recorded)."""
+        from judge.editorial import record_view, solution, solved
+
+        earned = solved(self.id, self._judge.progress)
+        if not earned and not confirm:
+            raise NotebookError(f"{self.id} is not solved yet: call .solution(confirm=True) to see it anyway "
+                                f"(your progress will show it was viewed before solving)")
+        try:
+            shown = solution(self.problem)
+        except ConfigError as exc:
+            raise _one_line(exc) from None
+        if self._judge.record:
+            record_view(self.id, self._judge.progress, before_solving=not earned)
+        return Text("\n".join(shown.lines()))
+
+    def close(self) -> None:
+        self._judge.close()
+
+    def __repr__(self) -> str:
+        return f"<problem {self.id}: {self.problem.title}; .show() .check(fn) .hint() .solution()>"
+
+
+@dataclass(frozen=True)
+class Text:
+    """Plain text that prints as itself (no quotes) in a notebook."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(self.text)}</pre>"
+
+
+@dataclass(frozen=True)
+class Statement:
+    problem: Any
+
+    def markdown(self) -> str:
+        from judge.statement import statement_markdown
+
+        p = self.problem
+        parts = [f"## {p.title}", f"`{p.id}` · {p.difficulty} · {p.framework}", "", statement_markdown(p)]
+        parts += ["", "```python", p.signature, "```",
+                  f"Limits: {p.limits.time_s:g} s per test, {p.limits.memory_mb} MiB."]
+        return "\n".join(parts)
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown()
+
+    def __repr__(self) -> str:
+        from judge.markdown import render_markdown
+
+        return to_text(render_markdown(self.markdown()))
 
 
 @dataclass(frozen=True)
@@ -202,7 +369,8 @@ def function_source(fn: Callable, entry_point: str) -> str:
     """A self-contained module defining `entry_point` from the function object `fn`."""
     name = getattr(fn, "__name__", repr(fn))
     if not isinstance(fn, types.FunctionType):
-        raise SourceUnavailable(f"check() judges a function defined with `def`; got {type(fn).__name__} {name!r}")
+        what = f"{type(fn).__name__} {name}" if hasattr(fn, "__name__") else f"{type(fn).__name__} ({fn!r:.40})"
+        raise SourceUnavailable(f"check() judges a function defined with `def`; got {what}")
     if name == "<lambda>":
         raise SourceUnavailable("check() judges a function defined with `def`, not a lambda: "
                                 f"write `def {entry_point}(...):` in a cell")
@@ -213,11 +381,38 @@ def function_source(fn: Callable, entry_point: str) -> str:
     parts: dict[str, str] = {}          # global name -> the statement that defines it
     body = _collect(fn, parts, seen={name})
     # imports, then constants, then helper functions, as a person would write the file
+    if name != entry_point and entry_point in parts:
+        # The function calls an earlier function of the entry point's name: the alias below would
+        # make that call recurse into itself, so the earlier one travels under another name.
+        earlier = f"_earlier_{entry_point}"
+        parts[entry_point] = rename_global(parts[entry_point], entry_point, earlier)
+        body = rename_global(body, entry_point, earlier)
+        for key in list(parts):
+            if key != entry_point:
+                parts[key] = rename_global(parts[key], entry_point, earlier)
     order = sorted(parts.values(), key=lambda text: 0 if text.startswith(("import ", "from ")) else
                    2 if text.lstrip().startswith(("def ", "@", "async def ")) else 1)
     module = "\n".join(order).replace("\ndef ", "\n\n\ndef ")
     alias = f"\n\n{entry_point} = {name}\n" if name != entry_point else "\n"
     return f"# judged from the function object `{name}`\n{module}\n\n{body.rstrip()}{alias}"
+
+
+def rename_global(source: str, old: str, new: str) -> str:
+    """`source` with every use and definition of the global name `old` spelled `new` (layout kept)."""
+    tree = ast.parse(source)
+    spots: list[tuple[int, int, int]] = []   # (line, column, length) of each occurrence of the name
+    lines = source.splitlines(keepends=True)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == old:
+            spots.append((node.lineno, node.col_offset, len(old)))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == old:
+            line = lines[node.lineno - 1]
+            column = line.index(old, line.index("def") + 3)
+            spots.append((node.lineno, len(line[:column].encode("utf-8")), len(old)))
+    for lineno, column, length in sorted(spots, reverse=True):  # columns are UTF-8 byte offsets, as ast's
+        encoded = lines[lineno - 1].encode("utf-8")
+        lines[lineno - 1] = (encoded[:column] + new.encode("utf-8") + encoded[column + length:]).decode("utf-8")
+    return "".join(lines)
 
 
 def _source(obj: Any, name: str) -> str:

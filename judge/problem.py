@@ -161,6 +161,15 @@ class Trap:
 
 
 @dataclass(frozen=True)
+class Editorial:
+    """What `judge solution` shows beside the reference: the idea, its cost, the classic mistakes."""
+
+    idea: str
+    cost: str
+    mistakes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Hidden:
     """The hidden part: tests, checks, tolerances, traps and the reference."""
 
@@ -170,6 +179,7 @@ class Hidden:
     traps_file: Path | None
     traps: tuple[Trap, ...]
     path: Path
+    editorial: Editorial | None = None
 
 
 # ---------------------------------------------------------------- problem sets
@@ -266,6 +276,12 @@ def load_hidden(problem: Problem) -> Hidden:
         trap.unknown({"name", "function", "message"})
     if traps and not traps_file.is_file():
         top.error("traps", f"traps are listed but {_display(traps_file)} does not exist")
+    editorial = None
+    if top.has("editorial"):
+        ed = top.sub("editorial")
+        editorial = Editorial(idea=(ed.get("idea", str) or "").strip(), cost=(ed.get("cost", str) or "").strip(),
+                              mistakes=tuple(m.strip() for m in ed.get("mistakes", list, default=[], check=_all_str)))
+        ed.unknown({"idea", "cost", "mistakes"})
     tests = _tests(top, "tests", "hidden", problem.args, tolerance, errors, path,
                    tuple(r.id for r in problem.rules))
     trap_names = {t.name for t in traps}
@@ -280,7 +296,32 @@ def load_hidden(problem: Problem) -> Hidden:
     top.unknown()
     errors.raise_if_any()
     return Hidden(tests=tests, tolerance=tolerance, reference=reference,
-                  traps_file=traps_file if traps_file.is_file() else None, traps=tuple(traps), path=path)
+                  traps_file=traps_file if traps_file.is_file() else None, traps=tuple(traps), path=path,
+                  editorial=editorial)
+
+
+def load_input_file(problem: Problem, path: Path) -> TestSpec:
+    """A learner's own input (`judge run ID FILE --input INPUT.yaml`), in the examples' input format.
+
+    The file maps each argument to a value or generator spec, at the top level or under `inputs:`;
+    it becomes one public example named after the file, compared with the reference.
+    """
+    if not path.is_file():
+        raise ConfigError("input file not found", file=path)
+    data = load_yaml(path)
+    errors = Errors(_display(path))
+    if not isinstance(data, dict):
+        errors.add(1, "inputs", f"expected a mapping of {', '.join(problem.args)} to values or generators")
+        errors.raise_if_any()
+    wrapped = data if "inputs" in data else Mapping({"inputs": data})
+    if wrapped is not data:
+        wrapped.line, wrapped.key_lines = 1, {"inputs": 1}
+    top = Fields(wrapped, "", errors, 1)
+    inputs = _inputs(top, problem.args)
+    top.unknown({"inputs"})
+    errors.raise_if_any()
+    return TestSpec(name=re.sub(r"\W", "_", path.stem) or "your_input", group="example", inputs=inputs,
+                    checks=(CheckSpec("compare", {}, 1),), tolerance=None, source=f"{_display(path)}:1")
 
 
 # ---------------------------------------------------------------- field readers

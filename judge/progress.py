@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Iterable
 
 DB_NAME = "progress.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 10_000  # a concurrent writer holds the lock for milliseconds; wait rather than fail
 
 _SCHEMA = """
@@ -40,10 +40,44 @@ CREATE TABLE IF NOT EXISTS attempts (
     examples_only INTEGER NOT NULL,      -- 1: `judge run --examples` ("Run", not "Submit")
     sha256        TEXT    NOT NULL,      -- of the submission's source text
     submission    TEXT    NOT NULL,      -- the path or label the submission was judged as
-    time_ms       REAL    NOT NULL
+    time_ms       REAL    NOT NULL,
+    source        TEXT                   -- the source text itself (NULL in attempts before schema 3)
 );
 CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (problem, at);
+CREATE TABLE IF NOT EXISTS answers (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    unit          TEXT    NOT NULL,
+    question      TEXT    NOT NULL,
+    at            REAL    NOT NULL,
+    answer        TEXT    NOT NULL,      -- as understood: "196", "(4, 36, 512)", "b"
+    correct       INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS answers_unit ON answers (unit, question, at);
+CREATE TABLE IF NOT EXISTS events (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    problem       TEXT    NOT NULL,
+    at            REAL    NOT NULL,
+    kind          TEXT    NOT NULL,      -- "hint" (detail: the level) or "solution" (detail: "before" / "after")
+    detail        TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_problem ON events (problem, kind);
 """
+
+# Upgrades, by the version they lead to; each is a list of statements run in
+# one transaction when a writer opens an older database.
+_MIGRATIONS = {
+    2: [  # self-test answers of course units (judge quiz)
+        "CREATE TABLE IF NOT EXISTS answers (id INTEGER PRIMARY KEY AUTOINCREMENT, unit TEXT NOT NULL, "
+        "question TEXT NOT NULL, at REAL NOT NULL, answer TEXT NOT NULL, correct INTEGER NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS answers_unit ON answers (unit, question, at)",
+    ],
+    3: [  # history keeps the code; hints and solutions viewed
+        "ALTER TABLE attempts ADD COLUMN source TEXT",
+        "CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, problem TEXT NOT NULL, "
+        "at REAL NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS events_problem ON events (problem, kind)",
+    ],
+}
 
 
 class ProgressUnavailable(Exception):
@@ -71,6 +105,7 @@ class Attempt:
     sha256: str
     submission: str
     time_ms: float
+    source: str | None = None        # None for attempts recorded before the judge kept sources
 
     def when(self) -> str:
         return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.at))
@@ -123,35 +158,134 @@ class ProgressStore:
                source: str, submission: str, time_ms: float, at: float | None = None) -> int:
         """Add one attempt in its own transaction; returns its id."""
         row = (problem, time.time() if at is None else at, verdict, int(passed), int(total),
-               int(examples_only), source_hash(source), submission, float(time_ms))
+               int(examples_only), source_hash(source), submission, float(time_ms), source)
         with self._connect(create=True) as db:
             db.execute("BEGIN IMMEDIATE")
             cursor = db.execute(
                 "INSERT INTO attempts (problem, at, verdict, passed, total, examples_only, sha256, "
-                "submission, time_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+                "submission, time_ms, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
             db.execute("COMMIT")
             return int(cursor.lastrowid)
 
+    def record_answer(self, *, unit: str, question: str, answer: str, correct: bool,
+                      at: float | None = None) -> int:
+        """Add one answer to a unit's self-test question; the latest answer is the one that counts."""
+        with self._connect(create=True) as db:
+            db.execute("BEGIN IMMEDIATE")
+            cursor = db.execute("INSERT INTO answers (unit, question, at, answer, correct) VALUES (?, ?, ?, ?, ?)",
+                                (unit, question, time.time() if at is None else at, answer, int(correct)))
+            db.execute("COMMIT")
+            return int(cursor.lastrowid)
+
+    def record_event(self, *, problem: str, kind: str, detail: str, at: float | None = None) -> None:
+        """Note that a hint (detail: its level) or the solution (detail: before / after) was shown."""
+        with self._connect(create=True) as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO events (problem, at, kind, detail) VALUES (?, ?, ?, ?)",
+                       (problem, time.time() if at is None else at, kind, detail))
+            db.execute("COMMIT")
+
     # ------------------------------------------------------------ reading
-    def attempts(self, problem: str | None = None, limit: int | None = None) -> list[Attempt]:
-        """Attempts, newest first, optionally of one problem."""
+    def events(self, problem: str | None = None, kind: str | None = None) -> list[tuple[str, float, str, str]]:
+        """(problem, at, kind, detail) of hints and solutions shown, oldest first."""
         if not self.path.exists():
             return []
-        query = "SELECT id, problem, at, verdict, passed, total, examples_only, sha256, submission, time_ms " \
-                "FROM attempts"
-        params: tuple = ()
+        query, params = "SELECT problem, at, kind, detail FROM events WHERE 1 = 1", ()
         if problem is not None:
-            query += " WHERE problem = ?"
-            params = (problem,)
-        query += " ORDER BY at DESC, id DESC"
-        if limit is not None:
-            query += " LIMIT ?"
-            params += (int(limit),)
+            query, params = query + " AND problem = ?", params + (problem,)
+        if kind is not None:
+            query, params = query + " AND kind = ?", params + (kind,)
         with self._connect(create=False) as db:
-            if _version(db) == 0:
+            if _version(db) < 3:
                 return []
-            rows = db.execute(query, params).fetchall()
-        return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], r[9]) for r in rows]
+            return [tuple(r) for r in db.execute(query + " ORDER BY at, id", params).fetchall()]
+
+    def hint_level(self, problem: str) -> int:
+        """The highest hint level shown for `problem` (0: none yet)."""
+        levels = [int(detail) for _, _, _, detail in self.events(problem, "hint") if detail.isdigit()]
+        return max(levels, default=0)
+
+    # ------------------------------------------------------------ export, import, reset
+    def export(self) -> dict:
+        """Everything recorded, as one JSON-able object (sources included)."""
+        if not self.path.exists():
+            return {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "attempts": [], "answers": [], "events": []}
+        with self._connect(create=True) as db:  # upgrades an older file first, so every table exists
+            attempts = db.execute("SELECT problem, at, verdict, passed, total, examples_only, sha256, submission, "
+                                  "time_ms, source FROM attempts ORDER BY at, id").fetchall()
+            answers = db.execute("SELECT unit, question, at, answer, correct FROM answers ORDER BY at, id").fetchall()
+            events = db.execute("SELECT problem, at, kind, detail FROM events ORDER BY at, id").fetchall()
+        keys_a = ("problem", "at", "verdict", "passed", "total", "examples_only", "sha256", "submission", "time_ms",
+                  "source")
+        return {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION,
+                "attempts": [dict(zip(keys_a, r)) for r in attempts],
+                "answers": [dict(zip(("unit", "question", "at", "answer", "correct"), r)) for r in answers],
+                "events": [dict(zip(("problem", "at", "kind", "detail"), r)) for r in events]}
+
+    def import_(self, data: dict, origin: str = "the import") -> tuple[int, int]:
+        """Add an export's records, skipping those already here; returns (added, skipped).
+
+        Checked whole before anything is written: a malformed file changes nothing.
+        """
+        rows = _import_rows(data, origin)
+        added = skipped = 0
+        with self._connect(create=True) as db:
+            db.execute("BEGIN IMMEDIATE")
+            for table, columns, values in rows:
+                where = " AND ".join(f"{c} IS ?" for c in columns)
+                if db.execute(f"SELECT 1 FROM {table} WHERE {where} LIMIT 1", values).fetchone():
+                    skipped += 1
+                    continue
+                db.execute(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                           values)
+                added += 1
+            db.execute("COMMIT")
+        return added, skipped
+
+    def reset(self) -> int:
+        """Delete every record (attempts, answers, hints, solutions viewed); returns how many."""
+        if not self.path.exists():
+            return 0
+        with self._connect(create=True) as db:
+            db.execute("BEGIN IMMEDIATE")
+            count = sum(db.execute(f"DELETE FROM {table}").rowcount for table in ("attempts", "answers", "events"))
+            db.execute("COMMIT")
+        return count
+
+    def attempt(self, attempt_id: int) -> Attempt | None:
+        found = self._attempts("WHERE id = ?", (int(attempt_id),))
+        return found[0] if found else None
+
+    def answers(self, unit: str) -> dict[str, tuple[str, bool]]:
+        """The latest answer to each question of `unit`: question id -> (answer, right)."""
+        if not self.path.exists():
+            return {}
+        with self._connect(create=False) as db:
+            if _version(db) < 2:
+                return {}
+            rows = db.execute("SELECT question, answer, correct FROM answers WHERE unit = ? "
+                              "ORDER BY at, id", (unit,)).fetchall()
+        return {question: (answer, bool(correct)) for question, answer, correct in rows}
+
+    def attempts(self, problem: str | None = None, limit: int | None = None) -> list[Attempt]:
+        """Attempts, newest first, optionally of one problem."""
+        where, params = ("WHERE problem = ?", (problem,)) if problem is not None else ("", ())
+        where += " ORDER BY at DESC, id DESC"
+        if limit is not None:
+            where, params = where + " LIMIT ?", params + (int(limit),)
+        return self._attempts(where, params)
+
+    def _attempts(self, where: str, params: tuple) -> list[Attempt]:
+        if not self.path.exists():
+            return []
+        with self._connect(create=False) as db:
+            version = _version(db)
+            if version == 0:
+                return []
+            source = "source" if version >= 3 else "NULL"  # read-only: an older file is not upgraded
+            rows = db.execute("SELECT id, problem, at, verdict, passed, total, examples_only, sha256, submission, "
+                              f"time_ms, {source} FROM attempts {where}", params).fetchall()
+        return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], r[9], r[10]) for r in rows]
 
     def statuses(self, problem_ids: Iterable[str]) -> dict[str, Status]:
         """solved / attempted / new for each problem id."""
@@ -193,6 +327,8 @@ class _Connection:
             version = _version(self.db)
             if version == 0 and self.create:
                 self._create_schema(self.db)
+            elif 0 < version < SCHEMA_VERSION and self.create:
+                self._migrate(self.db)
             elif version > SCHEMA_VERSION:
                 raise ProgressUnavailable(f"progress database {self.path} was written by a newer tensor-judge "
                                           f"(schema {version}); progress is not recorded")
@@ -224,6 +360,19 @@ class _Connection:
             db.execute("ROLLBACK")
             raise
 
+    @staticmethod
+    def _migrate(db: sqlite3.Connection) -> None:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for version in range(_version(db) + 1, SCHEMA_VERSION + 1):  # re-read: another writer may have won
+                for statement in _MIGRATIONS[version]:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {version}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
             if exc is not None and self.db is not None and self.db.in_transaction:
@@ -239,6 +388,42 @@ class _Connection:
         if self.db is not None:
             self.db.close()
             self.db = None
+
+
+EXPORT_FORMAT = "tensor-judge-progress"
+_IMPORT_TABLES = {
+    "attempts": {"problem": str, "at": float, "verdict": str, "passed": int, "total": int, "examples_only": bool,
+                 "sha256": str, "submission": str, "time_ms": float, "source": (str, type(None))},
+    "answers": {"unit": str, "question": str, "at": float, "answer": str, "correct": bool},
+    "events": {"problem": str, "at": float, "kind": str, "detail": str},
+}
+
+
+def _import_rows(data: object, origin: str) -> list[tuple[str, tuple[str, ...], tuple]]:
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise ValueError(f"{origin}: not a tensor-judge progress export (expected \"format\": \"{EXPORT_FORMAT}\")")
+    rows = []
+    for table, columns in _IMPORT_TABLES.items():
+        items = data.get(table, [])
+        if not isinstance(items, list):
+            raise ValueError(f"{origin}: {table}: expected a list")
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise ValueError(f"{origin}: {table}[{i}]: expected an object")
+            values = []
+            for column, kind in columns.items():
+                value = item.get(column)
+                kinds = kind if isinstance(kind, tuple) else (kind,)
+                if float in kinds and isinstance(value, int) and not isinstance(value, bool):
+                    value = float(value)
+                if bool in kinds and value in (0, 1) and not isinstance(value, bool):
+                    value = bool(value)
+                if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+                    raise ValueError(f"{origin}: {table}[{i}].{column}: expected {kinds[0].__name__}, "
+                                     f"got {type(value).__name__}")
+                values.append(int(value) if isinstance(value, bool) else value)
+            rows.append((table, tuple(columns), tuple(values)))
+    return rows
 
 
 def _version(db: sqlite3.Connection) -> int:
@@ -263,12 +448,13 @@ def history_lines(attempts: list[Attempt]) -> list[str]:
     if not attempts:
         return ["no attempts recorded yet"]
     width = max(len(a.problem) for a in attempts)
-    lines = [f"{'when':<19}  {'problem'.ljust(width)}  {'verdict':<21}  {'passed':>7}  {'mode':<8}  "
-             f"{'sha256':<8}  submission"]
+    id_width = max(len(str(a.id)) for a in attempts)
+    lines = [f"{'#'.rjust(id_width)}  {'when':<19}  {'problem'.ljust(width)}  {'verdict':<21}  {'passed':>7}  "
+             f"{'mode':<8}  submission"]
     for a in attempts:
         mode = "examples" if a.examples_only else "full"
-        lines.append(f"{a.when()}  {a.problem.ljust(width)}  {a.verdict:<21}  {f'{a.passed}/{a.total}':>7}  "
-                     f"{mode:<8}  {a.sha256[:8]}  {a.submission}")
+        lines.append(f"{str(a.id).rjust(id_width)}  {a.when()}  {a.problem.ljust(width)}  {a.verdict:<21}  "
+                     f"{f'{a.passed}/{a.total}':>7}  {mode:<8}  {a.submission}")
     return lines
 
 

@@ -109,8 +109,13 @@ NOT_RUN = "not run: the file failed to load"  # the message of every test after 
 _DIAGNOSIS = "what went wrong: "     # a generic diagnosis (judge.diagnose)
 
 
-def use_colour(stream: IO | None) -> bool:
-    """Colours only on a terminal, never when NO_COLOR is set (https://no-color.org) or TERM=dumb."""
+def use_colour(stream: IO | None, choice: str = "auto") -> bool:
+    """`always`/`never` as asked; `auto`: FORCE_COLOR forces colour, NO_COLOR (https://no-color.org) or
+    TERM=dumb turns it off, otherwise colour only on a terminal."""
+    if choice in ("always", "never"):
+        return choice == "always"
+    if os.environ.get("FORCE_COLOR", "") not in ("", "0"):
+        return True
     if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
     isatty = getattr(stream, "isatty", None)
@@ -134,8 +139,9 @@ def to_text(lines: list[Line], colour: bool = False) -> str:
     return "\n".join(out)
 
 
-def render_text(report: Report, *, verbose: bool = False, values: bool = False, colour: bool = False) -> str:
-    return to_text(render(report, verbose=verbose, values=values), colour)
+def render_text(report: Report, *, verbose: bool = False, values: bool = False, colour: bool = False,
+                width: int | None = None, note: str | None = None) -> str:
+    return to_text(render(report, verbose=verbose, values=values, width=width, note=note), colour)
 
 
 def render_lines(report: Report, verbose: bool = False, values: bool = False) -> list[tuple[str, str | None]]:
@@ -147,62 +153,140 @@ def render_lines(report: Report, verbose: bool = False, values: bool = False) ->
     return result
 
 
-def render(report: Report, *, verbose: bool = False, values: bool = False) -> list[Line]:
+DETAILED_FAILURES = 3  # failures shown in full without -v
+LISTED_FAILURES = 8    # failures with a row of their own without -v; the rest are named on one line per group
+
+
+def render(report: Report, *, verbose: bool = False, values: bool = False, width: int | None = None,
+           note: str | None = None) -> list[Line]:
     """The per-test table, failure messages, example values and a final verdict line.
 
     `values` shows inputs, expected and actual outputs of every public example
-    (`judge run --examples`); failing examples show them in any case.
+    (`judge run --examples`); failing examples show them in any case. Without
+    `verbose`, a wrong submission's report fits on a screen: the first few
+    failures in full (values for the first that has any), a row for the next
+    ones, then their names on one line; passing tests beside failures are
+    counted rather than listed. Messages wrap at `width` columns (default: the
+    terminal's) keeping their indentation.
     """
     if report.not_attempted:
         return _not_attempted(report)
+    width = width or terminal_width()
+    compact = not verbose and report.verdict is not Verdict.ACCEPTED and not values
     lines: list[Line] = []
-    width = max((len(t.name) for t in report.tests), default=4)
-    lines.append([(f"    {'test'.ljust(width)}  {'verdict':<7}  {'time':>10}", "dim")])
-    group = None
+    name_width = max((len(t.name) for t in report.tests), default=4)
+    lines.append([(f"    {'test'.ljust(name_width)}  {'verdict':<7}  {'time':>10}", "dim")])
     mistakes: set[str] = set()
+    failures = 0
+    values_drawn = False
+    abbreviated = False
+    # a file that failed to load is said once, on its first test; the rest are one line at the end
     not_run = [t for t in report.tests if t.message.startswith(NOT_RUN)]
-    for test in report.tests:
-        if test.message.startswith(NOT_RUN):
-            continue  # the file failed to load: said once, on the first test
-        if test.group != group:
-            group = test.group
-            lines.append([(f"{_GROUP_TITLES.get(group, group)}", "bold")])
-        ok = test.verdict is Verdict.ACCEPTED
-        colour = "green" if ok else "red"
-        lines.append([("  ", None), ("✓" if ok else "✗", colour), (f" {test.name.ljust(width)}  ", None),
-                      (f"{test.verdict.short:<7}", colour), (f"  {test.time_ms:7.1f} ms", "dim")])
-        if not ok:
-            lines.extend(_message(test.message, mistakes))
-        drawn = False
-        if test.shown is not None and (values or not ok):
-            value_lines, drawn = values_lines(test.shown)
-            lines.extend(value_lines)
-        if not ok and test.details and not drawn and (verbose or test.group == "example"):
-            lines.extend([(f"      {d}", "dim")] for d in test.details)
+    for group, tests in _groups([t for t in report.tests if not t.message.startswith(NOT_RUN)]):
+        lines.append([(f"{_GROUP_TITLES.get(group, group)}", "bold")])
+        passes: list[TestResult] = []
+        unlisted: list[TestResult] = []
+        for test in tests:
+            ok = test.verdict is Verdict.ACCEPTED
+            if ok and compact:
+                passes.append(test)
+                continue
+            lines.extend(_passes(passes, name_width))
+            passes = []
+            if not ok:
+                failures += 1
+                if compact and failures > LISTED_FAILURES:
+                    unlisted.append(test)
+                    continue
+            lines.append(_row(test, name_width))
+            if ok:
+                if test.shown is not None and values:
+                    lines.extend(values_lines(test.shown)[0])
+                continue
+            if compact and failures > DETAILED_FAILURES:
+                abbreviated = True
+                continue
+            lines.extend(_message(test.message, mistakes, width))
+            turn = values or verbose or not values_drawn  # one block of values per screen without -v
+            drawn = False
+            if test.shown is not None and turn:
+                value_lines, drawn = values_lines(test.shown)
+                lines.extend(value_lines)
+                values_drawn = True
+            if test.details and not drawn and turn and (verbose or test.group == "example"):
+                lines.extend([(f"      {d}", "dim")] for d in test.details)
+                values_drawn = True
+        lines.extend(_passes(passes, name_width))
+        if unlisted:
+            abbreviated = True
+            names = ", ".join(t.name for t in unlisted)
+            lines.extend([(text, "red" if i == 0 else None)]
+                         for i, text in enumerate(_wrap(f"✗ {len(unlisted)} more failed: {names}", width, "  ")))
     if not_run:
         lines.append([(f"  ✗ {len(not_run)} more tests not run: the file failed to load (see above)", "red")])
+    if abbreviated:
+        lines.append([(f"{failures - min(failures, DETAILED_FAILURES)} more failure(s) without details; "
+                       f"-v shows every message", "dim")])
     if verbose and report.output:
         lines.append([("captured output of the submission:", "bold")])
         lines.extend([(f"  | {line}", None)] for line in report.output.splitlines()[:200])
-    lines.append(_final(report, "(public examples only)" if values else ""))
+    lines.append(_final(report, note if note is not None else ("(public examples only)" if values else "")))
     return lines
 
 
-def _message(message: str, mistakes: set[str]) -> list[Line]:
+def _groups(tests: list[TestResult]) -> list[tuple[str, list[TestResult]]]:
+    groups: list[tuple[str, list[TestResult]]] = []
+    for test in tests:
+        if not groups or groups[-1][0] != test.group:
+            groups.append((test.group, []))
+        groups[-1][1].append(test)
+    return groups
+
+
+def _row(test: TestResult, name_width: int) -> Line:
+    ok = test.verdict is Verdict.ACCEPTED
+    colour = "green" if ok else "red"
+    return [("  ", None), ("✓" if ok else "✗", colour), (f" {test.name.ljust(name_width)}  ", None),
+            (f"{test.verdict.short:<7}", colour), (f"  {test.time_ms:7.1f} ms", "dim")]
+
+
+def _passes(passes: list[TestResult], name_width: int) -> list[Line]:
+    """Passing tests between failures: their own rows when few, else one counted line."""
+    if len(passes) <= 2:
+        return [_row(t, name_width) for t in passes]
+    return [[("  ", None), ("✓", "green"), (f" {len(passes)} passed: {passes[0].name} … {passes[-1].name}", "dim")]]
+
+
+def terminal_width() -> int:
+    import shutil
+
+    return max(60, min(120, shutil.get_terminal_size((100, 24)).columns))
+
+
+def _message(message: str, mistakes: set[str], width: int = 100) -> list[Line]:
     """A failure message; a known mistake named once already is referred to, not repeated."""
     lines: list[Line] = []
     for part in message.splitlines():
+        style = None
         if part.startswith((_KNOWN_MISTAKE, _DIAGNOSIS)):
             if part in mistakes:
                 lines.append([("      this matches the known mistake named above", "yellow")])
                 continue
             mistakes.add(part)
-            lines.append([("      " + part, "yellow")])
+            style = "yellow"
         elif part.startswith("hint: "):
-            lines.append([("      " + part, "cyan")])
-        else:
-            lines.append([("      " + part, None)])
+            style = "cyan"
+        lines.extend([(text, style)] for text in _wrap(part, width, "      "))
     return lines
+
+
+def _wrap(text: str, width: int, indent: str) -> list[str]:
+    """Wrap one line of a message at `width`, continuation lines indented like the first."""
+    import textwrap
+
+    lead = text[:len(text) - len(text.lstrip())]
+    return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent + lead,
+                         break_long_words=False, break_on_hyphens=False) or [indent]
 
 
 def values_lines(shown: Shown) -> tuple[list[Line], bool]:

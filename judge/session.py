@@ -70,15 +70,18 @@ class Judge:
                                origin=str(Path(submission).resolve()))
 
     def run_source(self, problem: Problem, source: str, label: str, *, examples_only: bool = False,
-                   origin: str | None = None) -> Report:
-        """Judge `source`; `origin` is what the progress database records (default: `label`)."""
+                   origin: str | None = None, record: bool | None = None) -> Report:
+        """Judge `source`; `origin` is what the progress database records (default: `label`).
+
+        `record` overrides the judge's own setting for this run (None: the judge's).
+        """
         self._start_sandbox(problem.framework)
         # Loaded for --examples too: examples are compared with the hidden file's tolerance either way.
         hidden = problems.load_hidden(problem)
         cases, expected, traps = self.prepare(problem, hidden, examples_only=examples_only)
         limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
         report = grade(problem, cases, expected, source, Path(label).name, label, self._sandbox, limits, traps)
-        if self.record and not report.not_attempted:  # an untouched starter is not an attempt
+        if (self.record if record is None else record) and not report.not_attempted:  # a starter is no attempt
             try:
                 self.progress.record(problem=problem.id, verdict=report.verdict.value, passed=report.passed,
                                      total=report.total, examples_only=examples_only, source=source,
@@ -86,6 +89,24 @@ class Judge:
             except ProgressUnavailable as exc:
                 report.warnings.append(str(exc))
         return report
+
+    def run_on_input(self, problem_id: str, submission: str | os.PathLike, input_file: str | os.PathLike) -> Report:
+        """Judge the file `submission` on one input of the learner's own, against the reference.
+
+        Nothing is recorded and nothing cached: the input is the learner's, not the problem's.
+        """
+        problem = self.problem(problem_id)
+        source = read_submission(Path(submission))
+        test = problems.load_input_file(problem, Path(input_file))
+        self._start_sandbox(problem.framework)
+        hidden = problems.load_hidden(problem)
+        case = build_case(problem, test, hidden.tolerance)
+        expected = _reference_outputs(problem, hidden.reference, [case])
+        traps = (TrapSet(hidden.traps, functools.partial(_trap_functions, problem, hidden))
+                 if hidden.traps and hidden.traps_file is not None else None)
+        limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
+        return grade(problem, [case], expected, source, Path(submission).name, str(submission), self._sandbox,
+                     limits, traps)
 
     def grader(self, problem: Problem) -> Callable[[str, str], Report]:
         """A function judging (source, label) on `problem`, prepared once (batch grading, issue 6).
@@ -193,7 +214,27 @@ def read_submission(path: Path) -> str:
         raise ConfigError(f"cannot read the submission: {exc.strerror}", file=path) from None
     if len(data) > MAX_SOURCE_BYTES:
         raise ConfigError(f"the submission is {len(data)} bytes; the limit is {MAX_SOURCE_BYTES}", file=path)
+    return decode_source(data, path)
+
+
+def decode_source(data: bytes, path: Path) -> str:
+    """Source bytes as Python reads them: UTF-8 unless a PEP 263 coding line says otherwise.
+
+    `judge run` and `judge grade` both load files through here, so a file is text for one exactly
+    when it is for the other.
+    """
+    import io
+    import tokenize
+
     try:
-        return data.decode("utf-8")
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:  # undecodable first lines, or an unknown codec in the coding line
+        if "unknown encoding" in str(exc):
+            raise ConfigError(f"cannot be decoded: {exc}", file=path) from None
+        encoding = "utf-8"
+    try:
+        text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"not UTF-8 text (byte {exc.start}): expected a Python source file", file=path) from None
+        raise ConfigError(f"not {encoding} text (byte {exc.start}): save it as UTF-8 (or declare its encoding "
+                          f"in a `# -*- coding: ... -*-` line)", file=path) from None
+    return text[1:] if text.startswith("\ufeff") else text  # a UTF-8 byte-order mark is not code

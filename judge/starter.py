@@ -39,8 +39,10 @@ def write_starter(problem: Problem, path: Path | None = None, *, force: bool = F
                           file=target)
     if target.suffix != ".py":
         raise ConfigError("a starter is a Python file: give a path ending in .py", file=target)
+    if not target.parent.is_dir():
+        raise ConfigError(f"folder {target.parent} does not exist; create it first (a typo in the path?)",
+                          file=target)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(starter_source(problem, str(target)), encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot write the starter: {exc.strerror or exc}", file=target) from None

@@ -243,3 +243,67 @@ def test_show_statement_and_example_outputs() -> None:
 
 def test_show_unknown_problem() -> None:
     assert_one_line_error(judge("show", "nope"), "unknown problem id 'nope'")
+
+
+# ---------------------------------------------------------------- the learner's loop (issue 17)
+
+def test_run_on_my_own_input_shows_mine_beside_the_reference(tmp_path: Path) -> None:
+    mine = tmp_path / "my_case.yaml"
+    mine.write_text("images: {arange: [1, 1, 4, 6]}\npatch_height: 2\npatch_width: 3\n")
+    result = judge("run", "patchify", WRONG, "--input", str(mine))
+    assert result.returncode == 1
+    assert "my_case" in result.stdout and "output (yours vs expected):" in result.stdout
+    assert "patch_width = 3" in result.stdout
+    right = judge("run", "patchify", ACCEPTED, "--input", str(mine))
+    assert right.returncode == 0 and "1/1 tests passed" in right.stdout
+    mine.write_text("images: {arange: [1, 1, 4, 6]}\npatch_height: 2\n")
+    missing = judge("run", "patchify", ACCEPTED, "--input", str(mine))
+    assert_one_line_error(missing, "my_case.yaml", "patch_width", "missing")
+
+
+def test_color_option_and_force_color() -> None:
+    ansi = re.compile(r"\x1b\[[0-9;]*m")
+    assert ansi.search(judge("run", "patchify", ACCEPTED, "--color", "always").stdout)
+    assert not ansi.search(judge("run", "patchify", ACCEPTED, "--color", "never",
+                                 env={"FORCE_COLOR": "1"}).stdout)
+    forced = judge("run", "patchify", ACCEPTED, env={"FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert ansi.search(forced.stdout)
+
+
+def test_a_wrong_run_fits_on_a_screen_and_verbose_shows_everything() -> None:
+    short = judge("run", "patchify", "submissions/patchify/wrong_answer/swapped_height_width.py")
+    full = judge("run", "patchify", "submissions/patchify/wrong_answer/swapped_height_width.py", "-v")
+    assert short.returncode == full.returncode == 1
+    assert len(short.stdout.splitlines()) <= 60, short.stdout
+    assert "-v shows every message" in short.stdout
+    assert len(full.stdout.splitlines()) > len(short.stdout.splitlines())
+    assert all(len(line) <= 100 for line in short.stdout.splitlines()), short.stdout
+
+
+def test_list_has_a_header_and_fits_in_100_columns() -> None:
+    lines = judge("list").stdout.splitlines()
+    assert lines[0].split()[:3] == ["status", "problem", "title"]
+    assert all(len(line) <= 100 for line in lines)
+
+
+def test_one_broken_problem_does_not_hide_the_others(problem_set: Path) -> None:
+    shutil.copy(REPO / "problems" / "pos_embed.yaml", problem_set / "problems")
+    (problem_set / "problems" / "pos_embed.yaml").write_text("id: pos_embed\ntitle: [unclosed\n")
+    result = judge("--problems-dir", str(problem_set), "list")
+    assert result.returncode == 0
+    assert "patchify" in result.stdout and "pos_embed" not in result.stdout
+    assert "warning: pos_embed is not listed:" in result.stderr and "pos_embed.yaml" in result.stderr
+
+
+def test_a_progress_database_with_the_wrong_schema_warns_in_list_and_history(tmp_path: Path) -> None:
+    import sqlite3
+
+    home = tmp_path / "home"
+    home.mkdir()
+    db = sqlite3.connect(home / "progress.sqlite3")
+    db.executescript("CREATE TABLE attempts (x TEXT); PRAGMA user_version = 3;")
+    db.close()
+    for args in (("list",), ("history",)):
+        result = judge(*args, env={"JUDGE_HOME": str(home)})
+        assert result.returncode == 0, result.stderr
+        assert result.stderr.startswith("warning: progress database") and "Traceback" not in result.stderr

@@ -34,3 +34,29 @@ def test_cli(repo):
     assert result.exit_code == 0 and result.output.startswith("hint 2 of ")
     bad = runner.invoke(main, ["--problems-dir", str(repo), "hint", "patchify", "--level", "99"])
     assert bad.exit_code == 2 and "--level 99" in bad.output
+
+
+def test_hint_remembers_the_level_reached_and_records_it(repo, tmp_path, monkeypatch):
+    from judge.progress import ProgressStore
+
+    monkeypatch.setenv("JUDGE_HOME", str(tmp_path))
+    runner = CliRunner()
+
+    def next_hint(*extra):
+        result = runner.invoke(main, ["--problems-dir", str(repo), "hint", "patchify", *extra])
+        assert result.exit_code == 0, result.output
+        return result.output.splitlines()[0]
+
+    from judge.problem import load_problem
+
+    levels = len(load_problem(repo, "patchify").hints)
+    assert next_hint().startswith("hint 1 of ")
+    assert next_hint().startswith("hint 2 of ")
+    assert next_hint("--level", "1").startswith("hint 1 of ")   # looking back keeps the level reached
+    assert next_hint().startswith("hint 3 of ")
+    for _ in range(levels):
+        last = next_hint()
+    assert last.startswith(f"hint {levels} of {levels}")          # stays on the last one
+    store = ProgressStore(tmp_path / "progress.sqlite3")
+    assert store.hint_level("patchify") == levels
+    assert [e[3] for e in store.events("patchify", "hint")][:4] == ["1", "2", "1", "3"]

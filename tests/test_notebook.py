@@ -134,3 +134,105 @@ def test_import_judge_is_lazy_and_does_not_import_torch(repo):
     assert judge_package.check is check
     with pytest.raises(AttributeError):
         judge_package.no_such_thing
+
+
+# ---------------------------------------------------------------- like learntools (issue 17)
+
+def test_rename_global_keeps_layout_strings_and_attributes():
+    from judge.notebook import rename_global
+
+    renamed = rename_global("def patchify(x):\n    return patchify(x - 1) + len('patchify') + m.patchify\n",
+                            "patchify", "_p")
+    assert renamed == "def _p(x):\n    return _p(x - 1) + len('patchify') + m.patchify\n"
+
+
+def test_same_name_helper_judged_end_to_end(judge, tmp_path):
+    module = tmp_path / "cells.py"
+    module.write_text(textwrap.dedent('''
+        import torch
+        import torch.nn.functional as F
+
+        def patchify(images, ph, pw):
+            t = F.unfold(images, (ph, pw), stride=(ph, pw)).transpose(1, 2)
+            gh, gw = images.shape[2] // ph, images.shape[3] // pw
+            return {"tokens": t, "coordinates": torch.stack([torch.arange(gh).repeat_interleave(gw),
+                                                             torch.arange(gw).repeat(gh)], 1)}
+
+        def checked(images, patch_height, patch_width):
+            if images.dim() != 4:
+                raise ValueError("4-D")
+            for p in (patch_height, patch_width):
+                if not isinstance(p, int) or isinstance(p, bool) or p <= 0:
+                    raise ValueError("positive ints")
+            if images.shape[2] % patch_height or images.shape[3] % patch_width:
+                raise ValueError("divisible")
+            return patchify(images, patch_height, patch_width)
+        '''))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import cells
+    finally:
+        sys.path.remove(str(tmp_path))
+    result = check("patchify", cells.checked, judge=judge, record=False)
+    assert result.accepted, result.text()
+
+
+@pytest.mark.parametrize("problem_id, solution, phrase", [
+    ("nope", my_patchify, "unknown problem id 'nope'"),
+    ("patchify", 42, "got int (42)"),
+    ("patchify", lambda images, ph, pw: images, "not a lambda"),
+])
+def test_usage_errors_are_one_line_not_a_traceback(judge, problem_id, solution, phrase):
+    from judge.notebook import NotebookError
+
+    with pytest.raises(NotebookError) as exc:
+        check(problem_id, solution, judge=judge, record=False)
+    assert exc.value.__suppress_context__ or exc.value.__cause__ is None
+    rendered = exc.value._render_traceback_()
+    assert len(rendered) == 1 and phrase in rendered[0]
+
+
+def test_problem_handle_show_check_hint_solution(repo, tmp_path, monkeypatch):
+    from judge.notebook import NotebookError, problem
+
+    monkeypatch.setenv("JUDGE_HOME", str(tmp_path))
+    q = problem("patchify", problems_dir=repo)
+    try:
+        assert "Patchify a Batch of Images" in q.show()._repr_markdown_()
+        assert "def patchify" in repr(q.show())
+        assert repr(q.hint()).startswith("hint 1 of ")
+        assert repr(q.hint()).startswith("hint 2 of ")      # remembered, as `judge hint`
+        with pytest.raises(NotebookError, match="not solved yet"):
+            q.solution()
+        assert q.check(my_patchify).accepted
+        assert "The reference" in repr(q.solution())       # solved now: no confirmation needed
+        with pytest.raises(NotebookError, match="hint levels 1 to"):
+            q.hint(99)
+    finally:
+        q.close()
+    with pytest.raises(NotebookError, match="unknown problem id"):
+        problem("nope", problems_dir=repo)
+
+
+def test_html_renders_markdown_keeps_time_on_one_line_and_colours_differences():
+    from judge.notebook import inline_html
+
+    assert inline_html("`tokens` is **wrong** <here>") == "<code>tokens</code> is <b>wrong</b> &lt;here&gt;"
+    shown = Shown(inputs=(("x", None, np.zeros(2)),), expected={"out": _arr([1.0, 2.0])},
+                  actual={"out": _arr([1.0, 5.0])}, tolerance=None)
+    report = Report("p", "s.py", [Result("ex", "example", Verdict.WRONG_ANSWER, "`out` differs", 1.5, (), shown),
+                                  Result("big", "hidden", Verdict.WRONG_ANSWER, "`out` differs", 2.0,
+                                         ("Index | Obtained | Expected", "(0,) | 1 | 2"))])
+    page = CheckResult(report, False, "")._repr_html_()
+    assert "<code>out</code> differs" in page and "`out`" not in page
+    assert "white-space:nowrap" in page and "1.5&nbsp;ms" in page
+    values = page.split("<pre")[1]
+    assert "<span style='color:#cf222e'> 5</span>" in values       # yours, where it differs: red
+    assert "<span style='color:#1a7f37'> 2</span>" in values       # expected there: green
+    assert "Index | Obtained | Expected" in page
+
+
+def _arr(values):
+    from judge.wire import Array
+
+    return Array(np.asarray(values, dtype="float32"), "torch", "float32")

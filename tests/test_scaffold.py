@@ -62,7 +62,9 @@ def test_cli_new(empty_set):
 
     first = new("scale_it")
     assert first.returncode == 0, first.stderr
-    assert "created problems/scale_it.yaml" in first.stdout
+    # It says where it writes: the active problem set, given here by --problems-dir.
+    assert f"in the problem set {empty_set.resolve()}" in first.stdout
+    assert f"created {empty_set.resolve() / 'problems' / 'scale_it.yaml'}" in first.stdout
     again = new("scale_it")
     assert again.returncode == 2
     assert again.stderr.startswith("error: ") and "already exists; refusing to overwrite it" in again.stderr

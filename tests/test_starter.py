@@ -63,7 +63,11 @@ def test_paths(patchify, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert default_path(patchify, None).name == "patchify.py"
     assert default_path(patchify, tmp_path) == tmp_path / "patchify.py"
-    assert write_starter(patchify, tmp_path / "new" / "dir" / "x.py").is_file()
+    assert write_starter(patchify, tmp_path / "x.py").is_file()
+    # A missing folder is most likely a typo: refused, nothing created.
+    with pytest.raises(ConfigError, match="folder .*new/dir does not exist"):
+        write_starter(patchify, tmp_path / "new" / "dir" / "x.py")
+    assert not (tmp_path / "new").exists()
     with pytest.raises(ConfigError, match="ending in .py"):
         write_starter(patchify, tmp_path / "notes.txt")
 

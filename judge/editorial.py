@@ -1,0 +1,68 @@
+"""Solutions for learners: the reference and its editorial, once earned or asked for.
+
+`judge solution ID` shows the trusted reference and the problem's editorial
+(the idea, the cost, the classic mistakes: `editorial:` in the hidden tests'
+YAML) once the problem is accepted on a full run. Before that it asks first,
+and seeing it early is recorded in the progress database ("solution viewed"),
+as practice sites do.
+"""
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+from judge.errors import ConfigError
+from judge.problem import Editorial, Problem, load_hidden
+from judge.progress import ProgressStore, ProgressUnavailable, Status
+
+
+@dataclass(frozen=True)
+class Solution:
+    problem: str
+    title: str
+    reference: str
+    editorial: Editorial | None
+
+    def lines(self) -> list[str]:
+        lines = [f"Solution: {self.title} [{self.problem}]", ""]
+        if self.editorial is not None:
+            lines += ["The idea", *_wrapped(self.editorial.idea), ""]
+            if self.editorial.cost:
+                lines += ["The cost", *_wrapped(self.editorial.cost), ""]
+            if self.editorial.mistakes:
+                lines.append("Classic mistakes")
+                for mistake in self.editorial.mistakes:
+                    lines += _wrapped(mistake, first="  - ", rest="    ")
+                lines.append("")
+        lines += ["The reference", *("    " + line if line else "" for line in self.reference.rstrip().splitlines())]
+        return lines
+
+
+def solution(problem: Problem) -> Solution:
+    hidden = load_hidden(problem)
+    try:
+        reference = hidden.reference.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read the reference: {exc.strerror or exc}", file=hidden.reference) from None
+    return Solution(problem.id, problem.title, reference, hidden.editorial)
+
+
+def solved(problem_id: str, store: ProgressStore) -> bool:
+    """Accepted on a full run; an unusable database counts as not solved (the learner is asked)."""
+    try:
+        return store.statuses([problem_id])[problem_id] is Status.SOLVED
+    except ProgressUnavailable:
+        return False
+
+
+def record_view(problem_id: str, store: ProgressStore, *, before_solving: bool) -> str | None:
+    """Record that the solution was shown; a warning instead of an error when the database is unusable."""
+    try:
+        store.record_event(problem=problem_id, kind="solution", detail="before" if before_solving else "after")
+        return None
+    except ProgressUnavailable as exc:
+        return str(exc)
+
+
+def _wrapped(text: str, first: str = "  ", rest: str = "  ") -> list[str]:
+    return textwrap.wrap(" ".join(text.split()), width=96, initial_indent=first, subsequent_indent=rest) or [first]

@@ -1,0 +1,54 @@
+"""History with the code: show, compare and restore the source of earlier attempts.
+
+Every judged attempt keeps its source text in the progress database (schema 3
+on). `judge history ID --show N`, `--diff N M` and `--restore N PATH` read it
+back by the attempt's number, the `#` column of `judge history`. Restoring
+never overwrites a file unless forced, as `judge start` does.
+"""
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from judge.errors import ConfigError
+from judge.progress import Attempt, ProgressStore, ProgressUnavailable
+
+
+def attempt_source(store: ProgressStore, number: int, problem: str | None = None) -> tuple[Attempt, str]:
+    """The attempt numbered `number` and its source; a one-line usage error when there is none."""
+    try:
+        attempt = store.attempt(number)
+    except ProgressUnavailable as exc:
+        raise ConfigError(str(exc)) from None
+    if attempt is None or (problem is not None and attempt.problem != problem):
+        where = f" of {problem}" if problem else ""
+        raise ConfigError(f"no attempt #{number}{where}; `judge history {problem or ''}` lists them".replace("  ", " "))
+    if attempt.source is None:
+        raise ConfigError(f"attempt #{number} was recorded before the judge kept sources; only its SHA-256 "
+                          f"({attempt.sha256[:12]}...) is known")
+    return attempt, attempt.source
+
+
+def diff_lines(store: ProgressStore, old: int, new: int, problem: str | None = None) -> list[str]:
+    """A unified diff from attempt `old` to attempt `new`."""
+    a, a_source = attempt_source(store, old, problem)
+    b, b_source = attempt_source(store, new, problem)
+    lines = list(difflib.unified_diff(a_source.splitlines(), b_source.splitlines(),
+                                      f"#{a.id} {a.when()} {a.verdict}", f"#{b.id} {b.when()} {b.verdict}",
+                                      lineterm=""))
+    return lines or [f"attempts #{old} and #{new} have the same source"]
+
+
+def restore(store: ProgressStore, number: int, path: Path, *, problem: str | None = None,
+            force: bool = False) -> Attempt:
+    """Write attempt `number`'s source to `path` (never over an existing file unless `force`)."""
+    attempt, source = attempt_source(store, number, problem)
+    if path.exists() and not force:
+        raise ConfigError("already exists; pass --force to overwrite it (its contents would be lost)", file=path)
+    if not path.parent.is_dir():
+        raise ConfigError(f"folder {path.parent} does not exist", file=path)
+    try:
+        path.write_text(source, encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot write: {exc.strerror or exc}", file=path) from None
+    return attempt
