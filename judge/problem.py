@@ -35,7 +35,8 @@ RULE_CHECKS = ("structure", "shape", "dtype", "finite", "values", "raises", "mut
                "gradient", "leakage", "invariance", "experiment")
 # When a test's hint applies (`hint_when`): the kind of check that failed (as
 # above; `values.loss` for a failure on one output key), a verdict the sandbox
-# or an error gave, or the name of a trap that the output matched. A hint about cropping is no help to a solution that pads.
+# or an error gave, or the name of a trap that the output matched. A hint about
+# cropping is no help to a solution that pads.
 HINT_FAILURES = RULE_CHECKS + ("runtime_error", "time_limit_exceeded", "memory_limit_exceeded")
 
 

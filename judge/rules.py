@@ -23,8 +23,9 @@ COMPARE_STAGES = ("structure", "shape", "dtype", "finite", "values")
 # Checks that judge the returned value, stage by stage, like `compare` does.
 _VALUE_CHECKS = {"structure": ("structure",), "shape": ("shape",), "dtype": ("dtype",),
                  "finite": ("finite",), "allclose": ("values",), "compare": COMPARE_STAGES}
-# Checks about a call as a whole, not about one output key.
-_WHOLE_CALL = ("raises", "mutation")
+# Checks about some output keys (their `outputs` / `keys` parameter, else every key); any
+# other check (raises, mutation, experiment...) is about the call as a whole.
+_PER_KEY = ("gradient", "leakage", "invariance")
 
 
 @dataclass(frozen=True)
@@ -59,10 +60,10 @@ def enforced(test: TestSpec, expected: dict[str, Observation]) -> list[Enforced]
             value = main.value if main is not None and main.error is None else None
             for key, sub in _parts(value):
                 found += [Enforced(stage, key) for stage in _VALUE_CHECKS[spec.type] if _can_fail(stage, sub)]
-        elif spec.type in _WHOLE_CALL:
-            found.append(Enforced(spec.type))
-        else:
+        elif spec.type in _PER_KEY:
             found += [Enforced(spec.type, key) for key in _keys(spec.type, spec.params, expected)]
+        else:
+            found.append(Enforced(spec.type))
     return list(dict.fromkeys(found))
 
 
@@ -129,7 +130,7 @@ def _can_fail(stage: str, value: Any) -> bool:
 
 
 def _keys(kind: str, params: dict, expected: dict[str, Observation]) -> list[str | None]:
-    """The output keys a gradient, leakage, invariance (or other) check looks at."""
+    """The output keys a gradient, leakage or invariance check looks at."""
     declared = params.get("outputs") if kind in ("gradient", "leakage") else None
     if kind == "invariance" and params.get("keys") is not None:
         declared = list(params["keys"])

@@ -67,6 +67,8 @@ if __name__ == "__main__":  # the account for the issue: per problem, named by t
             found = named_by(report)
             kind = found[0] if found else ("accepted" if report.accepted else "unnamed")
             counts.setdefault(path.parent.name, {"trap": 0, "generic": 0, "unnamed": 0, "accepted": 0})[kind] += 1
-            print(f"{path.parent.name}/{path.stem}: {kind}: {found[1] if found else report.first_failure and report.first_failure.message.splitlines()[0]}")
+            first = report.first_failure
+            said = found[1] if found else (first.message.splitlines()[0] if first else "")
+            print(f"{path.parent.name}/{path.stem}: {kind}: {said}")
     for problem, c in counts.items():
         print(f"{problem}: {c}")

@@ -38,7 +38,8 @@ def differences(expected: Any, actual: Any, path: str = "") -> Iterator[str]:
             yield from differences(expected[key], actual[key], join(path, key))
     elif isinstance(expected, (list, tuple)):
         if not isinstance(actual, (list, tuple)):
-            yield f"{where} is {article(kind_of(actual))}; expected {article(kind_of(expected))} of {len(expected)} items"
+            yield (f"{where} is {article(kind_of(actual))}; "
+                   f"expected {article(kind_of(expected))} of {len(expected)} items")
         elif len(actual) != len(expected):
             yield f"{where} has {len(actual)} items; expected {len(expected)}"
         else:
