@@ -222,11 +222,10 @@ def once_per_file(results: list[TestResult], file_failed: bool = False) -> list[
     SyntaxError blocks help nobody), and a mistake named on one test is the
     same mistake on the next.
     """
+    # Later tests point back without naming the earlier test: a test's name is not for every message.
     if file_failed and results:
-        first = results[0].name
-        return results[:1] + [replace(t, message=f"{NOT_RUN} (see test {first})", details=())
-                              for t in results[1:]]
-    named: dict[str, str] = {}
+        return results[:1] + [replace(t, message=f"{NOT_RUN} (see the first test)", details=()) for t in results[1:]]
+    named: set[str] = set()
     out = []
     for test in results:
         if test.verdict is Verdict.ACCEPTED:
@@ -236,9 +235,9 @@ def once_per_file(results: list[TestResult], file_failed: bool = False) -> list[
         for line in test.message.splitlines():
             if line.startswith((_KNOWN_MISTAKE, _DIAGNOSIS)):
                 if line in named:
-                    line = f"{line.split(': ', 1)[0]}: the same as on test {named[line]}"
+                    line = f"{line.split(': ', 1)[0]}: the same as named above"
                 else:
-                    named[line] = test.name
+                    named.add(line)
             lines.append(line)
         out.append(replace(test, message="\n".join(lines)))
     return out

@@ -36,9 +36,9 @@ def named_by(report) -> tuple[str, str] | None:
     """('trap' or 'generic', the naming line) from the first failing test that names the mistake."""
     for test in report.tests:
         for line in test.message.splitlines():
-            if line.startswith(TRAP) and "the same as on test" not in line:
+            if line.startswith(TRAP) and "the same as named above" not in line:
                 return "trap", f"{test.name}: {line[len(TRAP):]}"
-            if line.startswith(GENERIC) and "the same as on test" not in line:
+            if line.startswith(GENERIC) and "the same as named above" not in line:
                 return "generic", f"{test.name}: {line[len(GENERIC):]}"
     return None
 
