@@ -37,7 +37,10 @@ def show_array(value: Array, indent: str = "") -> str:
 
 
 def show_input(spec: Any, value: Any, indent: str = "") -> str:
-    """An input as its generator (when large) or its values (when small)."""
+    """An input as its generator (when large) or its values (when small); a dict entry by entry."""
+    if isinstance(spec, generators.MappingSpec) and isinstance(value, dict):
+        entries = spec.params["entries"]
+        return "".join(f"\n{indent}  {k}: {show_input(entries.get(k), v, indent + '  ')}" for k, v in value.items())
     if isinstance(spec, generators.Spec) and isinstance(value, Array) and value.data.size > FULL_LIMIT:
         return f"{value.describe()}, drawn as {spec!r}"
     return _one(value, indent)

@@ -26,7 +26,7 @@ class Call:
     """One invocation: positional arguments plus what to observe besides the value."""
 
     args: tuple[Any, ...]
-    grad_wrt: tuple[int, ...] = ()
+    grad_wrt: tuple[int, ...] = ()      # a dict argument (parameters) means each of its float tensors
     grad_outputs: tuple[str, ...] | None = None
     grad_seed: int = 0
     return_inputs: bool = False
@@ -83,7 +83,7 @@ class Observation:
     value: Any = None
     error: ErrorInfo | None = None
     time_ms: float = 0.0
-    grads: tuple[Any, ...] | None = None        # one per Call.grad_wrt (None: no gradient)
+    grads: tuple[Any, ...] | None = None        # one per Call.grad_wrt (None: no gradient; a dict for a dict)
     inputs_after: tuple[Any, ...] | None = None  # when Call.return_inputs
     grad_error: ErrorInfo | None = None
 
@@ -144,9 +144,12 @@ def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
     """Run `fn` on `call` (plain args are revived first) and observe the outcome."""
     args = [wire.revive(a) for a in call.args]
     wants_grad = bool(call.grad_wrt)
+    targets: list[Any] = []
     if wants_grad:
         for i in call.grad_wrt:
-            args[i] = args[i].detach().requires_grad_(True)
+            args[i] = _tracked(args[i])
+        # taken before the call: a solution may rebind or delete entries of a dict argument
+        targets = [dict(args[i]) if isinstance(args[i], dict) else args[i] for i in call.grad_wrt]
     start = time.perf_counter()
     try:
         value = fn(*args)
@@ -157,19 +160,39 @@ def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
     elapsed = (time.perf_counter() - start) * 1000
     grads, grad_error = None, None
     if wants_grad:
-        grads, grad_error = _backward(value, args, call, filename)
+        grads, grad_error = _backward(value, targets, call, filename)
     return Observation(value=value, time_ms=elapsed, grads=grads, grad_error=grad_error,
                        inputs_after=_inputs_after(args, call))
+
+
+def _tracked(value: Any) -> Any:
+    """`value` as a leaf that records gradients; for a dict, each of its float tensors."""
+    if isinstance(value, dict):
+        return {k: _tracked(v) if _is_float_tensor(v) else v for k, v in value.items()}
+    return value.detach().requires_grad_(True)
+
+
+def _is_float_tensor(value: Any) -> bool:
+    return hasattr(value, "requires_grad") and hasattr(value, "is_floating_point") and value.is_floating_point()
+
+
+def _detached(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _detached(v) for k, v in value.items()}
+    return value.detach() if hasattr(value, "detach") and hasattr(value, "requires_grad") else value
 
 
 def _inputs_after(args: list[Any], call: Call) -> tuple[Any, ...] | None:
     if not call.return_inputs:
         return None
-    return tuple(a.detach() if hasattr(a, "detach") and hasattr(a, "requires_grad") else a for a in args)
+    return tuple(_detached(a) for a in args)
 
 
-def _backward(value: Any, args: list[Any], call: Call, filename: str | None):
-    """Backpropagate sum(output * g) for a seeded random g; return the input grads."""
+def _backward(value: Any, targets: list[Any], call: Call, filename: str | None):
+    """Backpropagate sum(output * g) for a seeded random g; return the grads of `targets`.
+
+    A dict target gets a dict of grads, one per float tensor it held before the call.
+    """
     import torch
 
     leaves = _grad_leaves(value, call.grad_outputs)
@@ -181,13 +204,22 @@ def _backward(value: Any, args: list[Any], call: Call, filename: str | None):
         upstream = torch.randn(leaf.shape, generator=generator, dtype=torch.float64).to(leaf.dtype)
         term = (leaf * upstream).sum()
         total = term if total is None else total + term
+    flat = [(n, k, v) for n, t in enumerate(targets)
+            for k, v in (t.items() if isinstance(t, dict) else [(None, t)]) if _is_float_tensor(v)]
+    grads: list[Any] = [{} if isinstance(t, dict) else None for t in targets]
     if total is None:
-        return tuple(None for _ in call.grad_wrt), None
+        return tuple(grads), None
     try:
-        grads = torch.autograd.grad(total, [args[i] for i in call.grad_wrt], allow_unused=True)
+        found = torch.autograd.grad(total, [v for _, _, v in flat], allow_unused=True)
     except Exception as exc:
         return None, describe_error(exc, filename, where="backward")
-    return tuple(None if g is None else g.detach() for g in grads), None
+    for (n, key, _), g in zip(flat, found):
+        g = None if g is None else g.detach()
+        if key is None:
+            grads[n] = g
+        else:
+            grads[n][key] = g
+    return tuple(grads), None
 
 
 def _grad_leaves(value: Any, keys: tuple[str, ...] | None) -> list[Any]:

@@ -9,6 +9,7 @@ or a mapping with exactly one generator key and optional common options:
     embeddings: {literal: [[1, 0], [1, 0], [0, 1], [0, 1]]}
     tokens: {output_of: {problem: patchify, output: tokens,
                          inputs: {images: {normal: [2, 3, 8, 8]}, patch_height: 4, patch_width: 4}}}
+    params: {mapping: {weight: {normal: [4, 3]}, bias: {full: {shape: [4], value: 0}}}, dtype: float64}
 
 Each spec parses into a small object with `draw(rng, args)` and a `repr` that
 reads like its YAML (in the spirit of Hypothesis' strategies). Hidden inputs
@@ -18,7 +19,7 @@ the same bytes.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -89,6 +90,38 @@ class Spec:
             array = array * self.scale
         dtype = self.dtype or _default_dtype(array)
         return Array(data=np.ascontiguousarray(np.asarray(array).astype(dtype)), library="torch", dtype=dtype)
+
+
+@dataclass(frozen=True, repr=False)
+class MappingSpec(Spec):
+    """A dict argument (a model's parameters): each entry a generator or a plain value.
+
+    `dtype`, `library` and `scale` given on the mapping apply to every generated
+    entry that does not set its own; entries draw from the mapping's stream in
+    order, unless an entry fixes its own `seed`.
+    """
+
+    def _entry(self, spec: Spec) -> Spec:
+        return replace(spec, dtype=spec.dtype or self.dtype, library=spec.library or self.library,
+                       scale=spec.scale if spec.scale is not None else self.scale)
+
+    def _draw_all(self, rng: np.random.Generator, how: Callable[..., Any]) -> dict[str, Any]:
+        out = {}
+        for name, spec in self.params["entries"].items():
+            if isinstance(spec, Spec):
+                stream = rng if spec.seed is None else np.random.default_rng(spec.seed)
+                out[name] = how(self._entry(spec), stream)
+            else:
+                out[name] = spec
+        return out
+
+    def draw(self, rng: np.random.Generator, drawn: dict[str, Any], default_library: str,
+             context: Any = None) -> dict[str, Any]:
+        return self._draw_all(rng, lambda spec, stream: spec.draw(stream, drawn, default_library, context))
+
+    def draw_plain(self, rng: np.random.Generator, drawn: dict[str, Any], default_library: str,
+                   context: Any = None) -> dict[str, Any]:
+        return self._draw_all(rng, lambda spec, stream: spec.draw_plain(stream, drawn, default_library, context))
 
 
 def _default_dtype(array: np.ndarray) -> str:
@@ -191,6 +224,19 @@ def _parse_output_of(value: Any, owner: Fields, key: str) -> dict | None:
     return {"problem": problem, "inputs": inputs, "output": output} if problem else None
 
 
+def _parse_mapping(value: Any, owner: Fields, key: str) -> dict | None:
+    if not isinstance(value, Mapping) or not value:
+        owner.error(key, f"expected a mapping of key -> input (a generator or a plain value), got {type_name(value)}")
+        return None
+    sub = Fields(value, owner.field(key), owner.errors, owner.line(key))
+    entries = {str(name): parse_input(sub.raw(name), sub, str(name)) for name in sub.data}
+    return {"entries": entries, "_short": entries}
+
+
+def _unreachable(*_: Any) -> np.ndarray:
+    raise AssertionError("mapping inputs are drawn by MappingSpec")
+
+
 def _draw_output_of(p: dict, rng: np.random.Generator, drawn: dict, context: Any) -> np.ndarray:
     from judge.compose import to_numpy
 
@@ -270,6 +316,9 @@ _GENERATORS: dict[str, _Generator] = {g.name: g for g in [
     _Generator("output_of", "another problem's reference output on inputs given like a test's: "
                "`{problem: patchify, inputs: {images: ..., patch_height: 4, patch_width: 4}, output: tokens}`",
                _parse_output_of, _draw_output_of, composes=True),
+    _Generator("mapping", "a dict of named inputs, e.g. a model's parameters: "
+               "`{mapping: {weight: {normal: [4, 3]}, bias: {full: {shape: [4], value: 0}}}, dtype: float64}`",
+               _parse_mapping, _unreachable),
 ]}
 
 
@@ -304,7 +353,8 @@ def parse_input(value: Any, owner: Fields, key: str) -> Spec | Any:
     sub.unknown({kind, *COMMON_OPTIONS})
     if params is None:
         return None
-    return Spec(kind, params, dtype=dtype, library=library, seed=seed, scale=scale)
+    made = MappingSpec if kind == "mapping" else Spec
+    return made(kind, params, dtype=dtype, library=library, seed=seed, scale=scale)
 
 
 def _yamlish(value: Any) -> str:

@@ -318,6 +318,42 @@ def test_mutation_detects_numpy_inputs_and_resizing() -> None:
     assert not result.passed and "`x` was reshaped or transposed in place: its shape went from (2, 3) to (6,)" in result.message
 
 
+PARAMS = {"x": torch.ones(2, 3), "params": {"w": torch.arange(3.0), "b": torch.zeros(3), "heads": 2}}
+
+
+def affine(x, params):
+    return x * params["w"] + params["b"]
+
+
+def test_mutation_looks_inside_dict_arguments() -> None:
+    assert run_check("mutation", PARAMS, affine, affine).passed
+
+    def scales_in_place(x, params):
+        params["w"].mul_(2)
+        return affine(x, params)
+
+    def rebinds_entry(x, params):
+        params["b"] = params["b"] + 1
+        return x * params["w"] + params["b"]
+
+    def pops_entry(x, params):
+        return x * params.pop("w") + params["b"]
+
+    result = run_check("mutation", PARAMS, affine, scales_in_place)
+    assert not result.passed and 'the input `params["w"]` was modified in place (2 of 3 entries changed)' in result.message
+    result = run_check("mutation", PARAMS, affine, rebinds_entry)
+    assert not result.passed and '`params["b"]` was modified in place' in result.message
+    result = run_check("mutation", PARAMS, affine, pops_entry)
+    assert not result.passed and 'the input `params["w"]` was replaced in place' in result.message
+
+
+def test_mutation_fails_when_the_inputs_do_not_come_back() -> None:
+    case = make_case(X, "mutation")
+    forged = {name: Observation(value=1.0) for name in case.calls}   # no inputs_after
+    result = checks.get("mutation").check(case, forged, forged)
+    assert not result.passed and "could not be read back" in result.message
+
+
 # ---------------------------------------------------------------- gradient
 
 GRAD = {"wrt": ["x"], "outputs": ["y"]}
@@ -360,6 +396,37 @@ def test_gradient_failing_backward_is_a_runtime_error() -> None:
     result = run_check("gradient", X, lambda x: {"y": x * 2}, lambda x: {"y": Broken.apply(x)}, GRAD)
     assert not result.passed and result.verdict is Verdict.RUNTIME_ERROR
     assert "backward pass failed: RuntimeError: backward exploded" in result.message
+
+
+PARAMS_GRAD = {"wrt": ["x", "params"]}
+
+
+def test_gradient_wrt_a_dict_argument_covers_each_tensor() -> None:
+    assert run_check("gradient", PARAMS, affine, lambda x, p: p["b"] + p["w"] * x, PARAMS_GRAD).passed
+
+    def bias_detached(x, params):
+        return x * params["w"] + params["b"].detach()
+
+    result = run_check("gradient", PARAMS, affine, bias_detached, PARAMS_GRAD)
+    assert not result.passed and 'no gradient reaches `params["b"]`' in result.message
+    doubled = lambda x, p: x * (2 * p["w"] - p["w"].detach()) + p["b"]     # same values, twice the w-gradient
+    result = run_check("gradient", PARAMS, affine, doubled, PARAMS_GRAD)
+    assert not result.passed and 'the gradient w.r.t. `params["w"]`' in result.message
+
+
+def test_gradient_of_a_dict_argument_is_taken_before_the_submission_edits_it() -> None:
+    def pops_bias(x, params):
+        return x * params["w"] + params.pop("b")          # the judge still holds the original b
+
+    assert run_check("gradient", PARAMS, affine, pops_bias, PARAMS_GRAD).passed
+
+
+def test_gradient_fails_when_no_gradients_come_back() -> None:
+    case = make_case(X, "gradient", GRAD)
+    expected = observe(lambda x: {"y": x * 2}, case)
+    forged = {name: Observation(value=obs.value) for name, obs in expected.items()}   # grads dropped
+    result = checks.get("gradient").check(case, expected, forged, **GRAD)
+    assert not result.passed and "no gradient reaches `x`" in result.message
 
 
 # ---------------------------------------------------------------- leakage

@@ -109,6 +109,17 @@ def test_gradient_of_every_output_by_default() -> None:
     assert torch.allclose(observation.grads[0], 2 * _upstream((), 1).expand(2))
 
 
+def test_gradient_of_a_dict_argument_is_a_dict_of_its_float_tensors() -> None:
+    params = {"w": torch.tensor([1.0, 2.0]), "b": torch.tensor([0.5, 0.5]), "steps": torch.tensor([3])}
+    fn = load("def f(x, p):\n    return x * p['w'] + p['b']\n")
+    call = Call(args=(plain(torch.ones(2)), plain(params)), grad_wrt=(1,), grad_seed=4)
+    observed = run_call(fn, call, SOLUTION)
+    upstream = _upstream((2,), 4)
+    (grads,) = observed.grads
+    assert set(grads) == {"w", "b"}                      # the integer tensor takes no gradient
+    assert torch.allclose(grads["w"], upstream) and torch.allclose(grads["b"], upstream)
+
+
 def test_detached_output_gives_no_gradient() -> None:
     x = plain(torch.ones(3))
     observation = run_call(lambda x: {"y": x.detach() * 2}, Call(args=(x,), grad_wrt=(0,)), SOLUTION)

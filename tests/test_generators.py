@@ -55,7 +55,7 @@ CASES = {
                     and not np.array_equal(a[0], a[2])),
 }
 # Generators that draw from other inputs or the problem set, tested on their own below.
-SPECIAL = {"like", "output_of"}
+SPECIAL = {"like", "output_of", "mapping"}
 
 
 def test_every_generator_is_tested() -> None:
@@ -152,6 +152,25 @@ def test_output_of_runs_another_problems_reference(tmp_path: Path, repo: Path) -
         draw(spec)  # without a problem set it cannot run the other reference
 
 
+def test_mapping_draws_a_dict_with_shared_options(tmp_path: Path) -> None:
+    spec, errors = parse(tmp_path, "{mapping: {w: {normal: [4, 3]}, b: {full: {shape: [4], value: 2}, "
+                                   "dtype: float32}, heads: 2}, dtype: float64}")
+    assert errors == [] and isinstance(spec, generators.MappingSpec)
+    value = draw(spec, seed=3)
+    assert list(value) == ["w", "b", "heads"] and value["heads"] == 2
+    assert value["w"].dtype == torch.float64 and tuple(value["w"].shape) == (4, 3)   # the mapping's dtype
+    assert value["b"].dtype == torch.float32 and torch.all(value["b"] == 2)         # its own dtype wins
+    assert torch.equal(draw(spec, seed=3)["w"], value["w"]) and not torch.equal(draw(spec, seed=4)["w"], value["w"])
+    plain = spec.draw_plain(np.random.default_rng(3), {}, "torch")
+    assert np.array_equal(plain["w"].data, value["w"].numpy()) and plain["w"].library == "torch"
+
+
+def test_mapping_entry_with_its_own_seed_ignores_the_mapping_stream(tmp_path: Path) -> None:
+    spec, _ = parse(tmp_path, "{mapping: {a: {normal: [3], seed: 7}, b: {normal: [3]}}}")
+    assert torch.equal(draw(spec, seed=1)["a"], draw(spec, seed=2)["a"])
+    assert not torch.equal(draw(spec, seed=1)["b"], draw(spec, seed=2)["b"])
+
+
 # ---------------------------------------------------------------- errors name the field
 
 @pytest.mark.parametrize("text, field, phrase", [
@@ -170,6 +189,8 @@ def test_output_of_runs_another_problems_reference(tmp_path: Path, repo: Path) -
     ("{repeat: {row: [3]}}", "x.repeat.times", "missing"),
     ("{like: {noise: 0.1}}", "x.like.of", "missing"),
     ("{randint: {shape: [2], low: 0.5}}", "x.randint.low", "expected an integer"),
+    ("{mapping: [1, 2]}", "x.mapping", "expected a mapping of key -> input"),
+    ("{mapping: {w: {normal: [2, -1]}}}", "x.mapping.w.normal", "shape"),
 ])
 def test_parse_errors_name_the_field(tmp_path: Path, text: str, field: str, phrase: str) -> None:
     _, errors = parse(tmp_path, text)  # errors are collected; loading raises them together

@@ -110,6 +110,46 @@ def test_transformed_torch_input_stays_a_torch_tensor_of_its_dtype() -> None:
     assert value.library == "torch" and value.dtype == "float64"
 
 
+def test_axis_permutes_the_tokens_of_every_sample_alike() -> None:
+    x = np.arange(2 * 5 * 3.0).reshape(2, 5, 3)
+    case = make_case({"x": x}, {"transform": "permute_rows", "args": ["x"], "axis": 1})
+    perm = invariance.row_permutation(case, ["x"], 1, axis=1)
+    assert len(perm) == 5 and not np.array_equal(perm, np.arange(5))
+    assert np.array_equal(transformed(case, "x"), x[:, perm])                # batch axis untouched
+
+
+def test_axis_applies_to_reverse_blocks_and_scale_rows() -> None:
+    x = np.arange(8.0).reshape(2, 4)
+    case = make_case({"x": x}, {"transform": "reverse_blocks", "args": ["x"], "block": 2, "axis": 1})
+    assert transformed(case, "x").tolist() == [[1, 0, 3, 2], [5, 4, 7, 6]]
+    case = make_case({"x": np.ones((3, 6))}, {"transform": "scale_rows", "args": ["x"], "axis": 1})
+    new = transformed(case, "x")
+    assert np.all(new == new[:1]) and len(np.unique(new[0])) == 6          # one factor per column
+
+
+def attention(x, w):
+    weights = torch.softmax(x @ w @ x.transpose(1, 2) / 2, dim=-1)
+    return {"output": weights @ x, "weights": weights}
+
+
+def attention_with_positions(x, w):
+    return attention(x + torch.arange(x.shape[1], dtype=x.dtype)[:, None], w)
+
+
+TOKENS = {"x": torch.randn(2, 5, 3, generator=torch.Generator().manual_seed(2)),
+          "w": torch.randn(3, 3, generator=torch.Generator().manual_seed(3))}
+EQUIVARIANT = {"transform": "permute_rows", "args": ["x"], "axis": 1,
+               "keys": {"output": {"permuted": [1]}, "weights": {"permuted": [1, 2]}}}
+
+
+def test_token_permutation_equivariance_of_attention() -> None:
+    assert run(TOKENS, EQUIVARIANT, attention, attention).passed
+    result = run(TOKENS, EQUIVARIANT, attention, attention_with_positions)
+    assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
+    assert result.message.startswith("the rows of `x` along axis 1 were reordered, so `output` should be "
+                                     "reordered by the same permutation (along axis 1);")
+
+
 # ---------------------------------------------------------------- verdicts and messages
 
 def test_passes_when_every_declared_relation_holds() -> None:
@@ -173,6 +213,9 @@ def test_a_reference_that_breaks_the_declaration_is_a_judge_error() -> None:
     ({"transform": "permute_rows", "args": ["images"]}, "invariance.args", "unknown argument 'images'"),
     ({"transform": "permute_rows", "args": ["temperature"]}, "invariance.args", "not an array or tensor"),
     ({"transform": "permute_rows", "args": ["image"], "block": 4}, "invariance.block", "positive divisor"),
+    ({"transform": "permute_rows", "args": ["image"], "axis": 2}, "invariance.args", "with rows along axis 2"),
+    ({"transform": "permute_rows", "args": ["image"], "axis": -1}, "invariance.axis", "axis >= 0"),
+    ({"transform": "swap_args", "args": ["image", "text"], "axis": 1}, "invariance.axis", "takes no axis"),
     ({"transform": "scale_rows", "args": ["image"], "low": 0.0}, "invariance.low", "0 < low <= high"),
     ({"transform": "swap_args", "args": ["image", "text"], "keys": {"loss": {"permuted": [0]}}},
      "invariance.keys.loss.permuted", "only permute_rows permutes"),

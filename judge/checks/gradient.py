@@ -4,9 +4,13 @@
 
 The judge backpropagates sum(output * g) for a seeded random upstream
 gradient g, through the reference and through the submission, and compares
-the input gradients with the test's tolerance.
+the input gradients with the test's tolerance. A dict argument (a model's
+parameters) in `wrt` stands for each of its float tensors, named `params["key"]`
+in messages.
 """
 from __future__ import annotations
+
+from typing import Any, Iterator
 
 from judge.checks.allclose import compare_values
 from judge.checks.result import CheckResult, Param, fail, ok, params
@@ -28,6 +32,22 @@ def calls(case, *, wrt: list[str], outputs: list[str] | None = None) -> dict[str
                              grad_seed=case.seed("gradient"))}
 
 
+def named_grads(wrt: list[str], expected: tuple | None, actual: tuple | None) -> Iterator[tuple[str, Any, Any]]:
+    """(input name, expected grad, actual grad) per input, one per entry of a dict input.
+
+    Whatever the reference has a gradient for must come back from the
+    submission; a missing or malformed actual gradient is given as None.
+    """
+    expected, actual = expected or (), actual or ()
+    for i, (name, e_grad) in enumerate(zip(wrt, expected)):
+        a_grad = actual[i] if i < len(actual) else None
+        if isinstance(e_grad, dict):
+            for key, e in e_grad.items():
+                yield f'{name}["{key}"]', e, a_grad.get(key) if isinstance(a_grad, dict) else None
+        else:
+            yield name, e_grad, None if isinstance(a_grad, dict) else a_grad
+
+
 def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None = None) -> CheckResult:
     exp, act = expected["gradient.backward"], actual["gradient.backward"]
     if act.grad_error is not None:
@@ -36,7 +56,7 @@ def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None =
     detached = [p for p, e, a in leaves(exp.value, act.value)
                 if isinstance(e, Array) and e.has_grad_fn and isinstance(a, Array) and not a.has_grad_fn
                 and (outputs is None or p.split(".")[0] in outputs)]
-    for name, e_grad, a_grad in zip(wrt, exp.grads or (), act.grads or ()):
+    for name, e_grad, a_grad in named_grads(wrt, exp.grads, act.grads):
         if e_grad is None:
             continue
         if a_grad is None:

@@ -8,6 +8,8 @@
     invariance: {transform: scale_rows, args: [embeddings], low: 0.01, high: 100}
     invariance: {transform: permute_rows, args: [embeddings], block: 2}   # whole pairs move
     invariance: {transform: reverse_blocks, args: [embeddings], block: 2} # swap inside each pair
+    invariance: {transform: permute_rows, args: [x], axis: 1,            # reorder the tokens of
+                 keys: {output: {permuted: [1]}, weights: {permuted: [1, 2]}}}  # (B, N, D)
 
 The judge calls the submission a second time on transformed inputs and checks
 that the transformed call's output relates to the original call's output as
@@ -21,6 +23,11 @@ declared. Input transforms (applied to every argument listed in `args`):
 - `swap_args`: the two listed arguments trade places.
 - `scale_rows`: every row (slice of the leading axis) is multiplied by its own
   positive factor, drawn log-uniformly from [low, high].
+
+`axis: k` (default 0) makes the "rows" of `permute_rows`, `reverse_blocks` and
+`scale_rows` the slices along input axis k instead: `axis: 1` on (B, N, D)
+tokens reorders the tokens of every sample alike (equivariance over a
+sequence), leaving the batch axis alone.
 
 Relations, for the whole value (`relation:`) or per key of a dict output
 (`keys:`; unlisted keys are not compared): `same`, `transposed` (last two
@@ -56,6 +63,7 @@ PARAMS = params(
     Param("block", int, default=1, what="a positive number of rows"),
     Param("low", float, default=0.01, what="the smallest scale factor (> 0)"),
     Param("high", float, default=100.0, what="the largest scale factor"),
+    Param("axis", int, default=0, what="the input axis whose slices are the rows (>= 0)"),
 )
 
 
@@ -122,7 +130,7 @@ def relations(case, transform: str, keys: dict | None, relation: Any) -> dict[st
     return {str(k): _relation(case, f"keys.{k}", v, transform) for k, v in keys.items()}
 
 
-def _indices(case, transform: str, args: list[str], block: int) -> list[int]:
+def _indices(case, transform: str, args: list[str], block: int, axis: int) -> list[int]:
     if not args:
         raise _error(case, "args", "expected at least one argument name")
     indices = []
@@ -130,13 +138,14 @@ def _indices(case, transform: str, args: list[str], block: int) -> list[int]:
         if name not in case.arg_names:
             raise _error(case, "args", f"unknown argument {name!r}; arguments are {', '.join(case.arg_names)}")
         index = case.arg_index(name)
-        if transform != "swap_args" and not (isinstance(case.args[index], Array) and case.args[index].data.ndim >= 1):
-            raise _error(case, "args", f"`{name}` is not an array or tensor with rows")
+        if transform != "swap_args" and not (isinstance(case.args[index], Array) and case.args[index].data.ndim > axis):
+            where = f" along axis {axis}" if axis else ""
+            raise _error(case, "args", f"`{name}` is not an array or tensor with rows{where}")
         indices.append(index)
     if transform == "swap_args" and len(indices) != 2:
         raise _error(case, "args", f"swap_args needs exactly two argument names, got {len(indices)}")
     if transform in ("permute_rows", "reverse_blocks"):
-        rows = {case.args[i].data.shape[0] for i in indices}
+        rows = {case.args[i].data.shape[axis] for i in indices}
         if len(rows) != 1:
             raise _error(case, "args", "the listed arguments must have the same number of rows to move together")
         if block < 1 or rows.pop() % block:
@@ -146,9 +155,9 @@ def _indices(case, transform: str, args: list[str], block: int) -> list[int]:
 
 # ---------------------------------------------------------------- the transformed call
 
-def row_permutation(case, args: list[str], block: int) -> np.ndarray:
-    """The seeded row order of `permute_rows`: new row i is old row perm[i]."""
-    rows = case.args[case.arg_index(args[0])].data.shape[0]
+def row_permutation(case, args: list[str], block: int, axis: int = 0) -> np.ndarray:
+    """The seeded row order of `permute_rows`: new row i is old row perm[i] (rows along `axis`)."""
+    rows = case.args[case.arg_index(args[0])].data.shape[axis]
     blocks = rows // block
     rng = np.random.default_rng(case.seed("invariance"))
     order = np.arange(blocks)
@@ -158,42 +167,55 @@ def row_permutation(case, args: list[str], block: int) -> np.ndarray:
     return (order[:, None] * block + np.arange(block)[None, :]).reshape(-1)
 
 
+def _along(value: Array, axis: int, change) -> np.ndarray:
+    """`change` applied to the data with `axis` moved first (so it sees rows), moved back."""
+    return np.moveaxis(change(np.moveaxis(value.data, axis, 0)), 0, axis)
+
+
 def _with_data(value: Array, data: np.ndarray) -> Array:
     return Array(data=np.ascontiguousarray(data.astype(value.data.dtype)), library=value.library, dtype=value.dtype)
 
 
 def calls(case, *, transform: str, args: list[str], keys: dict | None = None, relation: Any = None,
-          block: int = 1, low: float = 0.01, high: float = 100.0) -> dict[str, Call]:
+          block: int = 1, low: float = 0.01, high: float = 100.0, axis: int = 0) -> dict[str, Call]:
     if transform not in TRANSFORMS:
         raise _error(case, "transform", f"expected one of {', '.join(TRANSFORMS)}, got {transform!r}")
     if transform == "scale_rows" and not 0 < low <= high:
         raise _error(case, "low", f"expected 0 < low <= high, got low={low:g}, high={high:g}")
+    if axis < 0:
+        raise _error(case, "axis", f"expected an input axis >= 0, got {axis}")
+    if axis and transform == "swap_args":
+        raise _error(case, "axis", "swap_args moves whole arguments; it takes no axis")
     relations(case, transform, keys, relation)
-    indices = _indices(case, transform, args, block)
+    indices = _indices(case, transform, args, block, axis)
     new = list(case.args)
     if transform == "swap_args":
         new[indices[0]], new[indices[1]] = case.args[indices[1]], case.args[indices[0]]
     elif transform == "permute_rows":
-        perm = row_permutation(case, args, block)
+        perm = row_permutation(case, args, block, axis)
         for i in indices:
-            new[i] = _with_data(case.args[i], case.args[i].data[perm])
+            new[i] = _with_data(case.args[i], _along(case.args[i], axis, lambda rows: rows[perm]))
     elif transform == "reverse_blocks":
+        def reverse(rows: np.ndarray) -> np.ndarray:
+            return rows.reshape(-1, block, *rows.shape[1:])[:, ::-1].reshape(rows.shape)
         for i in indices:
-            data = case.args[i].data
-            new[i] = _with_data(case.args[i], data.reshape(-1, block, *data.shape[1:])[:, ::-1].reshape(data.shape))
+            new[i] = _with_data(case.args[i], _along(case.args[i], axis, reverse))
     else:  # scale_rows
         rng = np.random.default_rng(case.seed("invariance"))
         for i in indices:
-            data = case.args[i].data
-            factors = np.exp(rng.uniform(np.log(low), np.log(high), data.shape[0]))
-            new[i] = _with_data(case.args[i], data * factors.reshape(-1, *[1] * (data.ndim - 1)))
+            factors = np.exp(rng.uniform(np.log(low), np.log(high), case.args[i].data.shape[axis]))
+            new[i] = _with_data(case.args[i], _along(
+                case.args[i], axis, lambda rows: rows * factors.reshape(-1, *[1] * (rows.ndim - 1))))
     return {CALL: Call(args=tuple(new))}
 
 
 # ---------------------------------------------------------------- checking
 
-def describe_transform(transform: str, args: list[str], block: int, low: float, high: float) -> str:
+def describe_transform(transform: str, args: list[str], block: int, low: float, high: float,
+                       axis: int = 0) -> str:
     names = " and ".join(f"`{a}`" for a in args)
+    if axis:  # rows along another axis: name the axis so "rows" is not read as samples
+        names += f" along axis {axis}"
     if transform == "swap_args":
         return f"{names} were swapped"
     if transform == "scale_rows":
@@ -275,10 +297,11 @@ def violations(case, before: Any, after: Any, rels: dict[str | None, Relation], 
 
 
 def check(case, expected, actual, *, transform: str, args: list[str], keys: dict | None = None,
-          relation: Any = None, block: int = 1, low: float = 0.01, high: float = 100.0) -> CheckResult:
+          relation: Any = None, block: int = 1, low: float = 0.01, high: float = 100.0,
+          axis: int = 0) -> CheckResult:
     rels = relations(case, transform, keys, relation)
-    perm = row_permutation(case, args, block) if transform == "permute_rows" else None
-    what = describe_transform(transform, args, block, low, high)
+    perm = row_permutation(case, args, block, axis) if transform == "permute_rows" else None
+    what = describe_transform(transform, args, block, low, high, axis)
     broken = violations(case, expected["main"].value, expected[f"invariance.{CALL}"].value, rels, perm)
     if broken:  # the declaration, not the submission, is wrong
         return fail(f"the reference breaks this declared invariance ({what}): {broken[0]}; "

@@ -1,10 +1,15 @@
 """mutation: the solution must not modify its input arguments in place.
 
     mutation: {}
+
+A dict argument (a model's parameters) must come back with the same keys and
+each tensor unchanged.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from typing import Any, Iterator
 
 from judge.checks.result import CheckResult, fail, ok
 from judge.execute import Call
@@ -17,9 +22,21 @@ def calls(case, **params) -> dict[str, Call]:
     return {"inputs": Call(args=case.args, return_inputs=True)}
 
 
+def _entries(name: str, before: Any, now: Any) -> Iterator[tuple[str, Any, Any]]:
+    """(name, before, after) for an argument, or for each entry of a dict argument."""
+    if not isinstance(before, dict):
+        yield name, before, now
+        return
+    for key, value in before.items():
+        yield f'{name}["{key}"]', value, now.get(key) if isinstance(now, dict) else None
+
+
 def check(case, expected, actual, **params) -> CheckResult:
-    after = actual["mutation.inputs"].inputs_after or ()
-    for name, before, now in zip(case.arg_names, case.args, after):
+    after = actual["mutation.inputs"].inputs_after
+    if after is None or len(after) != len(case.args):
+        return fail("the inputs could not be read back after the call")
+    pairs = [entry for args in zip(case.arg_names, case.args, after) for entry in _entries(*args)]
+    for name, before, now in pairs:
         if not isinstance(before, Array):
             continue
         if not isinstance(now, Array):

