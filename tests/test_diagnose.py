@@ -144,3 +144,10 @@ def test_only_the_first_differing_leaf_is_diagnosed() -> None:
     expected = {"a": 1.0, "b": _array(MATRIX)}
     actual = {"a": 1.61803, "b": _array(MATRIX.T)}
     assert _named(expected, actual) == ""
+
+
+def test_empty_outputs_are_not_diagnosed_and_do_not_crash() -> None:
+    tokens = RNG.normal(size=(2, 4, 3)).astype(np.float32)
+    assert _named(_array(tokens), _array(tokens[:, :0])) == ""
+    assert _named(_array(tokens[:, :0]), _array(tokens)) == ""
+    assert _named(_array(np.zeros((2, 0, 3))), _array(np.zeros((2, 1, 3)))) == ""
