@@ -24,7 +24,7 @@ from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
 from judge.execute import ErrorInfo, Observation, run_call
 from judge.problem import Problem, Trap
-from judge.report import NOT_RUN, Report, Shown, TestResult
+from judge.report import NOT_RUN, SAME_MISTAKE, Report, Shown, TestResult
 from judge.sandbox import Limits, Program, RunResult, Sandbox
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
@@ -97,8 +97,7 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
             sandbox_failure[i] = (outcome.verdict, outcome.message)
     judged = [_judge_case(case, expected[i], actual[i], run, sandbox_failure.get(i), traps)
               for i, case in enumerate(cases)]
-    doubtful = _inconsistent_traps(cases, actual, [pending for _, pending in judged], traps)
-    results = [_finish(case, result, pending, traps, doubtful) for case, (result, pending) in zip(cases, judged)]
+    results = [_finish(case, result, pending) for case, (result, pending) in zip(cases, judged)]
     results = once_per_file(results, file_failed=run.load_error is not None)
     warnings = []
     if run.isolation_failed:
@@ -164,34 +163,12 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
     return result(Verdict.ACCEPTED)
 
 
-def _inconsistent_traps(cases: list[Case], actual: list[dict[str, Observation]], pending: list[_Pending | None],
-                        traps: TrapSet | None) -> set[str]:
-    """Traps named on some tests that most of the submission's diagnosed failures contradict.
-
-    On a small or symmetric input two different mistakes can give the same
-    output (a reversed position table equals a class token moved last when
-    N = 1), so one match is weak evidence; a trap is named only when it gives
-    the submission's output on more of its diagnosed failures than not
-    (degenerate inputs may still split two versions of one mistake).
-    """
-    named = {p.trap.name for p in pending if p is not None and p.trap is not None}
-    doubtful = set()
-    for name in named:
-        trap = next(t for t in traps.traps if t.name == name)
-        votes = [_trap_matches(case, observed, traps, trap)
-                 for case, observed, p in zip(cases, actual, pending) if p is not None and p.diagnosed]
-        if votes.count(True) <= votes.count(False):
-            doubtful.add(name)
-    return doubtful
-
-
-def _finish(case: Case, result: TestResult, pending: _Pending | None, traps: TrapSet | None,
-            doubtful: set[str]) -> TestResult:
-    """The final message: the mistake named (a consistent trap, else a generic diagnosis), then the hint."""
+def _finish(case: Case, result: TestResult, pending: _Pending | None) -> TestResult:
+    """The final message: the mistake named (a trap, else a generic diagnosis), then the hint if it applies."""
     if pending is None:
         return result
     message = result.message
-    mistake = pending.trap if pending.trap is not None and pending.trap.name not in doubtful else None
+    mistake = pending.trap
     if mistake is not None:
         message = f"{message}\n{_KNOWN_MISTAKE}{mistake.message}"
     elif pending.generic is not None:
@@ -235,7 +212,7 @@ def once_per_file(results: list[TestResult], file_failed: bool = False) -> list[
         for line in test.message.splitlines():
             if line.startswith((_KNOWN_MISTAKE, _DIAGNOSIS)):
                 if line in named:
-                    line = f"{line.split(': ', 1)[0]}: the same as named above"
+                    line = SAME_MISTAKE
                 else:
                     named.add(line)
             lines.append(line)

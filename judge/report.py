@@ -107,6 +107,7 @@ _ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "c
 _KNOWN_MISTAKE = "this matches a known mistake: "
 NOT_RUN = "not run: the file failed to load"  # the message of every test after the first when loading failed
 _DIAGNOSIS = "what went wrong: "     # a generic diagnosis (judge.diagnose)
+SAME_MISTAKE = "the same mistake as named above"  # a diagnosis already given on an earlier test
 
 
 def use_colour(stream: IO | None, choice: str = "auto") -> bool:
@@ -273,6 +274,8 @@ def _message(message: str, mistakes: set[str], width: int = 100) -> list[Line]:
                 lines.append([("      this matches the known mistake named above", "yellow")])
                 continue
             mistakes.add(part)
+            style = "yellow"
+        elif part == SAME_MISTAKE:
             style = "yellow"
         elif part.startswith("hint: "):
             style = "cyan"
