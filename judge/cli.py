@@ -182,9 +182,14 @@ def unit(judge, unit_id: str, as_json: bool) -> None:
         click.echo(json.dumps(standing.to_json(), indent=2))
         return
     titles = {p.id: p.title for p in judge().problems() if p.id in (*u.problems, *u.extras)}
+    import textwrap
+
+    from judge.report import terminal_width
+
+    columns = min(100, terminal_width())
     click.echo(click.style(f"Unit {u.id}: {u.title}", bold=True))
     if u.summary:
-        click.echo(u.summary)
+        click.echo(textwrap.fill(" ".join(u.summary.split()), columns))
     click.echo()
     click.echo(click.style(f"Problems ({standing.solved}/{len(u.problems)} solved)", bold=True))
     colours = {"solved": "green", "attempted": "yellow", "new": None}
@@ -200,7 +205,10 @@ def unit(judge, unit_id: str, as_json: bool) -> None:
         answer = standing.answers.get(q.id)
         state = "new" if answer is None else ("right" if answer[1] else "wrong")
         colour = {"right": "green", "wrong": "red", "new": None}[state]
-        click.echo(f"  {click.style(f'{state:<5}', fg=colour)}  {q.id}: {q.prompt}")
+        text = textwrap.wrap(f"{q.id}: {' '.join(q.prompt.split())}", columns - 9)
+        click.echo(f"  {click.style(f'{state:<5}', fg=colour)}  {text[0]}")
+        for more in text[1:]:
+            click.echo(f"         {more}")
     click.echo()
     if standing.passed:
         click.echo(click.style(f"passed: unit {u.id} is complete", fg="green", bold=True))
@@ -209,7 +217,7 @@ def unit(judge, unit_id: str, as_json: bool) -> None:
     else:
         click.echo(click.style("left to do:", bold=True))
         for line in standing.left():
-            click.echo(f"  {line}")
+            click.echo(textwrap.fill(line, columns, initial_indent="  ", subsequent_indent="    "))
 
 
 @main.command()

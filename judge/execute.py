@@ -30,11 +30,15 @@ class Call:
     grad_outputs: tuple[str, ...] | None = None
     grad_seed: int = 0
     return_inputs: bool = False
+    # {"name", "settings", "data"}: instead of calling the function on `args`, train a model with it
+    # as the loss (judge.experiments); the value is the trained weights.
+    experiment: dict | None = None
 
     def to_plain(self) -> dict:
         return {"args": list(self.args), "grad_wrt": list(self.grad_wrt),
                 "grad_outputs": None if self.grad_outputs is None else list(self.grad_outputs),
-                "grad_seed": self.grad_seed, "return_inputs": self.return_inputs}
+                "grad_seed": self.grad_seed, "return_inputs": self.return_inputs,
+                "experiment": self.experiment}
 
     @classmethod
     def from_plain(cls, plain: dict) -> "Call":
@@ -42,7 +46,8 @@ class Call:
         return cls(args=tuple(plain["args"]), grad_wrt=tuple(plain.get("grad_wrt", ())),
                    grad_outputs=None if outputs is None else tuple(outputs),
                    grad_seed=int(plain.get("grad_seed", 0)),
-                   return_inputs=bool(plain.get("return_inputs", False)))
+                   return_inputs=bool(plain.get("return_inputs", False)),
+                   experiment=plain.get("experiment"))
 
 
 @dataclass(frozen=True)
@@ -142,6 +147,8 @@ def register_source(filename: str, source: str) -> None:
 
 def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
     """Run `fn` on `call` (plain args are revived first) and observe the outcome."""
+    if call.experiment is not None:
+        return _run_experiment(fn, call.experiment, filename)
     args = [wire.revive(a) for a in call.args]
     wants_grad = bool(call.grad_wrt)
     targets: list[Any] = []
@@ -163,6 +170,18 @@ def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
         grads, grad_error = _backward(value, targets, call, filename)
     return Observation(value=value, time_ms=elapsed, grads=grads, grad_error=grad_error,
                        inputs_after=_inputs_after(args, call))
+
+
+def _run_experiment(fn: Callable, experiment: dict, filename: str | None) -> Observation:
+    """Train with `fn` as the loss; the value is the trained weights (scored in the judge)."""
+    from judge import experiments
+
+    start = time.perf_counter()
+    try:
+        value = experiments.train(experiment, fn)
+    except Exception as exc:
+        return Observation(error=describe_error(exc, filename), time_ms=(time.perf_counter() - start) * 1000)
+    return Observation(value=value, time_ms=(time.perf_counter() - start) * 1000)
 
 
 def _tracked(value: Any) -> Any:

@@ -89,7 +89,7 @@ class Spec:
         if self.scale is not None:
             array = array * self.scale
         dtype = self.dtype or _default_dtype(array)
-        return Array(data=np.ascontiguousarray(np.asarray(array).astype(dtype)), library="torch", dtype=dtype)
+        return Array(data=_contiguous(np.asarray(array).astype(dtype)), library="torch", dtype=dtype)
 
 
 @dataclass(frozen=True, repr=False)
@@ -132,17 +132,22 @@ def _default_dtype(array: np.ndarray) -> str:
     return "float32"
 
 
+def _contiguous(array: np.ndarray) -> np.ndarray:
+    """A C-contiguous copy that keeps 0-dim values 0-dim (np.ascontiguousarray makes them 1-D)."""
+    return np.array(array, order="C", copy=True)
+
+
 def to_library(array: np.ndarray, dtype: str, library: str) -> Any:
     """Convert a numpy array to the target library and dtype (bfloat16 via torch)."""
     if library == "numpy":
         if dtype == "bfloat16":
             raise ValueError("bfloat16 exists only in torch")
-        return np.ascontiguousarray(np.asarray(array).astype(dtype))
+        return _contiguous(np.asarray(array).astype(dtype))
     import torch
 
     if dtype == "bfloat16":
-        return torch.from_numpy(np.ascontiguousarray(np.asarray(array, dtype=np.float32))).to(torch.bfloat16)
-    return torch.from_numpy(np.ascontiguousarray(np.asarray(array).astype(dtype)))
+        return torch.from_numpy(_contiguous(np.asarray(array, dtype=np.float32))).to(torch.bfloat16)
+    return torch.from_numpy(_contiguous(np.asarray(array).astype(dtype)))
 
 
 @dataclass(frozen=True)

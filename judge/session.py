@@ -152,7 +152,8 @@ class Judge:
     # ------------------------------------------------------------ lifecycle
     def _start_sandbox(self, framework: str) -> None:
         """Start (or widen) the fork server; it is a separate process that shares no memory with us."""
-        preload = ("numpy", "torch") if framework == "torch" else ("numpy",)
+        # judge.experiments runs training inside the child, where the judge's tree cannot be read.
+        preload = ("numpy", "torch", "judge.experiments") if framework == "torch" else ("numpy",)
         if self._sandbox is not None and set(preload) <= set(self._sandbox.preload):
             return
         if self._sandbox is not None:  # a torch problem after numpy ones: restart with torch preloaded

@@ -13,6 +13,8 @@ is valid when no aspect reports an error:
   by one of them, so nothing is judged that the statement does not say;
 - examples: what `judge show` displays is what grading expects, and an example's
   stated `expected:` output matches the reference;
+- experiments: each `experiment` test passes with the reference and fails with
+  every trap listed under its `fails:`;
 - submissions: each file in submissions/<id>/<verdict>/ gets that verdict; a
   wrong_answer is caught by a hidden test or check, not only by public examples;
 - time_limit: at least `ac_to_time_limit` x the slowest accepted test, and a
@@ -33,14 +35,14 @@ import numpy as np
 from judge import problem as problems
 from judge.rules import collapse, offences
 from judge.cases import MAIN, Case, build_case
-from judge.checks import compare
+from judge.checks import compare, experiment
 from judge.errors import ConfigError, ConfigErrors
-from judge.execute import Observation
-from judge.grading import Expected, expect
+from judge.execute import Observation, run_call
+from judge.grading import Expected, expect, plain
 from judge.problem import Hidden, Problem
 from judge.report import Report
 from judge.session import Judge, read_submission
-from judge.solution import load_function
+from judge.solution import load_function, load_module
 from judge.verdict import Verdict
 from judge.wire import Array
 from judge.yamlfile import load_yaml
@@ -183,8 +185,8 @@ class _ProblemCheck:
         # A problem that does not load, or a reference that is not sound, makes
         # every later aspect's verdict meaningless: stop there.
         for aspect, blocking in ((self.schema, True), (self.reference, True), (self.rules, False),
-                                 (self.examples, False),
-                                 (self.submissions, False), (self.time_limit, False)):
+                                 (self.examples, False), (self.experiments, False), (self.submissions, False),
+                                 (self.time_limit, False)):
             found = aspect()
             diagnostics += found
             if blocking and any(d.severity is Severity.ERROR for d in found):
@@ -297,6 +299,50 @@ class _ProblemCheck:
                 problem_text = _stated_mismatch(graded_case, graded[MAIN], case.test.expected)
                 if problem_text:
                     found.append(_error(aspect, f"{case.test.source}: expected: {problem_text}"))
+        return found
+
+    # ------------------------------------------------------------ experiments
+    def experiments(self) -> list[Diagnostic]:
+        """Each experiment passes with the reference and fails with every trap listed in its `fails`."""
+        problem, hidden = self.problem, self.hidden
+        found: list[Diagnostic] = []
+        tests = [(t, spec) for t in hidden.tests for spec in t.checks if spec.type == "experiment"]
+        if not tests:
+            return found
+        try:
+            reference = load_function(hidden.reference, problem.entry_point)
+            traps = load_module(hidden.traps_file, f"_judge_validate_traps_{problem.id}") if hidden.traps_file else None
+        except ConfigError as exc:
+            return [_error(f"{self.id}.experiments", str(exc))]
+        for test, spec in tests:
+            aspect = f"{self.id}.experiments.{test.name}"
+            try:
+                case = build_case(problem, test, hidden.tolerance)
+            except ConfigError as exc:
+                found.append(_error(aspect, str(exc)))
+                continue
+            call = case.calls[f"experiment.{experiment.CALL}"]
+            runs = [("the reference", reference, True)]
+            for name in spec.params.get("fails") or ():
+                fn = getattr(traps, name, None)
+                if not callable(fn):
+                    found.append(_error(aspect, f"{test.source}: fails: traps file defines no function {name!r}"))
+                    continue
+                runs.append((f"trap {name}", fn, False))
+            for label, fn, should_pass in runs:
+                observation = plain(run_call(fn, call, None))
+                if observation.error is not None:
+                    found.append(_error(aspect, f"{label} raised during training: {observation.error.headline()}"))
+                    continue
+                outcome = experiment.evaluate(case, observation, **spec.params)
+                figures = ", ".join(f"{k} {outcome.before[k]:.3f} -> {outcome.after[k]:.3f}" for k in outcome.after)
+                text = f"{label}: {figures or outcome.message} ({observation.time_ms:.0f} ms)"
+                if (outcome.failed is None) != should_pass:
+                    want = "pass" if should_pass else "fail"
+                    found.append(_error(aspect, f"{text}; it must {want} this experiment"
+                                                + (f": {outcome.message}" if outcome.failed else "")))
+                else:
+                    found.append(_info(aspect, text + (" passes" if should_pass else f" fails on {outcome.failed}")))
         return found
 
     # ------------------------------------------------------------ submissions

@@ -59,7 +59,7 @@ def test_every_check_module_is_registered_and_documented() -> None:
 
 def test_every_check_is_tested_here() -> None:
     tested = {"compare", "structure", "shape", "dtype", "finite", "allclose", "raises", "mutation", "gradient",
-              "leakage", "invariance"}
+              "leakage", "invariance", "experiment"}
     assert set(checks.names()) <= tested, "add a passing and a failing case for the new check"
 
 
@@ -186,6 +186,15 @@ def test_structure_names_kinds_as_a_person_would() -> None:
     assert "is an int;" in result.message
     result = run_check("structure", X, lambda x: {"a": x}, lambda x: None)
     assert "is None;" in result.message
+
+
+def test_allclose_an_infinite_expected_value_is_matched_only_by_the_same_infinity() -> None:
+    # with rtol > 0 the bound atol + rtol * |inf| is infinite: any finite value used to pass
+    tolerance = Tolerance(rtol=1e-5, atol=1e-6)
+    infinite = lambda x: x.sum() + float("inf")  # noqa: E731
+    assert run_check("allclose", VALUES, infinite, infinite, tolerance=tolerance).passed
+    assert not run_check("allclose", VALUES, infinite, lambda x: x.sum(), tolerance=tolerance).passed
+    assert not run_check("allclose", VALUES, infinite, lambda x: -infinite(x), tolerance=tolerance).passed
 
 
 def test_allclose_example_shows_index_values_and_errors() -> None:
@@ -377,10 +386,29 @@ def test_gradient_detached_output() -> None:
     assert "`y`" in result.message and "not connected to the autograd graph" in result.message
 
 
+def test_gradient_detached_tensor_output_is_named_in_words() -> None:
+    result = run_check("gradient", X, lambda x: x * 2, lambda x: x.detach() * 2, {"wrt": ["x"]})
+    assert not result.passed
+    assert "no gradient reaches `x`: the returned value: the output is not connected" in result.message
+
+
 def test_gradient_through_numpy() -> None:
     result = run_check("gradient", X, lambda x: {"y": x * 2},
                        lambda x: {"y": torch.from_numpy(x.detach().numpy() * 2)}, GRAD)
     assert not result.passed and "numpy" in result.message
+
+
+def test_gradient_where_the_reference_passes_none_must_stay_none() -> None:
+    """A stop-gradient: the reference detaches `x`, so a gradient reaching it is wrong; zeros are fine."""
+    pair = {"x": torch.arange(6.0).reshape(2, 3), "t": torch.ones(2, 3)}
+    wrt = {"wrt": ["t"], "outputs": ["y"]}
+    detached = lambda x, t: {"y": x * t.detach()}  # noqa: E731
+    assert run_check("gradient", pair, detached, detached, wrt).passed
+    assert run_check("gradient", pair, detached, lambda x, t: {"y": x * t + 0 * t}, wrt).passed is False
+    assert run_check("gradient", pair, detached, lambda x, t: {"y": x * t.detach() + 0 * t}, wrt).passed
+    result = run_check("gradient", pair, detached, lambda x, t: {"y": x * t}, wrt)
+    assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
+    assert "a gradient reaches `t`, but none may" in result.message and ".detach()" in result.message
 
 
 def test_gradient_failing_backward_is_a_runtime_error() -> None:
@@ -455,6 +483,64 @@ def test_leakage_only_looks_at_the_listed_outputs() -> None:
     assert not result.passed and "`tokens` of sample(s) 1" in result.message
 
 
+PROBE = {"features": np.arange(12.0).reshape(6, 2), "labels": np.array([0, 2, 1, 2, 0, 1])}
+
+
+def _standardised(features, labels):
+    return {"scores": (features - features.mean(0)) / features.std(0)}
+
+
+def test_leakage_redraws_the_listed_rows_and_watches_the_others() -> None:
+    params = {"arg": "features", "rows": [3, 4, 5], "outputs": ["scores"],
+              "message": "standardise with the training statistics only"}
+    own_rows = lambda features, labels: {"scores": features * 2}  # noqa: E731
+    assert run_check("leakage", PROBE, own_rows, own_rows, params).passed
+    result = run_check("leakage", PROBE, own_rows, _standardised, params)
+    assert not result.passed
+    assert result.message == ("leakage: changing rows 3, 4, 5 of `features` changed `scores` of sample(s) 0, 1, 2: "
+                              "standardise with the training statistics only")
+
+
+def test_leakage_can_watch_every_row_while_all_labels_change() -> None:
+    params = {"arg": "labels", "rows": "all", "watch": "all", "message": "labels are only for scoring"}
+    case = make_case(PROBE, "leakage", params)
+    before, after = case.args[1].data, case.calls["leakage.perturbed"].args[1].data
+    # every label moved, to another label of the range the argument spans
+    assert after.dtype == before.dtype and np.all(after != before) and set(after) <= {0, 1, 2}
+    independent = lambda features, labels: {"predictions": np.argmax(features, 1)}  # noqa: E731
+    assert run_check("leakage", PROBE, independent, independent, params).passed
+    uses_labels = lambda features, labels: {"predictions": np.argmax(features, 1) + labels}  # noqa: E731
+    result = run_check("leakage", PROBE, independent, uses_labels, params)
+    assert not result.passed
+    assert result.message.startswith("leakage: changing every row of `labels` changed `predictions` of sample(s) "
+                                     "0, 1, 2, 3, 4 and 1 more: labels are only for scoring")
+
+
+def test_leakage_fails_when_no_watched_output_comes_back() -> None:
+    params = {"arg": "features", "rows": [0], "outputs": ["scores"]}
+    result = run_check("leakage", PROBE, _standardised, lambda features, labels: {"scores": 1.0}, params)
+    assert not result.passed and "nothing could be compared" in result.message
+
+
+@pytest.mark.parametrize("params, problem", [
+    ({"arg": "features", "rows": [6]}, "leakage.rows: row 6 is out of range for 6 rows"),
+    ({"arg": "features", "rows": "some"}, "leakage.rows: expected a list of row indices or all"),
+    ({"arg": "features", "watch": [True]}, "leakage.watch: expected a list of row indices or all"),
+])
+def test_leakage_rejects_rows_that_do_not_fit(params: dict, problem: str) -> None:
+    from judge.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=problem.replace(".", r"\.")):
+        make_case(PROBE, "leakage", params)
+
+
+def test_leakage_refuses_to_redraw_a_constant_integer_argument() -> None:
+    from judge.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="all equal"):
+        make_case({"labels": np.zeros(4, dtype=np.int64)}, "leakage", {"arg": "labels", "rows": "all"})
+
+
 # ---------------------------------------------------------------- invariance
 
 PAIR = {"a": torch.tensor([[1.0, 2.0], [3.0, 4.0]]), "b": torch.tensor([[0.5, 0.0], [1.0, 2.0]])}
@@ -475,3 +561,78 @@ def test_invariance_blames_a_wrong_declaration_not_the_submission() -> None:
     result = run_check("invariance", PAIR, lambda a, b: a - b, lambda a, b: a - b, SWAP)
     assert not result.passed and result.verdict is Verdict.JUDGE_ERROR
     assert "the reference breaks this declared invariance" in result.message
+
+
+# ---------------------------------------------------------------- experiment
+
+def _simsiam(p1, p2, z1, z2, stop=True):
+    def d(p, z):
+        return -torch.nn.functional.cosine_similarity(p, z.detach() if stop else z, dim=1).mean()
+    return d(p1, z2) / 2 + d(p2, z1) / 2
+
+
+SIMSIAM = {"name": "simsiam", "seed": 1, "pass_if": {"std_ratio": 0.2, "alignment": 0.8}}
+FOUR = {k: torch.ones(2, 3) for k in ("p1", "p2", "z1", "z2")}
+
+
+def test_experiment_passes_a_loss_that_trains() -> None:
+    assert run_check("experiment", FOUR, _simsiam, _simsiam, SIMSIAM).passed
+
+
+def test_experiment_says_the_representation_collapsed() -> None:
+    result = run_check("experiment", FOUR, _simsiam, lambda *a: _simsiam(*a, stop=False), SIMSIAM)
+    assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
+    assert result.message.startswith("the representation collapsed: the per-channel std of the normalised "
+                                     "held-out outputs fell from 0.2")
+    assert "stop-gradient" in result.message and "z.detach()" in result.message
+
+
+def _weights_case():
+    case = make_case(FOUR, "experiment", SIMSIAM)
+    good = observe(_simsiam, case)["experiment.run"]
+    return case, good
+
+
+@pytest.mark.parametrize("forge, says", [
+    (lambda w: None, "did not return the trained weights"),
+    (lambda w: {**w, "std_ratio": 1.0}, "did not return the trained weights"),
+    (lambda w: {k: v for k, v in w.items() if k != "enc1"}, "did not return the trained weights"),
+    (lambda w: {**w, "enc1": wire.Array(w["enc1"].data, "numpy", "float32")}, "malformed weight `enc1`"),
+    (lambda w: {**w, "enc1": wire.Array(w["enc1"].data.astype(np.float64), "torch", "float64")},
+     "malformed weight `enc1`: expected float32 (32, 64)"),
+    (lambda w: {**w, "enc2": wire.Array(w["enc2"].data[:, :8].copy(), "torch", "float32")}, "malformed weight `enc2`"),
+    (lambda w: {**w, "pred2_bias": wire.Array(np.full(16, np.nan, np.float32), "torch", "float32")},
+     "became NaN or inf"),
+])
+def test_experiment_fails_malformed_or_forged_weights(forge, says) -> None:
+    """Whatever comes back is judged as weights on held-out data; anything else fails, never passes."""
+    case, good = _weights_case()
+    forged = Observation(value=forge(dict(good.value)))
+    result = checks.get("experiment").check(case, {}, {"experiment.run": forged}, **SIMSIAM)
+    assert not result.passed and says in result.message
+
+
+def test_experiment_sends_training_data_only() -> None:
+    """The child gets initial weights, the training views and the batch order: no held-out sample."""
+    from judge.experiments import simsiam
+
+    case = make_case(FOUR, "experiment", SIMSIAM)
+    data = case.calls["experiment.run"].experiment["data"]
+    assert set(data) == {"weights", "views", "batches"}
+    _, heldout = simsiam.setup(np.random.default_rng(SIMSIAM["seed"]), simsiam.SETTINGS)
+    sent = np.concatenate([v.data for v in data["views"]])
+    for view in heldout["views"]:
+        assert not (np.abs(sent[:, None, :] - view[None, :64, :]).sum(-1) == 0).any()
+
+
+@pytest.mark.parametrize("params, says", [
+    ({"name": "byol", "pass_if": {}}, "unknown experiment 'byol'"),
+    ({**SIMSIAM, "settings": {"stepz": 3}}, "unknown setting 'stepz' of experiment 'simsiam'"),
+    ({**SIMSIAM, "settings": {"steps": 2.5}}, "setting 'steps' of experiment 'simsiam' must be an int"),
+    ({**SIMSIAM, "pass_if": {"accuracy": 0.9}}, "pass_if: unknown figure 'accuracy' of experiment 'simsiam'"),
+])
+def test_experiment_configuration_errors_are_one_line(params, says) -> None:
+    from judge.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=says):
+        make_case(FOUR, "experiment", params)

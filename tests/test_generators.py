@@ -125,6 +125,16 @@ def test_repr_reads_like_yaml(tmp_path: Path) -> None:
     assert repr(spec) == "{normal: [2, 3], dtype: float64}"
 
 
+@pytest.mark.parametrize("library", ["torch", "numpy"])
+def test_a_scalar_literal_stays_zero_dimensional(tmp_path: Path, library: str) -> None:
+    # learnable scalars (a log-temperature, a bias) are passed as 0-dim tensors
+    spec, errors = parse(tmp_path, f"{{literal: 2.5, dtype: float64, library: {library}}}")
+    assert not errors
+    plain = spec.draw_plain(np.random.default_rng(0), {}, "torch")
+    assert as_array(draw(spec)).shape == () and float(draw(spec)) == 2.5
+    assert np.asarray(getattr(plain, "data", plain)).shape == ()
+
+
 def test_plain_values_pass_through(tmp_path: Path) -> None:
     assert parse(tmp_path, "16") == (16, [])
     assert parse(tmp_path, "0.07") == (0.07, [])

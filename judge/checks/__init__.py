@@ -25,7 +25,7 @@ from judge.yamlfile import Fields
 __all__ = ["CheckResult", "Param", "fail", "ok", "get", "names", "parse_params"]
 
 _MODULES = ("compare", "structure", "shape", "dtype", "finite", "allclose", "raises",
-            "mutation", "gradient", "leakage", "invariance")
+            "mutation", "gradient", "leakage", "invariance", "experiment")
 
 
 @dataclass(frozen=True)

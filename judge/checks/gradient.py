@@ -6,15 +6,18 @@ The judge backpropagates sum(output * g) for a seeded random upstream
 gradient g, through the reference and through the submission, and compares
 the input gradients with the test's tolerance. A dict argument (a model's
 parameters) in `wrt` stands for each of its float tensors, named `params["key"]`
-in messages.
+in messages. Where the reference passes no gradient (a stop-gradient), a
+nonzero gradient from the submission fails.
 """
 from __future__ import annotations
 
 from typing import Any, Iterator
 
+import numpy as np
+
 from judge.checks.allclose import compare_values
 from judge.checks.result import CheckResult, Param, fail, ok, params
-from judge.checks.values import leaves
+from judge.checks.values import label, leaves
 from judge.execute import Call
 from judge.verdict import Verdict
 from judge.wire import Array
@@ -58,12 +61,21 @@ def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None =
                 and (outputs is None or p.split(".")[0] in outputs)]
     for name, e_grad, a_grad in named_grads(wrt, exp.grads, act.grads):
         if e_grad is None:
+            # The reference passes no gradient to `name` (a stop-gradient, or an input the output does
+            # not depend on): a nonzero one from the submission flows where the statement says none does.
+            if a_grad is not None and not _all_zero(a_grad):
+                return fail(f"a gradient reaches `{name}`, but none may: it must be treated as a constant "
+                            "(stop-gradient, `.detach()`) as the statement says")
             continue
         if a_grad is None:
-            why = f"`{detached[0]}`: {_DETACHED}" if detached else "the output does not depend on it through autograd"
+            why = f"{label(detached[0])}: {_DETACHED}" if detached else "the output does not depend on it through autograd"
             return fail(f"no gradient reaches `{name}`: {why}")
         result = compare_values(e_grad, a_grad, case.tolerance, case.public,
                                 what=f"the gradient w.r.t. `{name}`")
         if not result.passed:
             return fail(result.message, lines=result.lines)
     return ok()
+
+
+def _all_zero(grad) -> bool:
+    return isinstance(grad, Array) and not np.any(grad.data)

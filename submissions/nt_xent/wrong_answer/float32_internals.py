@@ -1,0 +1,14 @@
+import torch
+import torch.nn.functional as F
+
+
+def nt_xent(z1, z2, temperature):
+    if z1.dim() != 2 or z1.shape != z2.shape:
+        raise ValueError("z1 and z2 must be 2-D tensors of the same shape")
+    if temperature <= 0:
+        raise ValueError("temperature must be > 0")
+    n = z1.shape[0]
+    z = F.normalize(torch.cat([z1, z2]).float(), dim=1)  # float32 is plenty for a loss
+    logits = (z @ z.T / temperature).masked_fill(torch.eye(2 * n, dtype=torch.bool), float("-inf"))
+    labels = torch.cat([torch.arange(n, 2 * n), torch.arange(0, n)])
+    return F.cross_entropy(logits, labels).to(z1.dtype)

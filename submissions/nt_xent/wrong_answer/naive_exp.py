@@ -1,0 +1,14 @@
+import torch
+import torch.nn.functional as F
+
+
+def nt_xent(z1, z2, temperature):
+    if z1.dim() != 2 or z1.shape != z2.shape:
+        raise ValueError("z1 and z2 must be 2-D tensors of the same shape")
+    if temperature <= 0:
+        raise ValueError("temperature must be > 0")
+    n = z1.shape[0]
+    z = F.normalize(torch.cat([z1, z2]), dim=1)
+    e = torch.exp(z @ z.T / temperature) * (1 - torch.eye(2 * n))
+    k = torch.arange(2 * n)
+    return -torch.log(e[k, (k + n) % (2 * n)] / e.sum(dim=1)).mean()
