@@ -154,12 +154,15 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
         if not outcome.passed:
             kind = outcome.kind or ("values" if spec.type == "allclose" else spec.type)
             kind = f"{kind}.{outcome.key}" if outcome.key else kind
-            # A value that should have been an error may still be a known mistake (silent cropping).
-            returned_instead = spec.type == "raises" and main is not None and main.error is None
             pending = _Pending(kind)
-            if outcome.diagnose or returned_instead:
+            if outcome.diagnose:
                 trap = known_mistake(case, actual, traps) if traps is not None else None
                 pending = _Pending(kind, trap, generic_mistake(case, expected, actual), diagnosed=True)
+            elif spec.type == "raises" and main is not None and main.error is None and traps is not None:
+                # A value where an error is due may be a known mistake (silent cropping), but only one
+                # the test names in `hint_when`: on an invalid input unrelated traps coincide too easily.
+                trap = known_mistake(case, actual, traps, only=set(case.test.hint_when))
+                pending = _Pending(kind, trap, diagnosed=True)
             return result(outcome.verdict, outcome.message, outcome.lines, pending)
     return result(Verdict.ACCEPTED)
 
@@ -278,10 +281,11 @@ def generic_mistake(case: Case, expected: Expected, actual: dict[str, Observatio
     return generic(case, want.value, got.value)
 
 
-def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet) -> Diagnosis | None:
-    """The first trap whose output equals the submission's."""
+def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet,
+                  only: set[str] | None = None) -> Diagnosis | None:
+    """The first trap (of those named in `only`, when given) whose output equals the submission's."""
     for trap in traps.traps:
-        if _trap_matches(case, actual, traps, trap):
+        if (only is None or trap.name in only) and _trap_matches(case, actual, traps, trap):
             return Diagnosis(trap.name, trap.message)
     return None
 
