@@ -9,8 +9,6 @@ and `judge show` commands never pay for importing torch or the sandbox.
 """
 from __future__ import annotations
 
-from typing import Any
-
 _LAZY = {
     "check": ("judge.notebook", "check"),
     "problems": ("judge.notebook", "problems"),
@@ -23,7 +21,7 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:  # no typing import: the warm client starts here
     if name not in _LAZY:
         raise AttributeError(f"module 'judge' has no attribute {name!r}")
     import importlib

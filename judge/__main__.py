@@ -1,4 +1,4 @@
-"""`python -m judge` runs the command line, as the `judge` script does."""
-from judge.cli import entry
+"""`python -m judge` runs the command line, as the `judge` script does (warm path included)."""
+from judge.entry import entry
 
 entry()

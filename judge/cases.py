@@ -10,6 +10,7 @@ for the reference and the submission.
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +45,10 @@ class Case:
         return self.arg_names.index(name)
 
     def seed(self, purpose: str) -> int:
-        return derive_seed(self.test.source, self.test.name, purpose)
+        # The source's file name and line, not its path: the path is shown relative to the working
+        # directory, and a seed must not change with where the judge runs (a warm server's cwd
+        # is not its client's).
+        return derive_seed(os.path.basename(self.test.source), self.test.name, purpose)
 
 
 def derive_seed(*parts: str) -> int:

@@ -14,6 +14,8 @@ import click
 
 from judge.errors import ConfigError, ConfigErrors, SandboxError
 
+BACKGROUND_IDLE_S = 900.0  # a background server leaves after 15 minutes without a request
+
 
 class _Group(click.Group):
     """Turns configuration errors into one line on stderr and exit code 2."""
@@ -471,7 +473,7 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
     if watch and as_json:
         raise ConfigError("--watch and --json are alternatives; choose one")
     judge.launch_sandbox()
-    from judge.report import render_text, use_colour
+    from judge.report import terminal_output, use_colour
 
     colour = use_colour(sys.stdout, color)
 
@@ -481,13 +483,10 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
         return judge().run(problem_id, file, examples_only=examples_only)
 
     def show(report) -> None:
-        for warning in report.warnings:
-            click.echo(f"warning: {warning}", err=True)
-        if as_json:
-            click.echo(report.dumps())
-        else:
-            click.echo(render_text(report, verbose=verbose, values=examples_only or input_file is not None,
-                                   colour=colour), color=colour)
+        stdout, stderr = terminal_output(report, as_json=as_json, verbose=verbose,
+                                         examples_only=examples_only or input_file is not None, colour=colour)
+        click.echo(stderr, err=True, nl=False)
+        click.echo(stdout, nl=False, color=colour)
 
     if watch:
         from judge.watch import watch_file
@@ -505,6 +504,45 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
     report = judge_once()
     show(report)
     sys.exit(0 if report.accepted else 1)
+
+
+@main.command()
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port on 127.0.0.1 (0: any free port).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the browser.")
+@click.option("--background", is_flag=True,
+              help="Serve in the background and return; the server leaves after --idle-timeout.")
+@click.option("--idle-timeout", type=click.FloatRange(min=1), default=None,
+              help=f"Leave after this many seconds without a request (default: never; "
+                   f"{BACKGROUND_IDLE_S:g} with --background).")
+@click.option("--detached", is_flag=True, hidden=True)  # the process --background starts
+@click.pass_obj
+def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: float | None, detached: bool) -> None:
+    """Serve the local web page (its URL, with a token, on one line) and the warm judge `judge run` uses."""
+    try:
+        from judge.web.server import ServeOptions, serve as serve_forever, stderr_note
+    except ImportError as exc:
+        raise ConfigError(f"judge serve needs the web extra ({exc.name} is missing): "
+                          f"pip install 'tensor-judge[web]'") from None
+    if background:
+        from judge.web.background import start_background
+
+        click.echo(start_background(judge.problems_dir, port, idle_timeout or BACKGROUND_IDLE_S, open_browser))
+        return
+    options = ServeOptions(judge.problems_dir, port, open_browser, idle_timeout, stop_when_stale=detached)
+
+    def announce(url: str) -> None:
+        click.echo(url)
+        if detached:  # the parent read the line and left: later output has nowhere to go
+            sys.stdout.flush()
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.close(devnull)
+
+    try:
+        serve_forever(options, announce, stderr_note)
+    except KeyboardInterrupt:  # Ctrl+C is how a foreground server is meant to stop
+        click.echo("stopped", err=True)
 
 
 @main.command()
@@ -696,10 +734,7 @@ def entry() -> None:
         else:
             print(exc.code, file=sys.stderr)
             code = 1
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except OSError:  # e.g. a closed pipe: nothing more can be said
-        code = code or 1
-    os._exit(code)
+    from judge.entry import leave
+
+    leave(code)
 

@@ -80,31 +80,51 @@ TRAP_KEEP_BYTES = 16 << 20  # trap outputs larger than this are recomputed rathe
 
 
 def grade(problem: Problem, cases: list[Case], expected: list[Expected], source: str, filename: str,
-          submission: str, sandbox: Sandbox, limits: Limits, traps: TrapSet | None = None) -> Report:
+          submission: str, sandbox: Sandbox, limits: Limits, traps: TrapSet | None = None,
+          on_result: Callable[[TestResult], None] | None = None) -> Report:
+    """Run `source` on every case and judge it; `on_result` gets each test's result, in order,
+    as soon as the sandbox has finished that test's calls (the web page streams them)."""
     started = time.perf_counter()
-    calls, owners = [], []
-    for i, case in enumerate(cases):
-        for name, call in case.calls.items():
-            calls.append(call)
-            owners.append((i, name))
-    run = sandbox.run(Program(source=source, filename=filename, entry_point=problem.entry_point), calls, limits)
-    actual: list[dict[str, Observation]] = [{} for _ in cases]
-    sandbox_failure: dict[int, tuple[Verdict, str]] = {}
-    for (i, name), outcome in zip(owners, run.outcomes):
-        if outcome.observation is not None:
-            actual[i][name] = outcome.observation
-        elif outcome.verdict is not None and i not in sandbox_failure:
-            sandbox_failure[i] = (outcome.verdict, outcome.message)
-    judged = [_judge_case(case, expected[i], actual[i], run, sandbox_failure.get(i), traps)
-              for i, case in enumerate(cases)]
-    results = [_finish(case, result, pending) for case, (result, pending) in zip(cases, judged)]
-    results = once_per_file(results, file_failed=run.load_error is not None)
+    calls, ends = [], []
+    for case in cases:
+        calls.extend(case.calls.values())
+        ends.append(len(calls))  # a case's calls are the slice [ends[i-1], ends[i]) of `calls`
+    results: list[TestResult] = []
+    said = _SaidOnce()
+
+    def judge_finished(run: RunResult, done: int) -> None:
+        while len(results) < len(cases) and ends[len(results)] <= done:
+            i = len(results)
+            outcomes = run.outcomes[ends[i] - len(cases[i].calls):ends[i]]
+            result, pending = _judge_outcomes(cases[i], expected[i], run, outcomes, traps)
+            results.append(said(_finish(cases[i], result, pending), file_failed=run.load_error is not None))
+            if on_result is not None:
+                on_result(results[-1])
+
+    # Without a listener, judge after the run: diagnosing a failure imports the traps' framework,
+    # which would otherwise compete with the submission for the CPU while it is being timed.
+    run = sandbox.run(Program(source=source, filename=filename, entry_point=problem.entry_point), calls, limits,
+                      on_progress=judge_finished if on_result is not None else None)
+    judge_finished(run, len(calls))
     warnings = []
     if run.isolation_failed:
         warnings.append("running with weaker isolation: " + "; ".join(run.isolation_failed)
                         + " (see `judge doctor`)")
     return Report(problem=problem.id, submission=submission, tests=results,
                   time_ms=(time.perf_counter() - started) * 1000, output=run.output, warnings=warnings)
+
+
+def _judge_outcomes(case: Case, expected: Expected, run: RunResult, outcomes: list, traps: TrapSet | None
+                    ) -> tuple[TestResult, _Pending | None]:
+    """One case's verdict from its calls' outcomes (in the order of `case.calls`)."""
+    actual: dict[str, Observation] = {}
+    failure: tuple[Verdict, str] | None = None
+    for name, outcome in zip(case.calls, outcomes):
+        if outcome.observation is not None:
+            actual[name] = outcome.observation
+        elif outcome.verdict is not None and failure is None:
+            failure = (outcome.verdict, outcome.message)
+    return _judge_case(case, expected, actual, run, failure, traps)
 
 
 @dataclass(frozen=True)
@@ -196,33 +216,36 @@ def _hint_applies(case: Case, kind: str, mistake: Diagnosis | None) -> bool:
     return not when or kind in when or kind.split(".", 1)[0] in when or (mistake is not None and mistake.name in when)
 
 
-def once_per_file(results: list[TestResult], file_failed: bool = False) -> list[TestResult]:
-    """Say a file-level failure and a repeated diagnosis once: later tests refer to the first.
+class _SaidOnce:
+    """Says a file-level failure and each diagnosis once across one report's tests, in order.
 
     A file that does not load fails every test the same way (25 identical
     SyntaxError blocks help nobody), and a mistake named on one test is the
-    same mistake on the next.
+    same mistake on the next. Later tests point back without naming the
+    earlier test: a test's name is not for every message.
     """
-    # Later tests point back without naming the earlier test: a test's name is not for every message.
-    if file_failed and results:
-        return results[:1] + [replace(t, message=f"{NOT_RUN} (see the first test)", details=()) for t in results[1:]]
-    named: set[str] = set()
-    out = []
-    for test in results:
-        if test.verdict is Verdict.ACCEPTED:
-            out.append(test)
-            continue
+
+    def __init__(self) -> None:
+        self.named: set[str] = set()
+        self.load_failure_said = False
+
+    def __call__(self, result: TestResult, file_failed: bool) -> TestResult:
+        if file_failed:
+            if self.load_failure_said:
+                return replace(result, message=f"{NOT_RUN} (see the first test)", details=())
+            self.load_failure_said = True
+            return result
+        if result.verdict is Verdict.ACCEPTED:
+            return result
         lines = []
-        for line in test.message.splitlines():
+        for line in result.message.splitlines():
             if line.startswith((_KNOWN_MISTAKE, _DIAGNOSIS)):
-                if line in named:
+                if line in self.named:
                     line = SAME_MISTAKE
                 else:
-                    named.add(line)
+                    self.named.add(line)
             lines.append(line)
-        out.append(replace(test, message="\n".join(lines)))
-    return out
-
+        return replace(result, message="\n".join(lines))
 
 def _shown(case: Case, expected: Expected, actual: dict[str, Observation]) -> Shown:
     """A public example's inputs and both outputs, for side-by-side rendering."""

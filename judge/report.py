@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
+from judge.terminal import terminal_width, use_colour  # noqa: F401 - re-exported for the faces
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
 
@@ -110,22 +111,6 @@ _DIAGNOSIS = "what went wrong: "     # a generic diagnosis (judge.diagnose)
 SAME_MISTAKE = "the same mistake as named above"  # a diagnosis already given on an earlier test
 
 
-def use_colour(stream: IO | None, choice: str = "auto") -> bool:
-    """`always`/`never` as asked; `auto`: FORCE_COLOR forces colour, NO_COLOR (https://no-color.org) or
-    TERM=dumb turns it off, otherwise colour only on a terminal."""
-    if choice in ("always", "never"):
-        return choice == "always"
-    if os.environ.get("FORCE_COLOR", "") not in ("", "0"):
-        return True
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except ValueError:  # a closed stream
-        return False
-
-
 def to_text(lines: list[Line], colour: bool = False) -> str:
     out = []
     for line in lines:
@@ -143,6 +128,16 @@ def to_text(lines: list[Line], colour: bool = False) -> str:
 def render_text(report: Report, *, verbose: bool = False, values: bool = False, colour: bool = False,
                 width: int | None = None, note: str | None = None) -> str:
     return to_text(render(report, verbose=verbose, values=values, width=width, note=note), colour)
+
+
+def terminal_output(report: Report, *, as_json: bool, verbose: bool, examples_only: bool, colour: bool,
+                    width: int | None = None) -> tuple[str, str]:
+    """What `judge run` prints for `report`: (stdout, stderr), wherever it was judged (here or warm);
+    `width` is the terminal's (default: this process's)."""
+    stderr = "".join(f"warning: {warning}\n" for warning in report.warnings)
+    if as_json:
+        return report.dumps() + "\n", stderr
+    return render_text(report, verbose=verbose, values=examples_only, colour=colour, width=width) + "\n", stderr
 
 
 def render_lines(report: Report, verbose: bool = False, values: bool = False) -> list[tuple[str, str | None]]:
@@ -256,12 +251,6 @@ def _passes(passes: list[TestResult], name_width: int) -> list[Line]:
     if len(passes) <= 2:
         return [_row(t, name_width) for t in passes]
     return [[("  ", None), ("✓", "green"), (f" {len(passes)} passed: {passes[0].name} … {passes[-1].name}", "dim")]]
-
-
-def terminal_width() -> int:
-    import shutil
-
-    return max(60, min(120, shutil.get_terminal_size((100, 24)).columns))
 
 
 def _message(message: str, mistakes: set[str], width: int = 100) -> list[Line]:

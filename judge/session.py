@@ -23,7 +23,7 @@ from judge.grading import Expected, TrapSet, expect, grade
 from judge.problem import Hidden, Problem
 from judge.progress import ProgressStore, ProgressUnavailable
 from judge.progress import home as progress_home
-from judge.report import Report
+from judge.report import Report, TestResult
 from judge.sandbox import Limits, Sandbox
 from judge.sandbox.launch import Launched
 from judge.sandbox.limits import DISABLE_ENV
@@ -48,6 +48,7 @@ class Judge:
         # The reference's expected observations, cached on disk per problem version (issue 6).
         self.cache = cache if cache is not None else ExpectedCache.from_env()
         self._sandbox: Sandbox | None = None
+        self._prepared_cache: dict[tuple[str, bool], tuple[tuple, tuple]] = {}
         # A fork server started before this object existed (the CLI does so to overlap imports).
         self._launched = launched
 
@@ -70,17 +71,18 @@ class Judge:
                                origin=str(Path(submission).resolve()))
 
     def run_source(self, problem: Problem, source: str, label: str, *, examples_only: bool = False,
-                   origin: str | None = None, record: bool | None = None) -> Report:
+                   origin: str | None = None, record: bool | None = None,
+                   on_result: Callable[[TestResult], None] | None = None) -> Report:
         """Judge `source`; `origin` is what the progress database records (default: `label`).
 
         `record` overrides the judge's own setting for this run (None: the judge's).
+        `on_result` is called with each test's result, in order, as soon as it is decided.
         """
         self._start_sandbox(problem.framework)
-        # Loaded for --examples too: examples are compared with the hidden file's tolerance either way.
-        hidden = problems.load_hidden(problem)
-        cases, expected, traps = self.prepare(problem, hidden, examples_only=examples_only)
+        cases, expected, traps = self._prepared(problem, examples_only)
         limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
-        report = grade(problem, cases, expected, source, Path(label).name, label, self._sandbox, limits, traps)
+        report = grade(problem, cases, expected, source, Path(label).name, label, self._sandbox, limits, traps,
+                       on_result=on_result)
         if (self.record if record is None else record) and not report.not_attempted:  # a starter is no attempt
             try:
                 self.progress.record(problem=problem.id, verdict=report.verdict.value, passed=report.passed,
@@ -141,6 +143,24 @@ class Judge:
             traps = TrapSet(hidden.traps, functools.partial(_trap_functions, problem, hidden))
         return cases, expected, traps
 
+    def _prepared(self, problem: Problem, examples_only: bool) -> tuple[list[Case], list[Expected], TrapSet | None]:
+        """`prepare`'s result, kept while the problem set's files are unchanged.
+
+        A long-lived judge (`judge serve`) judges the same problem again and again; re-reading the
+        hidden tests and redrawing every input would cost more than running the submission.
+        """
+        stamp = _files_stamp(self.root)
+        key = (problem.id, examples_only)
+        kept = self._prepared_cache.get(key)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+        # Loaded for --examples too: examples are compared with the hidden file's tolerance either way.
+        hidden = problems.load_hidden(problem)
+        prepared = self.prepare(problem, hidden, examples_only=examples_only)
+        self._prepared_cache = {k: v for k, v in self._prepared_cache.items() if v[0] == stamp}
+        self._prepared_cache[key] = (stamp, prepared)
+        return prepared
+
     def example_outputs(self, problem: Problem) -> list[tuple[Case, Expected]]:
         """The public examples with the reference's outputs (for `judge show`).
 
@@ -150,6 +170,13 @@ class Judge:
         return list(zip(cases, expected))
 
     # ------------------------------------------------------------ lifecycle
+    def warm(self) -> None:
+        """Start the fork server for every framework of this problem set now, so that the first
+        judged submission costs a fork rather than an import (`judge serve`)."""
+        frameworks = {p.framework for p in self.problems()}
+        # One server preloading torch serves numpy problems too (it imports numpy as well).
+        self._start_sandbox("torch" if "torch" in frameworks else "numpy")
+
     def _start_sandbox(self, framework: str) -> None:
         """Start (or widen) the fork server; it is a separate process that shares no memory with us."""
         # judge.experiments runs training inside the child, where the judge's tree cannot be read.
@@ -186,6 +213,23 @@ class Judge:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _files_stamp(root: Path) -> tuple:
+    """Names, sizes and times of the problem set's problem and hidden-test files: any edit changes it.
+
+    The whole set, not one problem's files: inputs may be made by another problem's reference.
+    """
+    entries = []
+    for top in ("problems", "hidden_tests"):
+        for directory, _, files in os.walk(root / top):
+            for name in files:
+                try:
+                    info = os.stat(os.path.join(directory, name))
+                except OSError:
+                    continue  # removed while we looked: the next stamp differs anyway
+                entries.append((directory, name, info.st_size, info.st_mtime_ns))
+    return tuple(sorted(entries))
 
 
 def _trap_functions(problem: Problem, hidden: Hidden) -> dict[str, Callable]:

@@ -19,7 +19,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from judge import wire
 from judge.errors import SandboxError
@@ -159,9 +159,12 @@ class Sandbox:
         ctl = socket.socket(fileno=fds[1])
         return data, ctl, fds[2]
 
-    def run(self, program: Program, calls: list[Call], limits: Limits) -> RunResult:
+    def run(self, program: Program, calls: list[Call], limits: Limits,
+            on_progress: Callable[[RunResult, int], None] | None = None) -> RunResult:
+        """Run every call; `on_progress(result, n)` says the first n outcomes are final (streaming)."""
         result = RunResult(outcomes=[CallOutcome() for _ in calls])
         captured = _Output(limits.output_bytes)
+        progress = on_progress or (lambda _result, _done: None)
         start = 0
         began = time.monotonic()
         while start < len(calls):
@@ -173,14 +176,16 @@ class Sandbox:
                 result.outcomes[start:] = [skipped] * (len(calls) - start)
                 break
             result.workers += 1
-            start = _Drive(self._spawn(), program, calls, start, limits, captured, result).run()
+            start = _Drive(self._spawn(), program, calls, start, limits, captured, result, progress).run()
             if result.load_error is not None:
                 break
+            progress(result, start)
         if not calls and result.load_error is None:
             result.workers += 1
-            _Drive(self._spawn(), program, calls, 0, limits, captured, result).run()
+            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress).run()
         result.output = captured.text()
         result.output_bytes = captured.total
+        progress(result, len(calls))
         return result
 
 
@@ -209,8 +214,9 @@ class _Drive:
     """One worker's life: from the request to its exit record."""
 
     def __init__(self, handles, program: Program, calls: list[Call], start: int, limits: Limits,
-                 output: _Output, result: RunResult):
+                 output: _Output, result: RunResult, progress: Callable[[RunResult, int], None]):
         self.data, self.ctl, self.out = handles
+        self.progress = progress
         self.program, self.calls, self.start, self.limits = program, calls, start, limits
         self.output, self.result = output, result
         self.reader = channel.FrameReader(max_frame=limits.result_bytes + (1 << 20))
@@ -313,6 +319,7 @@ class _Drive:
             observation = Observation.from_plain(wire.decode(body, self.limits.result_bytes + (1 << 20)))
             self.result.outcomes[index] = CallOutcome(observation=observation, time_ms=observation.time_ms)
             self.current += 1
+            self.progress(self.result, self.current)
             return True
         if kind == channel.DONE:
             self.current = len(self.calls)

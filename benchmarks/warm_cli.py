@@ -1,0 +1,60 @@
+"""`judge run patchify <correct>` through a warm `judge serve` vs `python -c pass`: target <= 3x (issue 15).
+
+Also shows, measured in the same run: `python -c "import torch"` and the cold
+`judge run` (JUDGE_NO_WARM=1), the path taken when no server is running.
+Needs the web extra (`pip install -e '.[web]'`), for `judge serve`.
+
+Usage: python benchmarks/warm_cli.py   (BENCH_RUNS=N for more runs; default 7)
+"""
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from _timing import REPO, RUNS, isolated_env, judge_command, medians, python, report
+
+SUBMISSION = "submissions/patchify/accepted/reshape_permute.py"
+
+
+def start_server(env: dict[str, str]) -> subprocess.Popen:
+    server = subprocess.Popen(judge_command() + ["serve"], env=env, cwd=REPO, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    ready, _, _ = select.select([server.stdout], [], [], 300)
+    if not ready or not server.stdout.readline().startswith(b"http://127.0.0.1:"):
+        server.kill()
+        raise SystemExit("judge serve did not start (is the web extra installed?)")
+    return server
+
+
+def main() -> int:
+    env = isolated_env()
+    runtime = Path(tempfile.mkdtemp(prefix="judge-bench-run-"))
+    os.chmod(runtime, 0o700)
+    env["XDG_RUNTIME_DIR"] = str(runtime)  # the benchmark's own server socket, not the user's
+    env.pop("JUDGE_NO_WARM", None)
+    server = start_server(env)
+    try:
+        run = judge_command() + ["run", "patchify", SUBMISSION]
+        times = medians({"python -c pass": python("pass"), "judge run (warm)": run}, env)
+        cold_env = {**env, "JUDGE_NO_WARM": "1"}
+        heavy = medians({"import torch": python("import torch"), "judge run (cold)": run}, cold_env,
+                        runs=max(3, RUNS // 2))
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+    times.update(heavy)
+    print(f"medians: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in times.items()))
+    print(f"judge run (warm) / import torch: {times['judge run (warm)'] / times['import torch']:.3f}x; "
+          f"judge run (cold) / import torch: {times['judge run (cold)'] / times['import torch']:.2f}x; "
+          f"cold / warm: {times['judge run (cold)'] / times['judge run (warm)']:.1f}x")
+    return 0 if report("judge run (warm) / python -c pass", times["judge run (warm)"] / times["python -c pass"],
+                       3.0) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

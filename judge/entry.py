@@ -1,0 +1,31 @@
+"""The `judge` program's entry point: the warm path for `judge run`, else the click CLI.
+
+Kept apart from judge.cli so that a `judge run` answered by a running
+`judge serve` imports only the standard library (judge.warm.client).
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+
+def entry() -> None:
+    from judge.warm.client import try_run
+
+    code = try_run(sys.argv[1:])
+    if code is None:
+        from judge.cli import entry as cli_entry
+
+        cli_entry()  # leaves through `leave`
+        return
+    leave(code)
+
+
+def leave(code: int) -> None:
+    """Flush the output and exit without the interpreter's teardown (see judge.cli.entry)."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # e.g. a closed pipe: nothing more can be said
+        code = code or 1
+    os._exit(code)

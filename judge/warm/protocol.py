@@ -1,0 +1,112 @@
+"""What the warm client and server agree on; standard library only.
+
+The socket lives in a directory only this user can enter ($XDG_RUNTIME_DIR
+when set, else the temp directory), and both sides check that: the client
+refuses a directory or socket owned by someone else or open to others (so no
+other user can plant a socket to collect submissions), the server checks its
+peer's uid (SO_PEERCRED). A request is one JSON object, a response another,
+each sent whole before the writer shuts its side down.
+
+A server answers only a client of the same judge in the same context:
+`fingerprint()` changes when the judge's code changes (its version and its
+files' sizes and times), and `context()` holds everything in the caller's
+environment that changes what a run does or where it is recorded. Any
+difference sends the client back to judging by itself.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import stat
+from pathlib import Path
+
+SOCKET_NAME = "warm.sock"
+MAX_MESSAGE = 4 << 20  # a request carries a source of at most 1 MiB, JSON-escaped
+
+# Variables that change what a run does or where it is recorded (judge.progress, judge.cache,
+# judge.sandbox.limits, judge.problem): a server in another environment must not answer.
+CONTEXT_ENV = ("JUDGE_HOME", "JUDGE_NO_RECORD", "JUDGE_CACHE_DIR", "JUDGE_SANDBOX_DISABLE", "JUDGE_PROBLEMS_DIR",
+               "XDG_DATA_HOME", "XDG_CACHE_HOME", "HOME")
+_JUDGE_DIR = Path(__file__).resolve().parent.parent
+
+
+def socket_dir() -> Path:
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isabs(runtime):
+        base = Path(runtime)
+    else:
+        import tempfile  # only here: it imports random and shutil, a few ms of the client's start
+
+        base = Path(tempfile.gettempdir())
+    return base / f"tensor-judge-{os.geteuid()}"
+
+
+def socket_path() -> Path:
+    return socket_dir() / SOCKET_NAME
+
+
+def private_dir(create: bool) -> Path | None:
+    """The socket's directory when it is ours alone (created 0700 if asked), else None."""
+    directory = socket_dir()
+    if create:
+        try:
+            directory.mkdir(mode=0o700, exist_ok=True)
+        except OSError:
+            return None
+    try:
+        info = os.lstat(directory)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
+        return None
+    return directory
+
+
+def owned_socket(path: Path) -> bool:
+    """True when `path` is a socket of this user's that no one else may open."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISSOCK(info.st_mode) and info.st_uid == os.geteuid() and not info.st_mode & 0o077
+
+
+def fingerprint() -> str:
+    """Identifies this judge's code: a changed or reinstalled judge gets another fingerprint."""
+    entries = []
+    for directory, _, files in os.walk(_JUDGE_DIR):
+        for name in files:
+            if name.endswith(".py"):
+                info = os.stat(os.path.join(directory, name))
+                entries.append(f"{os.path.relpath(os.path.join(directory, name), _JUDGE_DIR)}:{info.st_size}:{info.st_mtime_ns}")
+    entries.sort()
+    return hashlib.sha256("\n".join(entries).encode()).hexdigest()[:32]
+
+
+def context(problems_dir: str | None, cwd: str) -> dict:
+    """The caller's context: the problem set it names and the environment that matters."""
+    return {"problems_dir": problems_dir, "cwd": cwd, "env": {k: os.environ.get(k) for k in CONTEXT_ENV}}
+
+
+def send(sock: socket.socket, message: dict) -> None:
+    sock.sendall(json.dumps(message).encode())
+    sock.shutdown(socket.SHUT_WR)
+
+
+def receive(sock: socket.socket) -> dict:
+    """The peer's whole message; ValueError when it is too large or not a JSON object."""
+    chunks, size = [], 0
+    while True:
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > MAX_MESSAGE:
+            raise ValueError(f"message larger than {MAX_MESSAGE} bytes")
+        chunks.append(chunk)
+    message = json.loads(b"".join(chunks))
+    if not isinstance(message, dict):
+        raise ValueError("message is not a JSON object")
+    return message

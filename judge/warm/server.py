@@ -1,0 +1,176 @@
+"""The server side of the warm judge: answers `judge run` requests with a running Judge.
+
+A thread accepts connections on the user's private socket (see protocol.py)
+and judges each request with the server's `Judge`, whose fork server already
+imported the framework, so a run costs a fork and the tests. It answers only
+this user (SO_PEERCRED), only a client of the same judge code and context;
+anything else gets `{"fallback": reason}` and the client judges by itself,
+as it does for a configuration error (whose message names files relative to
+the client's working directory).
+Problem files are read afresh on every run (and expected values are cached
+by the files' contents), so edited problems take effect without a restart.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import struct
+import threading
+from pathlib import Path
+from typing import Callable
+
+from judge.errors import ConfigError, SandboxError
+from judge.problem import find_root
+from judge.report import terminal_output
+from judge.session import Judge
+from judge.warm import protocol
+
+
+class WarmServer:
+    """Serves warm runs for `judge` until `close()`; `on_stale` is called when a newer judge asks."""
+
+    def __init__(self, judge: Judge, judging: threading.Lock, *, on_activity: Callable[[], None] | None = None,
+                 on_stale: Callable[[str], None] | None = None):
+        self.judge = judge
+        self.judging = judging
+        self.on_activity = on_activity
+        self.on_stale = on_stale
+        self.fingerprint = protocol.fingerprint()
+        self.path: Path | None = None
+        self._inode: int | None = None   # of our socket file: close() removes only that one
+        self._sock: socket.socket | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> str | None:
+        """Listen on the user's socket; None when listening, else why not (one line)."""
+        if protocol.private_dir(create=True) is None:
+            return f"{protocol.socket_dir()} is not a directory private to this user; the CLI stays cold"
+        path = protocol.socket_path()
+        if _answers(path):
+            return f"another judge serve already answers on {path}; the CLI uses that one"
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            path.unlink(missing_ok=True)  # a socket left by a server that did not stop cleanly
+            old_umask = os.umask(0o177)   # created 0600: no window in which others could connect
+            try:
+                sock.bind(str(path))
+            finally:
+                os.umask(old_umask)
+            sock.listen(16)
+            self._inode = os.stat(path).st_ino
+        except OSError as exc:
+            sock.close()
+            return f"cannot listen on {path}: {exc.strerror or exc}; the CLI stays cold"
+        self.path, self._sock = path, sock
+        self._thread = threading.Thread(target=self._serve, name="warm-judge", daemon=True)
+        self._thread.start()
+        return None
+
+    def close(self) -> None:
+        if self._sock is not None:
+            try:
+                if self.path is not None and _inode(self.path) == self._inode:
+                    self.path.unlink(missing_ok=True)
+            finally:
+                self._sock.close()
+                self._sock = None
+
+    def _serve(self) -> None:
+        while self._sock is not None:
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                return  # closed
+            threading.Thread(target=self._handle, args=(conn,), name="warm-run", daemon=True).start()
+
+    def _handle(self, conn: socket.socket) -> None:
+        with conn:
+            if _peer_uid(conn) != os.geteuid():
+                return  # the socket's mode already forbids this; a second lock on the same door
+            try:
+                conn.settimeout(10)  # a request arrives whole at once; a client that stalls is dropped
+                request = protocol.receive(conn)
+                conn.settimeout(None)
+                response = self.answer(request)
+            except (OSError, ValueError):
+                return
+            try:
+                protocol.send(conn, response)
+            except OSError:
+                pass  # the client left (Ctrl+C); its run is recorded all the same
+
+    def answer(self, request: dict) -> dict:
+        """The response to one request: the output of `judge run`, or why the client must judge itself."""
+        if self.on_activity is not None:
+            self.on_activity()
+        if request.get("fingerprint") != self.fingerprint:
+            if self.on_stale is not None:
+                self.on_stale("the judge's code changed since this server started")
+            return {"fallback": "stale"}
+        reason = self._context_differs(request.get("context"))
+        if reason:
+            return {"fallback": reason}
+        source, label, problem_id = request.get("source"), request.get("label"), request.get("problem")
+        if not all(isinstance(v, str) for v in (source, label, problem_id)):
+            return {"fallback": "malformed request"}
+        flags = {k: bool(request.get(k)) for k in ("examples_only", "json", "verbose", "colour")}
+        origin = request.get("origin") if isinstance(request.get("origin"), str) else label
+        try:
+            problem = self.judge.problem(problem_id)
+            with self.judging:
+                report = self.judge.run_source(problem, source, label, examples_only=flags["examples_only"],
+                                               origin=origin)
+        except (ConfigError, SandboxError):
+            # The client's own run says what is wrong, with paths relative to its working directory
+            # (ours may be another); errors are rare, so they may cost a cold start.
+            return {"fallback": "error"}
+        width = request.get("width") if isinstance(request.get("width"), int) else None
+        stdout, stderr = terminal_output(report, as_json=flags["json"], verbose=flags["verbose"],
+                                         examples_only=flags["examples_only"], colour=flags["colour"],
+                                         width=max(40, min(width, 400)) if width else None)
+        return {"code": 0 if report.accepted else 1, "stdout": stdout, "stderr": stderr}
+
+    def _context_differs(self, context: object) -> str | None:
+        if not isinstance(context, dict) or not isinstance(context.get("env"), dict):
+            return "malformed context"
+        env = context["env"]
+        for key in protocol.CONTEXT_ENV:
+            if key != "JUDGE_PROBLEMS_DIR" and env.get(key) != os.environ.get(key):
+                return f"{key} differs"
+        cwd, explicit = context.get("cwd"), context.get("problems_dir")
+        if not isinstance(cwd, str) or not (explicit is None or isinstance(explicit, str)):
+            return "malformed context"
+        try:
+            root = find_root(explicit, cwd=Path(cwd), environ=env)
+        except ConfigError:
+            return "no problem set"  # the client's own run says what is wrong
+        return None if root.resolve() == self.judge.root.resolve() else "another problem set"
+
+
+def _peer_uid(conn: socket.socket) -> int | None:
+    try:
+        creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    except (OSError, AttributeError):
+        return None
+    return struct.unpack("3i", creds)[1]
+
+
+def _answers(path: Path) -> bool:
+    """True when a server is listening on `path` (a leftover socket file refuses connections)."""
+    if not protocol.owned_socket(path):
+        return False
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True
+
+
+def _inode(path: Path) -> int | None:
+    """The inode at `path`: a later server that replaced our socket file has another one."""
+    try:
+        return os.stat(path).st_ino
+    except OSError:
+        return None

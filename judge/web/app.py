@@ -1,0 +1,285 @@
+"""The routes of the local web page: pages (Jinja2) and a small JSON / event-stream API.
+
+Pages: `/` (problems, units), `/problem/ID`, `/unit/ID`. API: `POST /api/run/ID`
+judges the editor's source and streams each test's result as a server-sent
+event as soon as it is decided, then a `done` event with the overall verdict;
+`/api/hint/ID/LEVEL`, `/api/history/ID`, `/api/source/SHA256`,
+`POST /api/answer/UNIT/QUESTION`. Every request passes `guard.Guard` first.
+
+Judging goes through the one `Judge` the server holds (its warm fork server),
+one submission at a time, and is recorded in the same progress database as
+the CLI.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import AsyncIterator, Callable
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from judge.errors import ConfigError, ConfigErrors, SandboxError
+from judge.hints import hint as get_hint
+from judge.progress import ProgressStore, ProgressUnavailable, problem_statuses
+from judge.session import MAX_SOURCE_BYTES, Judge
+from judge.web.guard import Guard, GuardMiddleware
+from judge.web.payload import report_payload, test_payload
+from judge.web.statement import to_html
+
+STATIC = Path(__file__).with_name("static")
+
+
+@dataclass
+class WebState:
+    """What the routes share: the judge, the guard, and a lock so submissions run one at a time."""
+
+    judge: Judge
+    guard: Guard
+    judging: threading.Lock = field(default_factory=threading.Lock)
+    on_activity: Callable[[], None] | None = None  # called on every request (the idle timeout)
+
+
+def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = None,
+               on_activity: Callable[[], None] | None = None) -> FastAPI:
+    """The app; `judging` is the lock every submission of this judge takes (shared with the warm CLI)."""
+    state = WebState(judge, guard, judging or threading.Lock(), on_activity)
+    templates = Environment(loader=PackageLoader("judge.web", "templates"), autoescape=select_autoescape())
+    app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
+
+    @app.middleware("http")
+    async def activity(request: Request, call_next):
+        if state.on_activity is not None:  # inside the guard: a refused request keeps no server alive
+            state.on_activity()
+        return await call_next(request)
+
+    app.add_middleware(GuardMiddleware, guard=guard)  # added last, so it runs first
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def page(name: str, request: Request, **context) -> Response:
+        if "token" in request.query_params:
+            # First visit by the printed URL: keep the token in a cookie and drop it from the address bar.
+            response = RedirectResponse(request.url.remove_query_params("token").path, status_code=303)
+            response.set_cookie(guard.cookie_name, guard.token, httponly=True, samesite="strict")
+            return response
+        return HTMLResponse(templates.get_template(name).render(token=guard.token, **context))
+
+    @app.exception_handler(ConfigError)
+    async def config_error(request: Request, exc: ConfigError) -> Response:
+        # The library's errors carry no kind; the one a URL causes by itself is an unknown id.
+        return _error(404 if "unknown" in str(exc) else 400, str(exc))
+
+    @app.exception_handler(ConfigErrors)
+    async def config_errors(request: Request, exc: ConfigErrors) -> Response:
+        return _error(400, "; ".join(exc.lines()))
+
+    # ------------------------------------------------------------ pages
+    @app.get("/", response_class=HTMLResponse)
+    def index(request: Request) -> Response:
+        problems = judge.problems()
+        statuses, warning = problem_statuses([p.id for p in problems])
+        units = _unit_standings(judge.root)
+        unit_of = {pid: u["id"] for u in units for pid in u["all_problems"]}
+        rows = [{"problem": p, "status": statuses[p.id].value, "unit": unit_of.get(p.id, "")} for p in problems]
+        return page("index.html", request, rows=rows, units=units, warning=warning,
+                    difficulties=sorted({p.difficulty for p in problems}, key=_difficulty_order),
+                    tags=sorted({t for p in problems for t in p.tags}))
+
+    @app.get("/problem/{problem_id}", response_class=HTMLResponse)
+    def problem_page(request: Request, problem_id: str) -> Response:
+        problem = judge.problem(problem_id)
+        statuses, _ = problem_statuses([problem.id])
+        try:
+            reached = min(ProgressStore().hint_level(problem.id), len(problem.hints))
+        except ProgressUnavailable:
+            reached = 0
+        return page("problem.html", request, problem=problem, status=statuses[problem.id].value,
+                    hints=[get_hint(problem, level) for level in range(1, reached + 1)],
+                    statement=to_html(problem.statement), rules=[(r.id, to_html(r.text)) for r in problem.rules],
+                    examples=_examples(judge, problem), starter=json.dumps(problem.starter).replace("</", "<\\/"))
+
+    @app.get("/unit/{unit_id}", response_class=HTMLResponse)
+    def unit_page(request: Request, unit_id: str) -> Response:
+        from judge.units import LETTERS, load_unit, progress_of
+
+        unit = load_unit(judge.root, unit_id)
+        standing, warning = progress_of(unit)
+        titles = {pid: judge.problem(pid).title for pid in (*unit.problems, *unit.extras)}
+        return page("unit.html", request, unit=unit, standing=standing, warning=warning, titles=titles,
+                    letters=LETTERS, summary=to_html(unit.summary),
+                    prompts={q.id: to_html(q.prompt) for q in unit.questions})
+
+    # ------------------------------------------------------------ API
+    @app.post("/api/run/{problem_id}")
+    async def run(request: Request, problem_id: str) -> Response:
+        problem = judge.problem(problem_id)
+        body = await _body(request, 2 * MAX_SOURCE_BYTES)  # JSON-escaped source
+        if body is None:
+            return _error(413, f"the source is larger than the limit of {MAX_SOURCE_BYTES} bytes")
+        try:
+            request_data = json.loads(body)
+            source, examples_only = request_data["source"], request_data.get("examples_only", False)
+        except (ValueError, KeyError, TypeError):
+            return _error(400, 'expected a JSON object {"source": "...", "examples_only": true|false}')
+        if not isinstance(source, str) or not isinstance(examples_only, bool):
+            return _error(400, '"source" must be a string and "examples_only" true or false')
+        if len(source.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
+            return _error(413, f"the source is larger than the limit of {MAX_SOURCE_BYTES} bytes")
+        return StreamingResponse(_judge_events(state, problem, source, examples_only),
+                                 media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    @app.get("/api/hint/{problem_id}/{level}")
+    def hint(problem_id: str, level: int) -> Response:
+        h = get_hint(judge.problem(problem_id), level)
+        warning = None
+        if judge.record:  # the level reached is remembered, as `judge hint` does
+            try:
+                ProgressStore().record_event(problem=h.problem, kind="hint", detail=str(h.level))
+            except ProgressUnavailable as exc:
+                warning = str(exc)
+        return JSONResponse({"level": h.level, "levels": h.levels, "text": h.text, "last": h.last, "warning": warning})
+
+    @app.get("/api/history/{problem_id}")
+    def history(problem_id: str) -> Response:
+        judge.problem(problem_id)  # an unknown id is a 404, not an empty history
+        try:
+            attempts = ProgressStore().attempts(problem_id, limit=50)
+        except ProgressUnavailable as exc:
+            return _error(503, str(exc))
+        return JSONResponse([a.to_json() for a in attempts])
+
+    @app.get("/api/attempt/{attempt_id}/source")
+    def source(attempt_id: int) -> Response:
+        try:
+            attempt = ProgressStore().attempt(attempt_id)
+        except ProgressUnavailable as exc:
+            return _error(503, str(exc))
+        if attempt is None or attempt.source is None:
+            return _error(404, "this attempt's source was not kept")
+        return JSONResponse({"source": attempt.source})
+
+    @app.post("/api/answer/{unit_id}/{question_id}")
+    async def answer(request: Request, unit_id: str, question_id: str) -> Response:
+        from judge.units import load_unit, progress_of
+
+        unit = load_unit(judge.root, unit_id)
+        question = unit.question(question_id)
+        body = await _body(request, 1 << 16)
+        if body is None:
+            return _error(413, "the answer is too long")
+        try:
+            text = json.loads(body)["answer"]
+        except (ValueError, KeyError, TypeError):
+            return _error(400, 'expected a JSON object {"answer": "..."}')
+        if not isinstance(text, str):
+            return _error(400, '"answer" must be a string')
+        verdict = question.take(text)
+        if verdict.unreadable:
+            return _error(400, f"cannot read {text!r}: {verdict.unreadable}")
+        store = ProgressStore()
+        warning = None
+        if judge.record:
+            try:
+                store.record_answer(unit=unit.id, question=question.id, answer=verdict.answer, correct=verdict.right)
+            except ProgressUnavailable as exc:
+                warning = str(exc)
+        standing, _ = progress_of(unit, store)
+        return JSONResponse({"right": verdict.right, "answer": verdict.answer, "expected": question.expected(),
+                             "explanation": question.explanation,
+                             "warning": warning, "standing": _standing_text(standing)})
+
+    return app
+
+
+async def _judge_events(state: WebState, problem, source: str, examples_only: bool) -> AsyncIterator[str]:
+    """Judge in a worker thread; yield each test's result as an event as soon as it is decided."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue = asyncio.Queue()
+
+    def put(event: str, data: dict) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, (event, data))
+
+    def work() -> None:
+        try:
+            with state.judging:
+                report = state.judge.run_source(problem, source, "editor.py", examples_only=examples_only,
+                                                origin="web editor", on_result=lambda t: put("test", test_payload(t)))
+            put("done", report_payload(report, examples_only))
+        except (ConfigError, SandboxError) as exc:
+            put("error", {"message": str(exc)})
+        except Exception as exc:  # noqa: BLE001 - the page must end with a message; the server keeps serving
+            put("error", {"message": f"judge error: {type(exc).__name__}: {exc}"})
+
+    threading.Thread(target=work, name=f"judge-{problem.id}", daemon=True).start()
+    while True:
+        event, data = await queue.get()
+        yield f"event: {event}\ndata: {json.dumps(data)}\n\n"
+        if event in ("done", "error"):
+            return
+
+
+async def _body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None once it passes `limit` bytes (read no further: no memory bomb)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _difficulty_order(difficulty: str) -> tuple[int, str]:
+    order = {"easy": 0, "medium": 1, "hard": 2}
+    return order.get(difficulty, 3), difficulty
+
+
+def _examples(judge: Judge, problem) -> list[dict]:
+    """The public examples as `judge show` prints them: inputs, the reference's output, explanation."""
+    from judge.cases import MAIN
+    from judge.display import show_input, show_value
+
+    examples = []
+    for case, expected in judge.example_outputs(problem):
+        inputs = [(name, show_input(spec, case.args[case.arg_index(name)], "")) for name, spec in case.test.inputs.items()]
+        main = expected[MAIN]
+        output = f"raises {main.error.type}" if main.error is not None else show_value(main.value, "")
+        examples.append({"name": case.name, "inputs": inputs, "output": output,
+                         "explanation": (case.test.explanation or "").strip()})
+    return examples
+
+
+def _unit_standings(root: Path) -> list[dict]:
+    from judge.units import load_units, progress_of, units_dir
+
+    if not units_dir(root).is_dir():
+        return []
+    standings = []
+    for unit in load_units(root):
+        standing, _ = progress_of(unit)
+        done = standing.solved + standing.right
+        needed = standing.problems_needed() + standing.questions_needed()
+        standings.append({"id": unit.id, "title": unit.title, "passed": standing.passed, "solved": standing.solved,
+                          "problems": len(unit.problems), "right": standing.right, "questions": len(unit.questions),
+                          "percent": round(100 * min(done, needed) / needed) if needed else 100,
+                          "all_problems": [*unit.problems, *unit.extras]})
+    return standings
+
+
+def _standing_text(standing) -> str:
+    if standing.passed:
+        return f"passed: unit {standing.unit.id} is complete" + (f"; next: unit {standing.unit.next}"
+                                                                 if standing.unit.next else "")
+    return (f"problems {standing.solved}/{standing.problems_needed()}, "
+            f"questions {standing.right}/{standing.questions_needed()} right")
+

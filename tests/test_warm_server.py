@@ -1,0 +1,160 @@
+"""The warm judge as `judge run` meets it: same report, same exit code, same progress database as a
+cold run; only this user, only the same judge and context; edited problems take effect."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import serving
+from judge.progress import ProgressStore
+from judge.session import Judge
+from judge.warm import protocol
+from judge.warm.server import WarmServer
+
+CORRECT = serving.REPO / "submissions/patchify/accepted/reshape_permute.py"
+WRONG = serving.REPO / "submissions/patchify/wrong_answer/column_major.py"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory):
+    return serving.problem_set(tmp_path_factory.mktemp("warm_problems"))
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory, root):
+    """A warm server in this process, on a socket in a private runtime directory."""
+    runtime = tmp_path_factory.mktemp("warm_runtime")
+    home = tmp_path_factory.mktemp("warm_home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_RUNTIME_DIR", str(runtime))
+        patch.setenv("JUDGE_HOME", str(home))
+        patch.delenv("JUDGE_NO_WARM", raising=False)
+        with Judge(root) as judge:
+            served = []
+            server = WarmServer(judge, threading.Lock(), on_activity=lambda: served.append(1))
+            assert server.start() is None
+            server.served = served
+            yield server
+            server.close()
+
+
+def judge_run(root, *args: str, warm_off: bool = False) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_COLOR="1")
+    if warm_off:
+        env["JUDGE_NO_WARM"] = "1"
+    return subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(root), "run", *args],
+                          capture_output=True, text=True, env=env, timeout=300, cwd=root)
+
+
+def without_times(text: str) -> str:
+    return re.sub(r" *\d+\.\d+ (ms|s)\b", " T", text)  # time columns are right-aligned
+
+
+def test_the_socket_is_private_and_taken_once(warm):
+    assert warm.path == protocol.socket_path()
+    assert warm.path.stat().st_mode & 0o777 == 0o600
+    assert warm.path.parent.stat().st_mode & 0o777 == 0o700
+    second = WarmServer(warm.judge, threading.Lock())
+    assert "already answers" in second.start()
+
+
+@pytest.mark.parametrize("solution,code", [(CORRECT, 0), (WRONG, 1)])
+def test_a_warm_run_prints_what_a_cold_run_prints(warm, root, solution, code):
+    before = len(warm.served)
+    hot = judge_run(root, "patchify", str(solution), "-v")
+    assert len(warm.served) == before + 1  # it was answered by the server
+    cold = judge_run(root, "patchify", str(solution), "-v", warm_off=True)
+    assert len(warm.served) == before + 1
+    assert (hot.returncode, cold.returncode) == (code, code)
+    assert without_times(hot.stdout) == without_times(cold.stdout)
+    assert hot.stderr == cold.stderr
+
+
+def test_json_reports_and_usage_errors_match_too(warm, root):
+    hot, cold = judge_run(root, "patchify", str(CORRECT), "--json"), judge_run(root, "patchify", str(CORRECT), "--json", warm_off=True)
+    hot_report, cold_report = json.loads(hot.stdout), json.loads(cold.stdout)
+    for report in (hot_report, cold_report):
+        report.pop("time_ms")
+        for test in report["tests"]:
+            test.pop("time_ms")
+    assert hot_report == cold_report
+    hot, cold = judge_run(root, "no_such_problem", str(CORRECT)), judge_run(root, "no_such_problem", str(CORRECT), warm_off=True)
+    assert hot.returncode == cold.returncode == 2
+    assert hot.stderr == cold.stderr and "unknown problem id 'no_such_problem'" in hot.stderr
+
+
+def test_warm_runs_go_to_the_same_progress_database(warm, root):
+    before = len(ProgressStore().attempts("patchify"))
+    judge_run(root, "patchify", str(CORRECT), "--examples")
+    attempts = ProgressStore().attempts("patchify")
+    assert len(attempts) == before + 1
+    assert attempts[0].examples_only and attempts[0].submission == str(CORRECT)
+    assert attempts[0].source == CORRECT.read_text()
+
+
+def test_the_client_imports_neither_numpy_nor_torch(warm, root):
+    probe = ("import sys; from judge.warm.client import try_run; "
+             f"code = try_run(['--problems-dir', {str(root)!r}, 'run', 'patchify', {str(CORRECT)!r}]); "
+             "print(code, sorted(m for m in ('numpy', 'torch', 'click', 'yaml', 'judge.session') if m in sys.modules), "
+             "file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, cwd=root)
+    assert result.stderr.strip() == "0 []"
+    assert "accepted" in result.stdout
+
+
+def test_another_judge_or_context_is_sent_back(warm, root, monkeypatch):
+    stale = []
+    warm.on_stale = stale.append
+    request = {"fingerprint": warm.fingerprint, "context": protocol.context(str(root), str(root)),
+               "problem": "patchify", "source": CORRECT.read_text(), "label": "x.py"}
+    assert warm.answer({**request, "fingerprint": "0" * 32}) == {"fallback": "stale"}
+    assert stale  # a background server leaves on this
+    other_home = {**request["context"], "env": {**request["context"]["env"], "JUDGE_HOME": "/elsewhere"}}
+    assert warm.answer({**request, "context": other_home}) == {"fallback": "JUDGE_HOME differs"}
+    other_set = {**request["context"], "problems_dir": str(serving.REPO)}
+    assert warm.answer({**request, "context": other_set}) == {"fallback": "another problem set"}
+    relative = {**request["context"], "problems_dir": ".", "cwd": str(root)}
+    assert warm.answer({**request, "context": relative})["code"] == 0  # the same set, named relatively
+    for broken in ({**request, "context": None}, {**request, "source": 3}, {**request, "problem": None}):
+        assert "fallback" in warm.answer(broken)
+
+
+def test_edited_problem_files_take_effect_without_a_restart(warm, root):
+    before = json.loads(judge_run(root, "patchify", str(CORRECT), "--json").stdout)["total"]
+    tests = root / "hidden_tests" / "patchify" / "tests.yaml"
+    original = tests.read_text()
+    try:
+        tests.write_text(original.replace("tests:\n", "tests:\n  - name: added_while_serving\n"
+                                          "    inputs: {images: {normal: [1, 1, 4, 4]}, patch_height: 2, patch_width: 2}\n", 1))
+        after = json.loads(judge_run(root, "patchify", str(CORRECT), "--json").stdout)
+    finally:
+        tests.write_text(original)
+    assert after["total"] == before + 1
+    assert "added_while_serving" in [t["name"] for t in after["tests"]]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as another user")
+def test_another_user_cannot_connect(warm):
+    pid = os.fork()
+    if pid == 0:  # the child becomes nobody and tries the socket
+        import socket
+
+        code = 0
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            with socket.socket(socket.AF_UNIX) as sock:
+                sock.connect(str(warm.path))
+        except PermissionError:
+            code = 7
+        except BaseException:  # noqa: BLE001 - any other outcome is reported by its exit code
+            code = 9
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 7

@@ -1,0 +1,172 @@
+"""The web page's routes over a real Judge: pages, the streamed results, hints, history, answers,
+and the refusals every route shares. (The browser's view of the same is tests/test_web_e2e.py.)"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import serving
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install -e '.[web]')")
+pytest.importorskip("httpx", reason="httpx drives FastAPI's TestClient (pip install -e '.[e2e]')")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from judge.session import Judge  # noqa: E402
+from judge.web.app import create_app  # noqa: E402
+from judge.web.guard import Guard  # noqa: E402
+
+PORT = 8765
+TOKEN = "test-token-0123456789"
+CORRECT = (serving.REPO / "submissions/patchify/accepted/reshape_permute.py").read_text()
+WRONG = (serving.REPO / "submissions/patchify/wrong_answer/column_major.py").read_text()
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    home = tmp_path_factory.mktemp("web_home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JUDGE_HOME", str(home))
+        yield home
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory, home):
+    root = serving.problem_set(tmp_path_factory.mktemp("web_problems"))
+    with Judge(root) as judge:
+        app = create_app(judge, Guard(TOKEN, PORT))
+        with TestClient(app, base_url=f"http://127.0.0.1:{PORT}", headers={"X-Judge-Token": TOKEN}) as c:
+            yield c
+
+
+def events(response) -> list[tuple[str, dict]]:
+    assert response.headers["content-type"].startswith("text/event-stream")
+    parsed = []
+    for block in response.text.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.split("\n"))
+        parsed.append((lines["event"], json.loads(lines["data"])))
+    return parsed
+
+
+def run(client, source: str, examples_only: bool) -> list[tuple[str, dict]]:
+    response = client.post("/api/run/patchify", json={"source": source, "examples_only": examples_only})
+    assert response.status_code == 200, response.text
+    return events(response)
+
+
+def test_the_printed_url_sets_a_strict_cookie_and_leaves_the_address_bar(client):
+    response = client.get(f"/?token={TOKEN}", headers={"X-Judge-Token": ""}, follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"] == "/"
+    cookie = response.headers["set-cookie"]
+    assert f"judge_token_{PORT}={TOKEN}" in cookie
+    assert "httponly" in cookie.lower() and "samesite=strict" in cookie.lower()
+    assert client.get("/", headers={"X-Judge-Token": ""}).status_code == 200  # the cookie alone lets the page in
+    client.cookies.clear()
+
+
+def test_every_route_refuses_without_the_token_or_from_elsewhere(client):
+    bare = {"X-Judge-Token": ""}
+    for method, path in [("GET", "/"), ("GET", "/problem/patchify"), ("GET", "/static/app.js"),
+                         ("GET", "/api/hint/patchify/1"), ("GET", "/api/history/patchify"), ("POST", "/api/run/patchify")]:
+        response = client.request(method, path, headers=bare, json={"source": CORRECT})
+        assert response.status_code == 403, path
+        assert "token" in response.text
+    evil = client.post("/api/run/patchify", headers={"Origin": "http://evil.example"}, json={"source": CORRECT})
+    assert evil.status_code == 403
+    rebound = client.get("/", headers={"Host": "evil.example:8765"})
+    assert rebound.status_code == 403
+
+
+def test_the_list_and_the_problem_page(client):
+    index = client.get("/").text
+    assert 'data-id="patchify"' in index and 'data-id="unpatchify"' in index
+    assert 'href="/unit/1.0"' in index
+    page = client.get("/problem/patchify").text
+    assert "<strong>row-major grid order</strong>" in page  # the statement's Markdown as HTML
+    assert "def patchify(images: torch.Tensor" in page
+    assert 'src="/static/app.js"' in page and "cdn" not in page.lower()
+    assert "tiny_index_image" in page  # the public examples, with the reference's output
+    starter = page.split('<script type="application/json" id="starter">', 1)[1].split("</script>", 1)[0]
+    assert "raise NotImplementedError" in json.loads(starter)
+
+
+def test_statement_html_escapes_raw_html_and_marks_maths():
+    from judge.web.statement import to_html
+
+    html = to_html("Tokens: $N = HW/p^2$ and <script>alert(1)</script>\n\n$$\\sum_i x_i$$")
+    assert '<span class="math inline">N = HW/p^2</span>' in html
+    assert '<div class="math block">' in html
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_run_streams_one_event_per_example_then_the_verdict(client):
+    stream = run(client, CORRECT, examples_only=True)
+    kinds = [kind for kind, _ in stream]
+    assert kinds == ["test", "test", "test", "done"]
+    tests = [data for _, data in stream[:-1]]
+    assert [t["name"] for t in tests] == ["tiny_index_image", "worked_example_96px", "rectangular_patches"]
+    assert all(t["verdict"] == "accepted" and t["group"] == "example" for t in tests)
+    assert "yours" in tests[0]["values"] and "expected" in tests[0]["values"]
+    done = stream[-1][1]
+    assert (done["verdict"], done["passed"], done["total"], done["examples_only"]) == ("accepted", 3, 3, True)
+
+
+def test_submit_diagnoses_a_known_mistake_and_never_shows_hidden_values(client):
+    stream = run(client, WRONG, examples_only=False)
+    tests = [data for kind, data in stream if kind == "test"]
+    done = stream[-1]
+    assert done[0] == "done" and done[1]["verdict"] == "wrong_answer"
+    assert done[1]["total"] == len(tests) > 10
+    assert {t["group"] for t in tests} == {"example", "hidden", "check"}
+    failing = [t for t in tests if t["verdict"] != "accepted"]
+    assert any("column-major" in (t["diagnosis"] or "") for t in failing)
+    assert all(t["values"] is None for t in tests if t["group"] != "example")
+    assert all("this matches a known mistake" not in t["message"] for t in tests)  # split out as `diagnosis`
+
+
+def test_history_and_sources_of_attempts(client):
+    run(client, CORRECT, examples_only=True)
+    attempts = client.get("/api/history/patchify").json()
+    assert attempts[0]["examples_only"] is True and attempts[0]["submission"] == "web editor"
+    assert client.get(f"/api/attempt/{attempts[0]['id']}/source").json() == {"source": CORRECT}
+    assert client.get("/api/attempt/999999/source").status_code == 404
+    assert client.get("/api/attempt/..%2F..%2Fprogress.sqlite3/source").status_code in (404, 422)
+    assert client.get("/api/history/no_such_problem").status_code == 404
+
+
+def test_hints_level_by_level_and_the_level_reached_is_remembered(client):
+    assert 'data-reached="0"' in client.get("/problem/patchify").text
+    first = client.get("/api/hint/patchify/1").json()
+    assert (first["level"], first["levels"], first["last"]) == (1, 4, False)
+    page = client.get("/problem/patchify").text  # a later visit shows the hints already seen
+    assert 'data-reached="1"' in page and "Hint 1 of 4: </strong>" in page and "Hint 2 of 4</button>" in page
+    assert client.get("/api/hint/patchify/4").json()["last"] is True
+    beyond = client.get("/api/hint/patchify/5")
+    assert beyond.status_code == 400 and "levels 1 to 4" in beyond.json()["error"]
+
+
+def test_bad_requests_get_one_line_errors(client):
+    for body in (b"not json", b"[]", b'{"code": "x"}', b'{"source": 3}', b'{"source": "x", "examples_only": "yes"}'):
+        response = client.post("/api/run/patchify", content=body)
+        assert response.status_code == 400, body
+        assert "\n" not in response.json()["error"]
+    huge = client.post("/api/run/patchify", json={"source": "#" * (2 << 20)})
+    assert huge.status_code == 413
+    unknown = client.post("/api/run/no_such_problem", json={"source": CORRECT})
+    assert unknown.status_code == 404 and "unknown problem id" in unknown.json()["error"]
+
+
+def test_unit_page_and_answers_are_recorded(client, home):
+    page = client.get("/unit/1.0").text
+    assert 'data-question="patches"' in page and 'value="b"' in page
+    right = client.post("/api/answer/1.0/patches", json={"answer": "196"}).json()
+    assert right["right"] is True and right["explanation"] == "14 * 14 = 196."
+    wrong = client.post("/api/answer/1.0/why", json={"answer": "a"}).json()
+    assert wrong["right"] is False and wrong["answer"] == "a"
+    assert wrong["expected"] == "b) attention is permutation-equivariant"
+    unreadable = client.post("/api/answer/1.0/patches", json={"answer": "many"})
+    assert unreadable.status_code == 400 and "answer with a number" in unreadable.json()["error"]
+    assert "questions 1/2 right" in client.post("/api/answer/1.0/patches", json={"answer": "196"}).json()["standing"]
+    assert client.get("/unit/9.9").status_code == 404

@@ -1,0 +1,89 @@
+"""`judge serve` as a process: one URL line, loopback only, a taken port is a one-line error, and
+`--background` returns at once and leaves after its idle timeout."""
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import serving
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install -e '.[web]')")
+
+
+@pytest.fixture
+def env(tmp_path):
+    return serving.environment(tmp_path / "home", tmp_path / "xdg")
+
+
+@pytest.fixture
+def root(tmp_path):
+    return serving.problem_set(tmp_path / "problems")
+
+
+def get(url: str, token: str = "") -> tuple[int, str]:
+    request = urllib.request.Request(url, headers={"X-Judge-Token": token} if token else {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def test_serve_prints_one_url_line_and_listens_on_loopback_only(root, env):
+    server = serving.start(root, env)
+    try:
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[A-Za-z0-9_-]{40,}", server.url)
+        assert get(server.base + "/")[0] == 403
+        status, body = get(f"{server.base}/problem/patchify", server.token)
+        assert status == 200 and "Patchify a Batch of Images" in body
+        outside = [a[4][0] for a in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+                   if not a[4][0].startswith("127.")]
+        for address in outside[:1]:  # the machine's own non-loopback address, when it has one
+            with socket.socket() as probe:
+                probe.settimeout(2)
+                assert probe.connect_ex((address, server.port)) != 0
+    finally:
+        server.stop()
+    assert server.process.returncode == 0
+    assert server.process.stdout.read() == b""  # nothing after the URL line
+    assert not (env_socket(env)).exists()  # the warm socket is removed on the way out
+
+
+def env_socket(env: dict) -> Path:
+    return Path(env["XDG_RUNTIME_DIR"]) / f"tensor-judge-{os.geteuid()}" / "warm.sock"
+
+
+def test_a_port_in_use_is_a_one_line_error(root, env):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(root), "serve", "--port", str(port)],
+                                env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and f"--port {port}: cannot listen on 127.0.0.1:{port}" in result.stderr
+
+
+def test_background_returns_and_leaves_when_idle(root, env):
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(root), "serve", "--background",
+                             "--idle-timeout", "3"], env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    url = result.stdout.strip()
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=\S+", url)
+    assert get(url.split("/?")[0] + "/", url.split("token=")[1])[0] == 200
+    assert env_socket(env).exists()
+    deadline = time.monotonic() + 120
+    while env_socket(env).exists() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not env_socket(env).exists(), "the background server did not leave after its idle timeout"
+    assert time.monotonic() - started > 3
