@@ -122,8 +122,12 @@ def _can_fail(stage: str, value: Any) -> bool:
     arrays = [v for v in leaves if isinstance(v, Array) and not v.scalar]
     numbers = [v.data if isinstance(v, Array) else np.asarray(v) for v in leaves
                if isinstance(v, Array) or type(v) in (int, float, bool)]
-    if stage in ("shape", "dtype"):
+    if stage == "shape":
         return bool(arrays)
+    if stage == "dtype":  # arrays, and integers that must stay integers (judge.checks.dtype)
+        integers = [v for v in leaves if type(v) is int
+                    or (isinstance(v, Array) and v.scalar and v.data.dtype.kind in "iu")]
+        return bool(arrays or integers)
     if stage == "finite":
         return any(np.isfinite(n).any() for n in numbers if n.dtype.kind in "fc")
     return any(n.size for n in numbers)

@@ -136,6 +136,23 @@ def test_dtype() -> None:
     assert not result.passed and "`c` has dtype int32; expected int64" in result.message
 
 
+@pytest.mark.parametrize("count, kind", [(196.0, "float"), (True, "bool"), (np.int64(196), "numpy.int64")])
+def test_dtype_holds_python_ints_to_python_ints(count: Any, kind: str) -> None:
+    assert run_check("dtype", X, lambda x: {"n": 196}, lambda x: {"n": 196}).passed
+    result = run_check("dtype", X, lambda x: {"n": 196}, lambda x: {"n": count})
+    assert not result.passed and result.message == f"`n` is a {kind}; expected a Python int"
+
+
+def test_dtype_lets_an_int_stand_for_a_float() -> None:
+    assert run_check("dtype", X, lambda x: 2.0, lambda x: 2).passed
+
+
+def test_dtype_no_float_stands_for_a_numpy_integer() -> None:
+    assert run_check("dtype", X, lambda x: np.int64(3), lambda x: 3).passed
+    result = run_check("dtype", X, lambda x: np.int64(3), lambda x: 3.0)
+    assert not result.passed and result.message == "the returned value is a float; expected an integer"
+
+
 def test_finite() -> None:
     assert run_check("finite", X, lambda x: x, lambda x: x * 3).passed
     result = run_check("finite", X, lambda x: x, lambda x: x / (x - 4))  # x == 4 at (1, 1)

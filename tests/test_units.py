@@ -246,3 +246,53 @@ def test_list_filters_by_unit_tag_difficulty_and_status(problem_set: Path, tmp_p
     bad = cli("list", "--unit", "9.9", root=problem_set, home=home)
     assert bad.returncode == 2 and "unknown unit '9.9'" in bad.stderr
 
+
+
+def test_repository_units_load() -> None:
+    """The shipped units/*.yaml are valid and list every problem the course contracts."""
+    units = {u.id: u for u in load_units(REPO)}
+    assert set(units) >= {"5.5", "5.6"}
+    assert units["5.5"].next == "5.6"
+    assert len(units["5.5"].questions) >= 5 and len(units["5.6"].questions) >= 5
+
+
+def _right_answer(question) -> str:
+    from judge.units import _format_numbers
+
+    return question.answer if question.kind == "choice" else _format_numbers(question.numbers)
+
+
+def _wrong_answer(question) -> str:
+    from judge.units import LETTERS
+
+    if question.kind == "choice":
+        return next(letter for letter in LETTERS[:len(question.options)] if letter != question.answer)
+    return ", ".join(str(n + 10 * (question.tolerance + 1)) for n in question.numbers)
+
+
+@pytest.mark.parametrize("unit_id", ["5.5", "5.6"])
+def test_a_learner_takes_a_shipped_unit_to_passed(unit_id: str, tmp_path: Path) -> None:
+    """Every problem of the unit solved with a shipped accepted submission, every question answered:
+    one wrong answer keeps the unit open, the right one passes it and names the next unit."""
+    from judge.session import Judge
+
+    home = tmp_path / "home"
+    store = ProgressStore(home / "progress.sqlite3")
+    unit = load_unit(REPO, unit_id)
+    with Judge(REPO, progress=store, record=True) as j:
+        for pid in unit.problems:
+            accepted = sorted((REPO / "submissions" / pid / "accepted").glob("*.py"))
+            assert accepted, f"{pid} ships no accepted submission"
+            report = j.run(pid, accepted[0])
+            assert report.accepted, (pid, report.first_failure)
+    first, *rest = unit.questions
+    answers = [arg for q in rest for arg in ("--answer", q.id, _right_answer(q))]
+    wrong = cli("quiz", unit_id, "--answer", first.id, _wrong_answer(first), *answers, root=REPO, home=home)
+    assert wrong.returncode == 1, wrong.stdout + wrong.stderr
+    shown = json.loads(cli("unit", unit_id, "--json", root=REPO, home=home).stdout)
+    assert shown["solved"] == len(unit.problems) and not shown["passed"]
+    assert shown["left"] == [f"answer 1 more question(s) right: {first.id} (judge quiz {unit_id})"]
+    right = cli("quiz", unit_id, "--answer", first.id, _right_answer(first), root=REPO, home=home)
+    assert right.returncode == 0 and f"passed: unit {unit_id} is complete" in right.stdout
+    assert (f"next: unit {unit.next}" in right.stdout) if unit.next else "next" not in right.stdout
+    assert json.loads(cli("unit", unit_id, "--json", root=REPO, home=home).stdout)["passed"] is True

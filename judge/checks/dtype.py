@@ -1,9 +1,19 @@
-"""dtype: every returned tensor or array has the expected dtype (no silent float64 or int32)."""
+"""dtype: every returned tensor or array has the expected dtype (no silent float64 or int32).
+
+Integers stay integers: where the reference returns a Python int, a Python
+int must come back (not `196.0`, a bool or a numpy integer: `vit_cost`
+promises Python ints), and where it returns a numpy integer scalar, no float
+may stand for it (so a known mistake made of numpy integers is not matched by
+a submission returning floats).
+"""
 from __future__ import annotations
+
+import numpy as np
 
 from judge.checks.result import CheckResult, fail, ok
 from judge.checks.values import label, leaves, top_key
-from judge.wire import Array
+from judge.wire import Array, kind_of
+from judge.wording import a as article
 
 PARAMS: dict = {}
 
@@ -12,4 +22,16 @@ def check(case, expected, actual, **params) -> CheckResult:
     for path, e, a in leaves(expected["main"].value, actual["main"].value):
         if isinstance(e, Array) and isinstance(a, Array) and not e.scalar and e.dtype != a.dtype:
             return fail(f"{label(path)} has dtype {a.dtype}; expected {e.dtype}", diagnose=True, key=top_key(path))
+        if type(e) is int and type(a) is not int:
+            return fail(f"{label(path)} is {article(kind_of(a))}; expected a Python int", diagnose=True,
+                        key=top_key(path))
+        if isinstance(e, Array) and e.scalar and np.issubdtype(e.data.dtype, np.integer) and _is_float(a):
+            return fail(f"{label(path)} is {article(kind_of(a))}; expected an integer", diagnose=True,
+                        key=top_key(path))
     return ok()
+
+
+def _is_float(value) -> bool:
+    if isinstance(value, Array):
+        return np.issubdtype(value.data.dtype, np.floating)
+    return type(value) is float

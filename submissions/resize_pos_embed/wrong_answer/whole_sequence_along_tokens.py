@@ -1,0 +1,17 @@
+import torch
+import torch.nn.functional as F
+
+
+def resize_pos_embed(pos_embed, old_grid, new_grid):
+    """Stretch the position sequence to its new length."""
+    if pos_embed.dim() != 3 or pos_embed.shape[0] != 1:
+        raise ValueError("pos_embed must be (1, 1 + gh * gw, D)")
+    for grid in (old_grid, new_grid):
+        if len(grid) != 2 or any(type(v) is not int or v <= 0 for v in grid):
+            raise ValueError("grids must be pairs of positive ints")
+    (gh, gw), (nh, nw) = old_grid, new_grid
+    if pos_embed.shape[1] != 1 + gh * gw:
+        raise ValueError("length does not match old_grid")
+    d = pos_embed.shape[-1]
+    seq = F.interpolate(pos_embed.transpose(1, 2), size=1 + nh * nw, mode="linear", align_corners=False)
+    return seq.transpose(1, 2)

@@ -1,0 +1,21 @@
+import numpy as np
+
+
+def _emb1d(width, pos):
+    omega = 1.0 / 10000 ** (np.arange(width // 2) / (width / 2))
+    angle = np.outer(pos, omega)
+    return np.concatenate([np.sin(angle), np.cos(angle)], axis=1)
+
+
+def sincos_2d_positions(grid_height, grid_width, dim, cls_token=False):
+    """MAE's grids are square: grid_size = grid_height."""
+    if dim <= 0 or dim % 4:
+        raise ValueError("dim must be a positive multiple of 4")
+    if grid_height <= 0 or grid_width <= 0:
+        raise ValueError("grid sizes must be positive")
+    size = grid_height
+    n = np.arange(size * size)
+    table = np.concatenate([_emb1d(dim // 2, n % size), _emb1d(dim // 2, n // size)], axis=1)
+    if cls_token:
+        table = np.concatenate([np.zeros((1, dim)), table])
+    return table

@@ -1,0 +1,15 @@
+import numpy as np
+
+
+def sinusoidal_positions(num_positions, dim, base=10000.0):
+    """Table of sines and cosines; any base numpy can raise to a power."""
+    if dim < 2 or dim % 2:
+        raise ValueError("dim must be even and >= 2")
+    if num_positions < 1:
+        raise ValueError("num_positions must be >= 1")
+    with np.errstate(all="ignore"):
+        angles = np.arange(num_positions)[:, None] / np.power(float(base), np.arange(0, dim, 2) / dim)
+    table = np.zeros((num_positions, dim))
+    table[:, 0::2] = np.sin(angles)
+    table[:, 1::2] = np.cos(angles)
+    return table
