@@ -301,9 +301,10 @@ def show(judge, problem_id: str) -> None:
     click.echo()
     from judge.markdown import render_markdown
     from judge.report import to_text, use_colour
+    from judge.statement import statement_markdown
 
     colour = use_colour(sys.stdout)
-    click.echo(to_text(render_markdown(problem.statement, colour=colour), colour), color=colour)
+    click.echo(to_text(render_markdown(statement_markdown(problem), colour=colour), colour), color=colour)
     click.echo()
     click.echo(click.style("Signature", bold=True))
     click.echo(f"    {problem.signature}")

@@ -3,8 +3,10 @@
 This is where verdicts are decided, in the judge's process, from plain data:
 sandbox verdicts (time, memory, output, crashes) first, then errors raised by
 the submission, then the checks selected for each test in order. A value
-failure is matched against the problem's known mistakes ("traps") so the
-message can name the mistake.
+failure is matched against the problem's known mistakes ("traps"), then
+against generic relations to the expected output (judge.diagnose), so the
+message can name the mistake; a test's hint is shown only for the failures
+it explains.
 """
 from __future__ import annotations
 
@@ -12,18 +14,19 @@ import math
 import random
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from judge import checks, wire
 from judge.cases import MAIN, Case
 from judge.checks import compare
+from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
 from judge.escape import escape_controls
 from judge.execute import ErrorInfo, Observation, run_call
 from judge.problem import Problem, Trap
-from judge.report import MAX_DETAIL, MAX_DETAILS, Report, Shown, TestResult, cap_message
+from judge.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, SAME_MISTAKE, Report, Shown, TestResult, cap_message
 from judge.sandbox import Limits, Program, RunResult, Sandbox, isolation
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
@@ -102,12 +105,14 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
                            for name in names)
         ends.append(len(calls))  # a case's calls are the slice [ends[i-1], ends[i]) of `calls`
     results: list[TestResult] = []
+    said = _SaidOnce()
 
     def judge_finished(run: RunResult, done: int) -> None:
         while len(results) < len(cases) and ends[len(results)] <= done:
             i = len(results)
             outcomes = run.outcomes[ends[i] - len(cases[i].calls):ends[i]]
-            results.append(_judge_outcomes(cases[i], orders[i], expected[i], run, outcomes, traps))
+            result, pending = _judge_outcomes(cases[i], orders[i], expected[i], run, outcomes, traps)
+            results.append(said(_finish(cases[i], result, pending), file_failed=run.load_error is not None))
             if on_result is not None:
                 on_result(results[-1])
 
@@ -125,7 +130,7 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
 
 
 def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunResult, outcomes: list,
-                    traps: TrapSet | None) -> TestResult:
+                    traps: TrapSet | None) -> tuple[TestResult, _Pending | None]:
     """One case's verdict from its calls' outcomes (`names[k]` is the call of `outcomes[k]`)."""
     actual: dict[str, Observation] = {}
     failure: tuple[Verdict, str] | None = None
@@ -137,19 +142,31 @@ def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunRe
     return _judge_case(case, expected, actual, run, failure, traps)
 
 
+@dataclass(frozen=True)
+class _Pending:
+    """A failed test's message before it is final: what failed and the mistakes its output may be."""
+
+    kind: str                        # what failed (a check kind, `values.loss`, a verdict), for hint_when
+    trap: Diagnosis | None = None    # the first trap whose output equals the submission's
+    generic: Diagnosis | None = None  # a generic relation to the expected output
+    diagnosed: bool = False          # the failure was about the output's value: traps were tried
+
+
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], run: RunResult,
-                failure: tuple[Verdict, str] | None, traps: TrapSet | None) -> TestResult:
+                failure: tuple[Verdict, str] | None,
+                traps: TrapSet | None) -> tuple[TestResult, _Pending | None]:
+    main = actual.get(MAIN)
     # Each call has the time limit; a test takes as long as its slowest call (an experiment's training run).
     time_ms = max((o.time_ms for o in actual.values()), default=0.0)
 
-    def result(verdict: Verdict, message: str = "", details=()) -> TestResult:
+    def result(verdict: Verdict, message: str = "", details=(), pending: _Pending | None = None):
         # Messages quote the submission (its errors, keys, frames): no control sequence gets through (class 8).
         message = cap_message(escape_controls(message))
-        if verdict is not Verdict.ACCEPTED and case.test.hint:
-            message = f"{message}\nhint: {case.test.hint}" if message else f"hint: {case.test.hint}"
-        shown = _shown(case, expected, actual) if case.public else None  # never for hidden tests
         details = tuple(cap_message(escape_controls(d), MAX_DETAIL) for d in tuple(details)[:MAX_DETAILS])
-        return TestResult(case.name, case.test.group, verdict, message, time_ms, details, shown)
+        shown = _shown(case, expected, actual) if case.public else None  # never for hidden tests
+        if pending is None and verdict is not Verdict.ACCEPTED:
+            pending = _Pending(kind=verdict.value)
+        return TestResult(case.name, case.test.group, verdict, message, time_ms, details, shown), pending
 
     if run.load_error is not None:
         error = run.load_error
@@ -159,9 +176,9 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
         if blocked:
             return TestResult(case.name, case.test.group, Verdict.SECURITY_VIOLATION,
                               escape_controls(f"while loading the file, {blocked} ({error.message[:200]})"), 0.0,
-                              details)
+                              details), None
         message = escape_controls(_load_message(error.verdict, error.message, error.error))
-        return TestResult(case.name, case.test.group, error.verdict, cap_message(message), 0.0, details)
+        return TestResult(case.name, case.test.group, error.verdict, cap_message(message), 0.0, details), None
     if failure is not None:
         return result(*failure)
     raising = _raises(case)
@@ -172,18 +189,85 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
         error = observation.error
         if error is not None and (not (name == MAIN and raising) or error.is_a("MemoryError")):
             # Running out of memory is memory_limit_exceeded even where an error is expected (class 10).
-            return result(*_error_verdict(error), details=error.frames)
+            verdict, message = _error_verdict(error)
+            return result(verdict, message, details=error.frames)
     for spec in case.test.checks:
         outcome = checks.get(spec.type).check(case, expected, actual, **spec.params)
         if not outcome.passed:
-            message = outcome.message
-            if outcome.diagnose and traps is not None:
-                mistake = diagnose(case, actual, traps)
-                if mistake:
-                    message += f"\nthis matches a known mistake: {mistake}"
-            return result(outcome.verdict, message, outcome.lines)
+            kind = outcome.kind or ("values" if spec.type == "allclose" else spec.type)
+            kind = f"{kind}.{outcome.key}" if outcome.key else kind
+            pending = _Pending(kind)
+            if outcome.diagnose:
+                trap = known_mistake(case, actual, traps) if traps is not None else None
+                pending = _Pending(kind, trap, generic_mistake(case, expected, actual), diagnosed=True)
+            elif spec.type == "raises" and main is not None and main.error is None and traps is not None:
+                # A value where an error is due may be a known mistake (silent cropping), but only one
+                # the test names in `hint_when`: on an invalid input unrelated traps coincide too easily.
+                trap = known_mistake(case, actual, traps, only=set(case.test.hint_when))
+                pending = _Pending(kind, trap, diagnosed=True)
+            return result(outcome.verdict, outcome.message, outcome.lines, pending)
     return result(Verdict.ACCEPTED)
 
+
+def _finish(case: Case, result: TestResult, pending: _Pending | None) -> TestResult:
+    """The final message: the mistake named (a trap, else a generic diagnosis), then the hint if it applies."""
+    if pending is None:
+        return result
+    message = result.message
+    mistake = pending.trap
+    if mistake is not None:
+        message = f"{message}\n{_KNOWN_MISTAKE}{mistake.message}"
+    elif pending.generic is not None:
+        mistake = pending.generic
+        message = f"{message}\n{_DIAGNOSIS}{mistake.message}"
+    if _hint_applies(case, pending.kind, mistake):
+        message = f"{message}\nhint: {case.test.hint}" if message else f"hint: {case.test.hint}"
+    return replace(result, message=message)
+
+
+_KNOWN_MISTAKE = "this matches a known mistake: "
+_DIAGNOSIS = "what went wrong: "
+
+
+def _hint_applies(case: Case, kind: str, mistake: Diagnosis | None) -> bool:
+    """A test's hint is shown only for the failures it explains (`hint_when`), or any when none is declared."""
+    if not case.test.hint:
+        return False
+    when = case.test.hint_when
+    # `values` covers every key; `values.loss` only a failure on `loss`
+    return not when or kind in when or kind.split(".", 1)[0] in when or (mistake is not None and mistake.name in when)
+
+
+class _SaidOnce:
+    """Says a file-level failure and each diagnosis once across one report's tests, in order.
+
+    A file that does not load fails every test the same way (25 identical
+    SyntaxError blocks help nobody), and a mistake named on one test is the
+    same mistake on the next. Later tests point back without naming the
+    earlier test: a test's name is not for every message.
+    """
+
+    def __init__(self) -> None:
+        self.named: set[str] = set()
+        self.load_failure_said = False
+
+    def __call__(self, result: TestResult, file_failed: bool) -> TestResult:
+        if file_failed:
+            if self.load_failure_said:
+                return replace(result, message=f"{NOT_RUN} (see the first test)", details=())
+            self.load_failure_said = True
+            return result
+        if result.verdict is Verdict.ACCEPTED:
+            return result
+        lines = []
+        for line in result.message.splitlines():
+            if line.startswith((_KNOWN_MISTAKE, _DIAGNOSIS)):
+                if line in self.named:
+                    line = SAME_MISTAKE
+                else:
+                    self.named.add(line)
+            lines.append(line)
+        return replace(result, message="\n".join(lines))
 
 def _shown(case: Case, expected: Expected, actual: dict[str, Observation]) -> Shown:
     """A public example's inputs and both outputs, for side-by-side rendering."""
@@ -234,32 +318,46 @@ def _error_verdict(error: ErrorInfo) -> tuple[Verdict, str]:
     return Verdict.RUNTIME_ERROR, f"raised {error.headline()}"
 
 
-def diagnose(case: Case, actual: dict[str, Observation], traps: TrapSet) -> str | None:
-    """The message of the first known mistake whose output equals the submission's."""
+def generic_mistake(case: Case, expected: Expected, actual: dict[str, Observation]) -> Diagnosis | None:
+    """How the submission's output relates to the expected one, when a generic diagnosis says (judge.diagnose)."""
+    want, got = expected.get(MAIN), actual.get(MAIN)
+    if want is None or want.error is not None or got is None or got.error is not None:
+        return None
+    return generic(case, want.value, got.value)
+
+
+def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet,
+                  only: set[str] | None = None) -> Diagnosis | None:
+    """The first trap (of those named in `only`, when given) whose output equals the submission's."""
+    for trap in traps.traps:
+        if (only is None or trap.name in only) and _trap_matches(case, actual, traps, trap):
+            return Diagnosis(trap.name, trap.message)
+    return None
+
+
+def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, trap: Trap) -> bool | None:
+    """Whether `trap` gives the submission's output on `case`; None when it cannot tell (the trap raised)."""
     observed = actual.get(MAIN)
-    if observed is None or observed.error is not None:
+    fn = traps.functions.get(trap.function)
+    if observed is None or observed.error is not None or fn is None:
         return None
     observed_shapes = _array_shapes(observed.value)
-    for trap in traps.traps:
-        fn = traps.functions.get(trap.function)
-        if fn is None:
-            continue
-        shapes, made = traps.outputs.get((case.name, trap.function), ((), None))
-        if shapes == ():
-            live = run_call(fn, case.calls[MAIN], None)
-            shapes = None if live.error is not None else _array_shapes(live.value)
-            made = None
-            if shapes is not None and _may_match(shapes, observed_shapes):
-                made = plain(live)  # encoding is the costly part: only for outputs that may match
-            small = made is not None and sum(math.prod(s) for s in shapes.values()) * 8 <= TRAP_KEEP_BYTES
-            traps.outputs[(case.name, trap.function)] = (shapes, made if small else None)
-        if shapes is None or not _may_match(shapes, observed_shapes):
-            continue  # the trap raised on this case, or its arrays' shapes differ: compare would fail
-        if made is None:
-            made = plain(run_call(fn, case.calls[MAIN], None))
-        if compare.check(case, {MAIN: made}, {MAIN: observed}).passed:
-            return trap.message
-    return None
+    shapes, made = traps.outputs.get((case.name, trap.function), ((), None))
+    if shapes == ():
+        live = run_call(fn, case.calls[MAIN], None)
+        shapes = None if live.error is not None else _array_shapes(live.value)
+        made = None
+        if shapes is not None and _may_match(shapes, observed_shapes):
+            made = plain(live)  # encoding is the costly part: only for outputs that may match
+        small = made is not None and sum(math.prod(s) for s in shapes.values()) * 8 <= TRAP_KEEP_BYTES
+        traps.outputs[(case.name, trap.function)] = (shapes, made if small else None)
+    if shapes is None:
+        return None  # the trap raised on this case
+    if not _may_match(shapes, observed_shapes):
+        return False  # its arrays' shapes differ: compare would fail
+    if made is None:
+        made = plain(run_call(fn, case.calls[MAIN], None))
+    return compare.check(case, {MAIN: made}, {MAIN: observed}).passed
 
 
 def _array_shapes(value: Any, path: tuple = ()) -> dict[tuple, tuple[int, ...]]:

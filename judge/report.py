@@ -124,6 +124,9 @@ Line = list[Segment]
 _GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check": "property checks"}
 _ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 _KNOWN_MISTAKE = "this matches a known mistake: "
+NOT_RUN = "not run: the file failed to load"  # the message of every test after the first when loading failed
+_DIAGNOSIS = "what went wrong: "     # a generic diagnosis (judge.diagnose)
+SAME_MISTAKE = "the same mistake as named above"  # a diagnosis already given on an earlier test
 
 
 def to_text(lines: list[Line], colour: bool = False) -> str:
@@ -192,7 +195,9 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
     failures = 0
     values_drawn = False
     abbreviated = False
-    for group, tests in _groups(report.tests):
+    # a file that failed to load is said once, on its first test; the rest are one line at the end
+    not_run = [t for t in report.tests if t.message.startswith(NOT_RUN)]
+    for group, tests in _groups([t for t in report.tests if not t.message.startswith(NOT_RUN)]):
         lines.append([(f"{_GROUP_TITLES.get(group, group)}", "bold")])
         passes: list[TestResult] = []
         unlisted: list[TestResult] = []
@@ -232,6 +237,8 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
             names = ", ".join(t.name for t in unlisted)
             lines.extend([(text, "red" if i == 0 else None)]
                          for i, text in enumerate(_wrap(f"✗ {len(unlisted)} more failed: {names}", width, "  ")))
+    if not_run:
+        lines.append([(f"  ✗ {len(not_run)} more tests not run: the file failed to load (see above)", "red")])
     if abbreviated:
         lines.append([(f"{failures - min(failures, DETAILED_FAILURES)} more failure(s) without details; "
                        f"-v shows every message", "dim")])
@@ -270,11 +277,13 @@ def _message(message: str, mistakes: set[str], width: int = 100) -> list[Line]:
     lines: list[Line] = []
     for part in message.splitlines():
         style = None
-        if part.startswith(_KNOWN_MISTAKE):
+        if part.startswith((_KNOWN_MISTAKE, _DIAGNOSIS)):
             if part in mistakes:
                 lines.append([("      this matches the known mistake named above", "yellow")])
                 continue
             mistakes.add(part)
+            style = "yellow"
+        elif part == SAME_MISTAKE:
             style = "yellow"
         elif part.startswith("hint: "):
             style = "cyan"

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from judge.wording import type_name
+
 # dtypes that may cross; bfloat16 travels as float32 bytes with its name kept.
 _NUMPY_DTYPES = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16",
                  "float32", "float64", "complex64", "complex128"}
@@ -166,7 +168,7 @@ def _encode(value: Any, blobs: list[bytes], budget: list[int], path: str, depth:
         node = _encode_array(value.data, value.library, blobs, budget, path, scalar=value.scalar)
         node.update({"dtype": value.dtype, "grad": value.requires_grad, "fn": value.has_grad_fn})
         return node
-    raise _Refused(f"{path}: cannot return a value of type {t.__module__}.{t.__qualname__}")
+    raise _Refused(f"{path}: cannot return a value of type {type_name(t)}")
 
 
 def _is_plain_tensor(value: Any) -> bool:

@@ -192,6 +192,27 @@ def test_allclose_within_tolerance_passes() -> None:
     assert not run_check("allclose", VALUES, lambda x: x, lambda x: x * (1 + 5e-3), tolerance=tolerance).passed
 
 
+def test_allclose_non_finite_expected_matches_only_itself() -> None:
+    """issue 12: with e = inf the band atol + rtol * |e| is inf, and any finite value used to pass."""
+    loose = Tolerance(rtol=1e-3, atol=1e-3)
+    inf = {"x": torch.tensor([float("inf"), -float("inf"), float("nan"), 1.0])}
+    assert run_check("allclose", inf, lambda x: x, lambda x: x.clone(), tolerance=loose).passed
+    for wrong in (lambda x: torch.tensor([5.0, -float("inf"), float("nan"), 1.0]),
+                  lambda x: torch.tensor([float("inf"), float("inf"), float("nan"), 1.0]),
+                  lambda x: torch.tensor([float("inf"), -5.0, float("nan"), 1.0]),
+                  lambda x: torch.tensor([float("inf"), -float("inf"), 0.0, 1.0])):
+        assert not run_check("allclose", inf, lambda x: x, wrong, tolerance=loose).passed
+    scalar = {"x": torch.tensor(0.0)}
+    assert not run_check("allclose", scalar, lambda x: float("-inf"), lambda x: 3.0, tolerance=loose).passed
+
+
+def test_structure_names_kinds_as_a_person_would() -> None:
+    result = run_check("structure", X, lambda x: {"a": x}, lambda x: 3)
+    assert "is an int;" in result.message
+    result = run_check("structure", X, lambda x: {"a": x}, lambda x: None)
+    assert "is None;" in result.message
+
+
 def test_allclose_an_infinite_expected_value_is_matched_only_by_the_same_infinity() -> None:
     # with rtol > 0 the bound atol + rtol * |inf| is infinite: any finite value used to pass
     tolerance = Tolerance(rtol=1e-5, atol=1e-6)

@@ -98,7 +98,7 @@ def test_a_submission_that_hangs_everywhere_stops_at_the_budget(sandbox):
 @pytest.mark.parametrize("source, verdict, words", [
     ("def f(:\n    pass\n", Verdict.COMPILE_ERROR, "invalid syntax"),
     ("def g(x):\n    return x\n", Verdict.COMPILE_ERROR, "does not define a function named `f`; it defines g"),
-    ("f = 3\n", Verdict.COMPILE_ERROR, "is a int, not a function"),
+    ("f = 3\n", Verdict.COMPILE_ERROR, "is an int, not a function"),
     ("raise RuntimeError('at import')\nf = len\n", Verdict.RUNTIME_ERROR, "at import"),
 ])
 def test_load_errors(sandbox, source, verdict, words):

@@ -9,19 +9,22 @@ from a test gains nothing (issue 10, class 3).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from judge.checks import allclose, dtype, finite, shape, structure
 from judge.checks.result import CheckResult, fail, ok
 from judge.execute import Observation
 
 PARAMS: dict = {}
-STAGES = (structure, shape, dtype, finite, allclose)
+# Each stage with the kind of rule that licenses it (judge.problem.RULE_CHECKS).
+STAGES = (("structure", structure), ("shape", shape), ("dtype", dtype), ("finite", finite), ("values", allclose))
 
 
 def check(case, expected, actual, **params) -> CheckResult:
-    for stage in STAGES:
+    for kind, stage in STAGES:
         result = stage.check(case, expected, actual)
         if not result.passed:
-            return result
+            return replace(result, kind=kind)
     return ok()
 
 

@@ -21,6 +21,7 @@ from judge import harness, wire
 from judge.execute import Call, ErrorInfo, describe_error, register_source
 from judge.sandbox import channel, isolation
 from judge.sandbox.limits import Limits
+from judge.wording import a as article
 
 from judge.sandbox.channel import DONE, LOAD_ERROR, LOADED, READY, REQUEST, RESULT
 
@@ -123,7 +124,7 @@ def _load(sock: socket.socket, source: str, filename: str, entry_point: str):
         return None
     if not callable(fn):
         fail("compile", ErrorInfo(type="TypeError", bases=("TypeError", "Exception", "BaseException"),
-                                  message=f"`{entry_point}` is a {type(fn).__name__}, not a function",
+                                  message=f"`{entry_point}` is {article(type(fn).__name__)}, not a function",
                                   where="import"))
         return None
     return fn
