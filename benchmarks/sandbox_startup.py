@@ -5,6 +5,10 @@ submission with one trivial call through a warm fork server (spawn, isolate,
 load, call, report, clean up):
 
 - `all layers`: every isolation layer the machine supports;
+- `problem set covered`: the same, hiding this repository (the judge package and, when
+  the venv lives here, site-packages are bound back inside the cover), as `judge run` does;
+- `no user namespace`: every layer but the user namespace (root only: the other
+  namespaces are then made directly), the cost the user namespace adds;
 - `no layers`: the same fork server with every optional layer switched off;
 - `bare subprocess`: `python -c pass` (what any out-of-process design pays at least);
 - `fresh torch process`: `python -c "import torch"` (what a process per submission pays).
@@ -33,8 +37,9 @@ PROGRAM = Program("def solve():\n    return 1\n", "solve.py", "solve")
 OPTIONAL = tuple(layer.name for layer in LAYERS if layer.name != "process group")
 
 
-def _sandbox_runs(disable: tuple[str, ...], runs: int, preload: tuple[str, ...]) -> list[float]:
-    with Sandbox(disable=disable, preload=preload) as sandbox:
+def _sandbox_runs(disable: tuple[str, ...], runs: int, preload: tuple[str, ...],
+                  protect: tuple[Path, ...] = ()) -> list[float]:
+    with Sandbox(disable=disable, preload=preload, protect=protect) as sandbox:
         sandbox.run(PROGRAM, [Call(args=())], Limits())  # wait for the server, warm caches
         times = []
         for _ in range(runs):
@@ -62,6 +67,8 @@ def main() -> None:
     preload = tuple(m for m in args.preload.split(",") if m)
     rows = [
         ("all layers", _sandbox_runs((), args.runs, preload)),
+        ("problem set covered", _sandbox_runs((), args.runs, preload, (Path(__file__).resolve().parent.parent,))),
+        ("no user namespace", _sandbox_runs(("user namespace",), args.runs, preload)),
         ("no layers", _sandbox_runs(OPTIONAL, args.runs, preload)),
         ("bare subprocess", _process_runs("pass", args.runs)),
         ("fresh torch process", _process_runs("import torch", max(5, args.runs // 6))),

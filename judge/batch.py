@@ -120,7 +120,7 @@ def grade_directory(judge, problem_id: str, directory: Path, workers: int,
     started = time.perf_counter()
     problem = judge.problem(problem_id)
     files = find_submissions(directory)
-    judge_source = judge.grader(problem)
+    judge_source = judge.grader(problem, graded=directory)
 
     def one(path: Path) -> Row:
         name = path.relative_to(directory).as_posix()

@@ -32,6 +32,8 @@ class Case:
     args: tuple[Any, ...]
     tolerance: Tolerance = Tolerance()
     calls: dict[str, Call] = field(default_factory=dict)
+    problem: str = ""                 # the problem id, part of every seed
+
 
     @property
     def name(self) -> str:
@@ -45,10 +47,12 @@ class Case:
         return self.arg_names.index(name)
 
     def seed(self, purpose: str) -> int:
-        # The source's file name and line, not its path: the path is shown relative to the working
-        # directory, and a seed must not change with where the judge runs (a warm server's cwd
-        # is not its client's).
-        return derive_seed(os.path.basename(self.test.source), self.test.name, purpose)
+        """The seed of a check's extra inputs: from problem id, test name and purpose only.
+
+        Never from where the test is written (its file:line) or where the judge runs:
+        the same test must draw the same bytes from any directory and after edits above it.
+        """
+        return derive_seed(self.problem, self.test.name, f"check:{purpose}")  # ":" keeps it apart from argument names
 
 
 def derive_seed(*parts: str) -> int:
@@ -81,7 +85,7 @@ def build_case(problem: Problem, test: TestSpec, default_tolerance: Tolerance | 
     """Draw the inputs of `test` and collect the calls its checks need."""
     args = draw_inputs(problem, test)
     tolerance = test.tolerance or default_tolerance or Tolerance()
-    case = Case(test=test, arg_names=problem.args, args=args, tolerance=tolerance)
+    case = Case(test=test, arg_names=problem.args, args=args, tolerance=tolerance, problem=problem.id)
     calls = {MAIN: Call(args=args)}
     for spec in test.checks:
         extra = checks.get(spec.type).calls

@@ -301,9 +301,10 @@ def show(judge, problem_id: str) -> None:
     click.echo()
     from judge.markdown import render_markdown
     from judge.report import to_text, use_colour
+    from judge.statement import statement_markdown
 
     colour = use_colour(sys.stdout)
-    click.echo(to_text(render_markdown(problem.statement, colour=colour), colour), color=colour)
+    click.echo(to_text(render_markdown(statement_markdown(problem), colour=colour), colour), color=colour)
     click.echo()
     click.echo(click.style("Signature", bold=True))
     click.echo(f"    {problem.signature}")
@@ -622,7 +623,7 @@ def doctor(judge) -> None:
         disable = disabled_from_env()
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    statuses = examine(tuple(j.root / name for name in ("hidden_tests", "submissions", "problems")), disable)
+    statuses = examine(j.protected_paths(), disable)
     width = max(len(s.name) for s in statuses)
     for status in statuses:
         mark = click.style("✓", fg="green") if status.active else click.style("✗", fg="red")

@@ -4,8 +4,16 @@ The same code runs the trusted reference inside the judge and the untrusted
 submission inside the sandbox child, so expected and actual observations are
 made the same way: arguments rebuilt from plain values, the call timed, errors
 summarised with the solution's own traceback frames, optional autograd with a
-seeded upstream gradient, and the inputs read back after the call (to detect
-in-place modification). Everything an `Observation` holds is plain data.
+seeded upstream gradient, and the inputs read back after every call (to detect
+in-place modification; every call, so that no call looks like a probe).
+Everything an `Observation` holds is plain data.
+
+In the sandbox child these functions run as the copies `judge.harness.bind`
+makes before the submission loads; torch is reached only through
+`torch_api()`, whose entry points come from torch's C types, so a submission
+that rebinds `torch.autograd.grad`, `Tensor.detach` or this module's names
+changes nothing the harness calls. Exception identity is decided with
+`isinstance` against the builtin classes bound when this module was imported.
 """
 from __future__ import annotations
 
@@ -13,10 +21,9 @@ import builtins
 import linecache
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, Callable
-
-import numpy as np
 
 from judge import wire
 
@@ -29,7 +36,6 @@ class Call:
     grad_wrt: tuple[int, ...] = ()      # a dict argument (parameters) means each of its float tensors
     grad_outputs: tuple[str, ...] | None = None
     grad_seed: int = 0
-    return_inputs: bool = False
     # {"name", "settings", "data"}: instead of calling the function on `args`, train a model with it
     # as the loss (judge.experiments); the value is the trained weights.
     experiment: dict | None = None
@@ -37,8 +43,7 @@ class Call:
     def to_plain(self) -> dict:
         return {"args": list(self.args), "grad_wrt": list(self.grad_wrt),
                 "grad_outputs": None if self.grad_outputs is None else list(self.grad_outputs),
-                "grad_seed": self.grad_seed, "return_inputs": self.return_inputs,
-                "experiment": self.experiment}
+                "grad_seed": self.grad_seed, "experiment": self.experiment}
 
     @classmethod
     def from_plain(cls, plain: dict) -> "Call":
@@ -46,7 +51,6 @@ class Call:
         return cls(args=tuple(plain["args"]), grad_wrt=tuple(plain.get("grad_wrt", ())),
                    grad_outputs=None if outputs is None else tuple(outputs),
                    grad_seed=int(plain.get("grad_seed", 0)),
-                   return_inputs=bool(plain.get("return_inputs", False)),
                    experiment=plain.get("experiment"))
 
 
@@ -54,31 +58,35 @@ class Call:
 class ErrorInfo:
     """An exception raised by a solution, reduced to names and text."""
 
-    type: str                   # e.g. "ValueError"
-    bases: tuple[str, ...]      # builtin classes it derives from, e.g. ("ValueError", "Exception")
+    type: str                   # e.g. "ValueError": the class's own name, for display only
+    bases: tuple[str, ...]      # the builtin classes it is an instance of (by isinstance), e.g. ("ValueError", ...)
     message: str
     frames: tuple[str, ...] = ()  # the solution's own traceback lines, innermost last
     where: str = "call"         # "call", "backward" or "import"
 
     def is_a(self, name: str) -> bool:
-        return name == self.type or name in self.bases
+        """Whether the real builtin class `name` is in its MRO (a class merely named so is not)."""
+        return name in self.bases
 
     def headline(self) -> str:
         return f"{self.type}: {self.message}" if self.message else self.type
 
     def to_plain(self) -> dict:
-        return {"type": self.type, "bases": list(self.bases), "message": self.message,
-                "frames": list(self.frames), "where": self.where}
+        return error_plain(self)
 
     @classmethod
     def from_plain(cls, plain: Any) -> "ErrorInfo":
-        if not isinstance(plain, dict):
+        """Strict: every field present with its type; anything else is a WireError (the child's fault)."""
+        if type(plain) is not dict or set(plain) != _ERROR_FIELDS:
             raise wire.WireError("malformed error record")
-        return cls(type=str(plain.get("type", "Exception"))[:200],
-                   bases=tuple(str(b)[:100] for b in plain.get("bases", ())[:20]),
-                   message=str(plain.get("message", ""))[:2000],
-                   frames=tuple(str(f)[:500] for f in plain.get("frames", ())[:20]),
-                   where=str(plain.get("where", "call"))[:20])
+        texts = [plain["type"], plain["message"], plain["where"]]
+        if not all(type(t) is str for t in texts) or plain["where"] not in WHERE:
+            raise wire.WireError("malformed error record")
+        bases, frames = plain["bases"], plain["frames"]
+        if not (_str_list(bases) and _str_list(frames)) or not set(bases) <= BUILTIN_EXCEPTION_NAMES:
+            raise wire.WireError("malformed error record")
+        return cls(type=plain["type"][:200], bases=tuple(bases), message=plain["message"][:2000],
+                   frames=tuple(f[:500] for f in frames[:20]), where=plain["where"])
 
 
 @dataclass(frozen=True)
@@ -89,40 +97,70 @@ class Observation:
     error: ErrorInfo | None = None
     time_ms: float = 0.0
     grads: tuple[Any, ...] | None = None        # one per Call.grad_wrt (None: no gradient; a dict for a dict)
-    inputs_after: tuple[Any, ...] | None = None  # when Call.return_inputs
+    inputs_after: tuple[Any, ...] | None = None  # the arguments as they were after the call
     grad_error: ErrorInfo | None = None
 
     def to_plain(self) -> dict:
-        return {"value": self.value, "error": self.error and self.error.to_plain(),
-                "time_ms": self.time_ms,
-                "grads": None if self.grads is None else list(self.grads),
-                "inputs_after": None if self.inputs_after is None else list(self.inputs_after),
-                "grad_error": self.grad_error and self.grad_error.to_plain()}
+        return observation_plain(self)
 
     @classmethod
     def from_plain(cls, plain: Any) -> "Observation":
-        if not isinstance(plain, dict):
+        """Strict: the fields `observation_plain` writes, each of its type; anything else is a WireError."""
+        if type(plain) is not dict or set(plain) != _OBSERVATION_FIELDS:
             raise wire.WireError("malformed observation")
-        grads = plain.get("grads")
-        after = plain.get("inputs_after")
-        time_ms = plain.get("time_ms", 0.0)
-        return cls(value=plain.get("value"),
-                   error=None if plain.get("error") is None else ErrorInfo.from_plain(plain["error"]),
-                   time_ms=float(time_ms) if isinstance(time_ms, (int, float)) else 0.0,
-                   grads=None if grads is None else tuple(grads),
+        grads, after, time_ms = plain["grads"], plain["inputs_after"], plain["time_ms"]
+        if grads is not None and type(grads) is not list or after is not None and type(after) is not list:
+            raise wire.WireError("malformed observation: grads and inputs_after are lists")
+        if type(time_ms) not in (int, float):
+            raise wire.WireError("malformed observation: time_ms")
+        if not 0 <= time_ms < float("inf"):  # a child's clock may be rebound; the judge times calls itself
+            time_ms = 0.0
+        error, grad_error = plain["error"], plain["grad_error"]
+        return cls(value=plain["value"], error=None if error is None else ErrorInfo.from_plain(error),
+                   time_ms=float(time_ms), grads=None if grads is None else tuple(grads),
                    inputs_after=None if after is None else tuple(after),
-                   grad_error=None if plain.get("grad_error") is None else ErrorInfo.from_plain(plain["grad_error"]))
+                   grad_error=None if grad_error is None else ErrorInfo.from_plain(grad_error))
 
 
-_BUILTIN_EXCEPTIONS = {name for name, obj in vars(builtins).items()
-                       if isinstance(obj, type) and issubclass(obj, BaseException)}
+def observation_plain(observation: Observation) -> dict:
+    """The plain form of an observation (a function, so the harness's bound copy is what the child uses)."""
+    error, grad_error = observation.error, observation.grad_error
+    return {"value": observation.value, "error": None if error is None else error_plain(error),
+            "time_ms": observation.time_ms,
+            "grads": None if observation.grads is None else list(observation.grads),
+            "inputs_after": None if observation.inputs_after is None else list(observation.inputs_after),
+            "grad_error": None if grad_error is None else error_plain(grad_error)}
+
+
+def error_plain(error: ErrorInfo) -> dict:
+    return {"type": error.type, "bases": list(error.bases), "message": error.message,
+            "frames": list(error.frames), "where": error.where}
+
+
+_OBSERVATION_FIELDS = frozenset({"value", "error", "time_ms", "grads", "inputs_after", "grad_error"})
+_ERROR_FIELDS = frozenset({"type", "bases", "message", "frames", "where"})
+WHERE = frozenset({"call", "backward", "import", "return"})
+
+
+def _str_list(value: Any) -> bool:
+    return type(value) is list and len(value) <= 100 and all(type(v) is str for v in value)
+
+
+# The builtin exception classes themselves, bound when this module is imported: in the
+# sandbox that is in the fork server, long before any submission could rebind a name.
+BUILTIN_EXCEPTIONS: tuple[tuple[str, type], ...] = tuple(
+    (name, obj) for name, obj in vars(builtins).items() if isinstance(obj, type) and issubclass(obj, BaseException))
+BUILTIN_EXCEPTION_NAMES = frozenset(name for name, _ in BUILTIN_EXCEPTIONS)
 
 
 def describe_error(exc: BaseException, filename: str | None, where: str = "call",
                    max_frames: int = 5) -> ErrorInfo:
-    """Summarise `exc`, keeping only traceback frames from `filename` (the solution)."""
-    bases = tuple(k.__name__ for k in type(exc).__mro__[1:]
-                  if k.__module__ == "builtins" and k.__name__ in _BUILTIN_EXCEPTIONS)
+    """Summarise `exc`, keeping only traceback frames from `filename` (the solution).
+
+    `bases` lists the builtin classes `exc` really is an instance of; a class that is
+    only named `ValueError`, or claims `__module__ = "builtins"`, gets none of them.
+    """
+    bases = tuple(name for name, cls in BUILTIN_EXCEPTIONS if isinstance(exc, cls))
     frames: list[str] = []
     for frame in traceback.extract_tb(exc.__traceback__):
         if filename is None or frame.filename == filename:
@@ -136,7 +174,8 @@ def describe_error(exc: BaseException, filename: str | None, where: str = "call"
         message = str(exc)
     except Exception:  # a hostile __str__ must not take the harness down
         message = "<unprintable message>"
-    return ErrorInfo(type=type(exc).__name__, bases=bases, message=message[:2000],
+    name = type(exc).__name__
+    return ErrorInfo(type=name if type(name) is str else "Exception", bases=bases, message=message[:2000],
                      frames=tuple(frames[-max_frames:]), where=where)
 
 
@@ -146,7 +185,13 @@ def register_source(filename: str, source: str) -> None:
 
 
 def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
-    """Run `fn` on `call` (plain args are revived first) and observe the outcome."""
+    """Run `fn` on `call` (plain args are revived first) and observe the outcome.
+
+    Every call has the same shape: revive, call, backpropagate when asked,
+    read every argument back. Only gradient calls mark arguments as requiring
+    grad (autograd needs it); every call's output is compared with the
+    reference's, so telling calls apart gains a submission nothing.
+    """
     if call.experiment is not None:
         return _run_experiment(fn, call.experiment, filename)
     args = [wire.revive(a) for a in call.args]
@@ -157,19 +202,20 @@ def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
             args[i] = _tracked(args[i])
         # taken before the call: a solution may rebind or delete entries of a dict argument
         targets = [dict(args[i]) if isinstance(args[i], dict) else args[i] for i in call.grad_wrt]
+    originals = list(args)  # the objects passed: what the caller would see afterwards
     start = time.perf_counter()
     try:
         value = fn(*args)
     except Exception as exc:
         elapsed = (time.perf_counter() - start) * 1000
         return Observation(error=describe_error(exc, filename), time_ms=elapsed,
-                           inputs_after=_inputs_after(args, call))
+                           inputs_after=_inputs_after(originals))
     elapsed = (time.perf_counter() - start) * 1000
     grads, grad_error = None, None
     if wants_grad:
         grads, grad_error = _backward(value, targets, call, filename)
     return Observation(value=value, time_ms=elapsed, grads=grads, grad_error=grad_error,
-                       inputs_after=_inputs_after(args, call))
+                       inputs_after=_inputs_after(originals))
 
 
 def _run_experiment(fn: Callable, experiment: dict, filename: str | None) -> Observation:
@@ -188,22 +234,23 @@ def _tracked(value: Any) -> Any:
     """`value` as a leaf that records gradients; for a dict, each of its float tensors."""
     if isinstance(value, dict):
         return {k: _tracked(v) if _is_float_tensor(v) else v for k, v in value.items()}
-    return value.detach().requires_grad_(True)
+    api = wire.bound_torch()
+    return api.requires_grad_(api.detach(value), True)
 
 
 def _is_float_tensor(value: Any) -> bool:
-    return hasattr(value, "requires_grad") and hasattr(value, "is_floating_point") and value.is_floating_point()
+    api = wire.bound_torch()
+    return api is not None and isinstance(value, api.base) and api.is_floating_point(value)
 
 
 def _detached(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _detached(v) for k, v in value.items()}
-    return value.detach() if hasattr(value, "detach") and hasattr(value, "requires_grad") else value
+    api = wire.bound_torch()
+    return api.detach(value) if api is not None and isinstance(value, api.base) else value
 
 
-def _inputs_after(args: list[Any], call: Call) -> tuple[Any, ...] | None:
-    if not call.return_inputs:
-        return None
+def _inputs_after(args: list[Any]) -> tuple[Any, ...]:
     return tuple(_detached(a) for a in args)
 
 
@@ -212,28 +259,31 @@ def _backward(value: Any, targets: list[Any], call: Call, filename: str | None):
 
     A dict target gets a dict of grads, one per float tensor it held before the call.
     """
-    import torch
-
-    leaves = _grad_leaves(value, call.grad_outputs)
-    generator = torch.Generator().manual_seed(call.grad_seed)
+    api = wire.bound_torch()
+    leaves = _grad_leaves(value, call.grad_outputs, api)
+    generator = api.Generator()
+    generator.manual_seed(call.grad_seed)
     total = None
     for leaf in leaves:
-        if not leaf.requires_grad:
+        if not api.requires_grad(leaf):
             continue
-        upstream = torch.randn(leaf.shape, generator=generator, dtype=torch.float64).to(leaf.dtype)
-        term = (leaf * upstream).sum()
+        upstream = api.to(api.randn(tuple(leaf.shape), generator=generator, dtype=api.float64), leaf.dtype)
+        term = api.sum(api.mul(leaf, upstream))
         total = term if total is None else total + term
     flat = [(n, k, v) for n, t in enumerate(targets)
             for k, v in (t.items() if isinstance(t, dict) else [(None, t)]) if _is_float_tensor(v)]
     grads: list[Any] = [{} if isinstance(t, dict) else None for t in targets]
-    if total is None:
+    if total is None or not flat:
         return tuple(grads), None
     try:
-        found = torch.autograd.grad(total, [v for _, _, v in flat], allow_unused=True)
+        # The engine itself (what torch.autograd.grad calls): (outputs, grad_outputs, keep_graph,
+        # create_graph, inputs, allow_unreachable, accumulate_grad).
+        found = api.run_backward((total,), (api.ones_like(total),), False, False,
+                                 tuple(v for _, _, v in flat), True, False)
     except Exception as exc:
         return None, describe_error(exc, filename, where="backward")
     for (n, key, _), g in zip(flat, found):
-        g = None if g is None else g.detach()
+        g = None if g is None else api.detach(g)
         if key is None:
             grads[n] = g
         else:
@@ -241,13 +291,13 @@ def _backward(value: Any, targets: list[Any], call: Call, filename: str | None):
     return tuple(grads), None
 
 
-def _grad_leaves(value: Any, keys: tuple[str, ...] | None) -> list[Any]:
-    import torch
+def _grad_leaves(value: Any, keys: tuple[str, ...] | None, api: SimpleNamespace) -> list[Any]:
+    def differentiable(x: Any) -> bool:
+        return isinstance(x, api.base) and api.is_floating_point(x)
 
-    if isinstance(value, dict):
+    if type(value) is dict:
         chosen = keys if keys is not None else tuple(value)
-        return [value[k] for k in chosen if k in value and isinstance(value[k], torch.Tensor)
-                and value[k].is_floating_point()]
-    if isinstance(value, torch.Tensor) and value.is_floating_point():
+        return [value[k] for k in chosen if k in value and differentiable(value[k])]
+    if differentiable(value):
         return [value]
     return []

@@ -3,26 +3,31 @@
 This is where verdicts are decided, in the judge's process, from plain data:
 sandbox verdicts (time, memory, output, crashes) first, then errors raised by
 the submission, then the checks selected for each test in order. A value
-failure is matched against the problem's known mistakes ("traps") so the
-message can name the mistake.
+failure is matched against the problem's known mistakes ("traps"), then
+against generic relations to the expected output (judge.diagnose), so the
+message can name the mistake; a test's hint is shown only for the failures
+it explains.
 """
 from __future__ import annotations
 
 import math
+import random
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from judge import checks, wire
 from judge.cases import MAIN, Case
 from judge.checks import compare
+from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
+from judge.escape import escape_controls
 from judge.execute import ErrorInfo, Observation, run_call
 from judge.problem import Problem, Trap
-from judge.report import Report, Shown, TestResult
-from judge.sandbox import Limits, Program, RunResult, Sandbox
+from judge.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, SAME_MISTAKE, Report, Shown, TestResult, cap_message
+from judge.sandbox import Limits, Program, RunResult, Sandbox, isolation
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
 Expected = dict[str, Observation]
@@ -73,6 +78,10 @@ class TrapSet:
         return self._functions
 
 
+# A submission's observation may have NODE_FACTOR x the reference's nodes plus NODE_SLACK
+# (room for a wrong but comparable answer) before it is refused undecoded (issue 10, class 5).
+NODE_FACTOR = 4
+NODE_SLACK = 256
 TRAP_KEEP_BYTES = 16 << 20  # trap outputs larger than this are recomputed rather than kept
 
 
@@ -82,39 +91,50 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
     """Run `source` on every case and judge it; `on_result` gets each test's result, in order,
     as soon as the sandbox has finished that test's calls (the web page streams them)."""
     started = time.perf_counter()
-    calls, ends = [], []
-    for case in cases:
-        calls.extend(case.calls.values())
+    rng = random.SystemRandom()
+    calls, ends, orders, node_limits = [], [], [], []
+    for i, case in enumerate(cases):
+        names = list(case.calls)
+        # A test's calls go in an order the submission cannot predict, so it cannot tell a check's
+        # extra call from the test's own call by position (issue 10, class 2).
+        rng.shuffle(names)
+        orders.append(names)
+        calls.extend(case.calls[name] for name in names)
+        # A result far larger in items than the reference's cannot match it: refused before decoding.
+        node_limits.extend(NODE_SLACK + NODE_FACTOR * wire.count_nodes(expected[i][name].to_plain())
+                           for name in names)
         ends.append(len(calls))  # a case's calls are the slice [ends[i-1], ends[i]) of `calls`
     results: list[TestResult] = []
+    said = _SaidOnce()
 
     def judge_finished(run: RunResult, done: int) -> None:
         while len(results) < len(cases) and ends[len(results)] <= done:
             i = len(results)
             outcomes = run.outcomes[ends[i] - len(cases[i].calls):ends[i]]
-            results.append(_judge_outcomes(cases[i], expected[i], run, outcomes, traps))
+            result, pending = _judge_outcomes(cases[i], orders[i], expected[i], run, outcomes, traps)
+            results.append(said(_finish(cases[i], result, pending), file_failed=run.load_error is not None))
             if on_result is not None:
                 on_result(results[-1])
 
     # Without a listener, judge after the run: diagnosing a failure imports the traps' framework,
     # which would otherwise compete with the submission for the CPU while it is being timed.
     run = sandbox.run(Program(source=source, filename=filename, entry_point=problem.entry_point), calls, limits,
-                      on_progress=judge_finished if on_result is not None else None)
+                      on_progress=judge_finished if on_result is not None else None, node_limits=node_limits)
     judge_finished(run, len(calls))
     warnings = []
     if run.isolation_failed:
-        warnings.append("running with weaker isolation: " + "; ".join(run.isolation_failed)
-                        + " (see `judge doctor`)")
+        warnings.append(escape_controls(isolation.exposure(run.isolation_failed)))
     return Report(problem=problem.id, submission=submission, tests=results,
-                  time_ms=(time.perf_counter() - started) * 1000, output=run.output, warnings=warnings)
+                  time_ms=(time.perf_counter() - started) * 1000,
+                  output=escape_controls(run.output, keep="\n\t"), warnings=warnings)
 
 
-def _judge_outcomes(case: Case, expected: Expected, run: RunResult, outcomes: list, traps: TrapSet | None
-                    ) -> TestResult:
-    """One case's verdict from its calls' outcomes (in the order of `case.calls`)."""
+def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunResult, outcomes: list,
+                    traps: TrapSet | None) -> tuple[TestResult, _Pending | None]:
+    """One case's verdict from its calls' outcomes (`names[k]` is the call of `outcomes[k]`)."""
     actual: dict[str, Observation] = {}
     failure: tuple[Verdict, str] | None = None
-    for name, outcome in zip(case.calls, outcomes):
+    for name, outcome in zip(names, outcomes):
         if outcome.observation is not None:
             actual[name] = outcome.observation
         elif outcome.verdict is not None and failure is None:
@@ -122,26 +142,43 @@ def _judge_outcomes(case: Case, expected: Expected, run: RunResult, outcomes: li
     return _judge_case(case, expected, actual, run, failure, traps)
 
 
+@dataclass(frozen=True)
+class _Pending:
+    """A failed test's message before it is final: what failed and the mistakes its output may be."""
+
+    kind: str                        # what failed (a check kind, `values.loss`, a verdict), for hint_when
+    trap: Diagnosis | None = None    # the first trap whose output equals the submission's
+    generic: Diagnosis | None = None  # a generic relation to the expected output
+    diagnosed: bool = False          # the failure was about the output's value: traps were tried
+
+
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], run: RunResult,
-                failure: tuple[Verdict, str] | None, traps: TrapSet | None) -> TestResult:
+                failure: tuple[Verdict, str] | None,
+                traps: TrapSet | None) -> tuple[TestResult, _Pending | None]:
+    main = actual.get(MAIN)
     # Each call has the time limit; a test takes as long as its slowest call (an experiment's training run).
     time_ms = max((o.time_ms for o in actual.values()), default=0.0)
 
-    def result(verdict: Verdict, message: str = "", details=()) -> TestResult:
-        if verdict is not Verdict.ACCEPTED and case.test.hint:
-            message = f"{message}\nhint: {case.test.hint}" if message else f"hint: {case.test.hint}"
+    def result(verdict: Verdict, message: str = "", details=(), pending: _Pending | None = None):
+        # Messages quote the submission (its errors, keys, frames): no control sequence gets through (class 8).
+        message = cap_message(escape_controls(message))
+        details = tuple(cap_message(escape_controls(d), MAX_DETAIL) for d in tuple(details)[:MAX_DETAILS])
         shown = _shown(case, expected, actual) if case.public else None  # never for hidden tests
-        return TestResult(case.name, case.test.group, verdict, message, time_ms, tuple(details), shown)
+        if pending is None and verdict is not Verdict.ACCEPTED:
+            pending = _Pending(kind=verdict.value)
+        return TestResult(case.name, case.test.group, verdict, message, time_ms, details, shown), pending
 
     if run.load_error is not None:
         error = run.load_error
         details = error.error.frames if error.error else ()
         blocked = _blocked_operation(error.error) if error.error else None
+        details = tuple(cap_message(escape_controls(d), MAX_DETAIL) for d in tuple(details)[:MAX_DETAILS])
         if blocked:
             return TestResult(case.name, case.test.group, Verdict.SECURITY_VIOLATION,
-                              f"while loading the file, {blocked} ({error.message[:200]})", 0.0, details)
-        return TestResult(case.name, case.test.group, error.verdict, _load_message(error.verdict, error.message,
-                                                                                     error.error), 0.0, details)
+                              escape_controls(f"while loading the file, {blocked} ({error.message[:200]})"), 0.0,
+                              details), None
+        message = escape_controls(_load_message(error.verdict, error.message, error.error))
+        return TestResult(case.name, case.test.group, error.verdict, cap_message(message), 0.0, details), None
     if failure is not None:
         return result(*failure)
     raising = _raises(case)
@@ -149,19 +186,88 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
         observation = actual.get(name)
         if observation is None:
             return result(Verdict.JUDGE_ERROR, f"no result came back for call {name!r}")
-        if observation.error is not None and not (name == MAIN and raising):
-            return result(*_error_verdict(observation.error), details=observation.error.frames)
+        error = observation.error
+        if error is not None and (not (name == MAIN and raising) or error.is_a("MemoryError")):
+            # Running out of memory is memory_limit_exceeded even where an error is expected (class 10).
+            verdict, message = _error_verdict(error)
+            return result(verdict, message, details=error.frames)
     for spec in case.test.checks:
         outcome = checks.get(spec.type).check(case, expected, actual, **spec.params)
         if not outcome.passed:
-            message = outcome.message
-            if outcome.diagnose and traps is not None:
-                mistake = diagnose(case, actual, traps)
-                if mistake:
-                    message += f"\nthis matches a known mistake: {mistake}"
-            return result(outcome.verdict, message, outcome.lines)
+            kind = outcome.kind or ("values" if spec.type == "allclose" else spec.type)
+            kind = f"{kind}.{outcome.key}" if outcome.key else kind
+            pending = _Pending(kind)
+            if outcome.diagnose:
+                trap = known_mistake(case, actual, traps) if traps is not None else None
+                pending = _Pending(kind, trap, generic_mistake(case, expected, actual), diagnosed=True)
+            elif spec.type == "raises" and main is not None and main.error is None and traps is not None:
+                # A value where an error is due may be a known mistake (silent cropping), but only one
+                # the test names in `hint_when`: on an invalid input unrelated traps coincide too easily.
+                trap = known_mistake(case, actual, traps, only=set(case.test.hint_when))
+                pending = _Pending(kind, trap, diagnosed=True)
+            return result(outcome.verdict, outcome.message, outcome.lines, pending)
     return result(Verdict.ACCEPTED)
 
+
+def _finish(case: Case, result: TestResult, pending: _Pending | None) -> TestResult:
+    """The final message: the mistake named (a trap, else a generic diagnosis), then the hint if it applies."""
+    if pending is None:
+        return result
+    message = result.message
+    mistake = pending.trap
+    if mistake is not None:
+        message = f"{message}\n{_KNOWN_MISTAKE}{mistake.message}"
+    elif pending.generic is not None:
+        mistake = pending.generic
+        message = f"{message}\n{_DIAGNOSIS}{mistake.message}"
+    if _hint_applies(case, pending.kind, mistake):
+        message = f"{message}\nhint: {case.test.hint}" if message else f"hint: {case.test.hint}"
+    return replace(result, message=message)
+
+
+_KNOWN_MISTAKE = "this matches a known mistake: "
+_DIAGNOSIS = "what went wrong: "
+
+
+def _hint_applies(case: Case, kind: str, mistake: Diagnosis | None) -> bool:
+    """A test's hint is shown only for the failures it explains (`hint_when`), or any when none is declared."""
+    if not case.test.hint:
+        return False
+    when = case.test.hint_when
+    # `values` covers every key; `values.loss` only a failure on `loss`
+    return not when or kind in when or kind.split(".", 1)[0] in when or (mistake is not None and mistake.name in when)
+
+
+class _SaidOnce:
+    """Says a file-level failure and each diagnosis once across one report's tests, in order.
+
+    A file that does not load fails every test the same way (25 identical
+    SyntaxError blocks help nobody), and a mistake named on one test is the
+    same mistake on the next. Later tests point back without naming the
+    earlier test: a test's name is not for every message.
+    """
+
+    def __init__(self) -> None:
+        self.named: set[str] = set()
+        self.load_failure_said = False
+
+    def __call__(self, result: TestResult, file_failed: bool) -> TestResult:
+        if file_failed:
+            if self.load_failure_said:
+                return replace(result, message=f"{NOT_RUN} (see the first test)", details=())
+            self.load_failure_said = True
+            return result
+        if result.verdict is Verdict.ACCEPTED:
+            return result
+        lines = []
+        for line in result.message.splitlines():
+            if line.startswith((_KNOWN_MISTAKE, _DIAGNOSIS)):
+                if line in self.named:
+                    line = SAME_MISTAKE
+                else:
+                    self.named.add(line)
+            lines.append(line)
+        return replace(result, message="\n".join(lines))
 
 def _shown(case: Case, expected: Expected, actual: dict[str, Observation]) -> Shown:
     """A public example's inputs and both outputs, for side-by-side rendering."""
@@ -182,11 +288,11 @@ def _raises(case: Case) -> bool:
 def _load_message(verdict: Verdict, message: str, error: ErrorInfo | None) -> str:
     if error is None:
         return f"while loading the file: {message}"
-    if error.type == "SyntaxError":
+    if error.is_a("SyntaxError"):
         return f"the file does not compile: {message}"
     if verdict is Verdict.COMPILE_ERROR:
         return message.split(": ", 1)[1] if ": " in message else message
-    if error.type == "SystemExit":
+    if error.is_a("SystemExit"):
         return "the file called sys.exit() while being loaded; define the function and return values instead"
     return f"loading the file raised {message}"
 
@@ -201,9 +307,9 @@ def _error_verdict(error: ErrorInfo) -> tuple[Verdict, str]:
         return Verdict.SECURITY_VIOLATION, f"{blocked} ({error.headline()[:200]})"
     if error.is_a("OSError") and error.message.startswith("[Errno 28]"):
         return Verdict.OUTPUT_LIMIT_EXCEEDED, f"the scratch directory is full: files written are limited ({error.headline()[:200]})"
-    if error.is_a("MemoryError") or "can't allocate memory" in error.message:
+    if error.is_a("MemoryError") or (error.is_a("RuntimeError") and "can't allocate memory" in error.message):
         return Verdict.MEMORY_LIMIT_EXCEEDED, f"ran out of memory: {error.headline()[:300]}"
-    if error.type == "NotImplementedError":
+    if error.is_a("NotImplementedError"):
         return Verdict.RUNTIME_ERROR, f"{NOT_ATTEMPTED}: the function still raises NotImplementedError"
     if error.is_a("SystemExit"):
         return Verdict.RUNTIME_ERROR, "called sys.exit() during the test; return a value instead"
@@ -212,32 +318,46 @@ def _error_verdict(error: ErrorInfo) -> tuple[Verdict, str]:
     return Verdict.RUNTIME_ERROR, f"raised {error.headline()}"
 
 
-def diagnose(case: Case, actual: dict[str, Observation], traps: TrapSet) -> str | None:
-    """The message of the first known mistake whose output equals the submission's."""
+def generic_mistake(case: Case, expected: Expected, actual: dict[str, Observation]) -> Diagnosis | None:
+    """How the submission's output relates to the expected one, when a generic diagnosis says (judge.diagnose)."""
+    want, got = expected.get(MAIN), actual.get(MAIN)
+    if want is None or want.error is not None or got is None or got.error is not None:
+        return None
+    return generic(case, want.value, got.value)
+
+
+def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet,
+                  only: set[str] | None = None) -> Diagnosis | None:
+    """The first trap (of those named in `only`, when given) whose output equals the submission's."""
+    for trap in traps.traps:
+        if (only is None or trap.name in only) and _trap_matches(case, actual, traps, trap):
+            return Diagnosis(trap.name, trap.message)
+    return None
+
+
+def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, trap: Trap) -> bool | None:
+    """Whether `trap` gives the submission's output on `case`; None when it cannot tell (the trap raised)."""
     observed = actual.get(MAIN)
-    if observed is None or observed.error is not None:
+    fn = traps.functions.get(trap.function)
+    if observed is None or observed.error is not None or fn is None:
         return None
     observed_shapes = _array_shapes(observed.value)
-    for trap in traps.traps:
-        fn = traps.functions.get(trap.function)
-        if fn is None:
-            continue
-        shapes, made = traps.outputs.get((case.name, trap.function), ((), None))
-        if shapes == ():
-            live = run_call(fn, case.calls[MAIN], None)
-            shapes = None if live.error is not None else _array_shapes(live.value)
-            made = None
-            if shapes is not None and _may_match(shapes, observed_shapes):
-                made = plain(live)  # encoding is the costly part: only for outputs that may match
-            small = made is not None and sum(math.prod(s) for s in shapes.values()) * 8 <= TRAP_KEEP_BYTES
-            traps.outputs[(case.name, trap.function)] = (shapes, made if small else None)
-        if shapes is None or not _may_match(shapes, observed_shapes):
-            continue  # the trap raised on this case, or its arrays' shapes differ: compare would fail
-        if made is None:
-            made = plain(run_call(fn, case.calls[MAIN], None))
-        if compare.check(case, {MAIN: made}, {MAIN: observed}).passed:
-            return trap.message
-    return None
+    shapes, made = traps.outputs.get((case.name, trap.function), ((), None))
+    if shapes == ():
+        live = run_call(fn, case.calls[MAIN], None)
+        shapes = None if live.error is not None else _array_shapes(live.value)
+        made = None
+        if shapes is not None and _may_match(shapes, observed_shapes):
+            made = plain(live)  # encoding is the costly part: only for outputs that may match
+        small = made is not None and sum(math.prod(s) for s in shapes.values()) * 8 <= TRAP_KEEP_BYTES
+        traps.outputs[(case.name, trap.function)] = (shapes, made if small else None)
+    if shapes is None:
+        return None  # the trap raised on this case
+    if not _may_match(shapes, observed_shapes):
+        return False  # its arrays' shapes differ: compare would fail
+    if made is None:
+        made = plain(run_call(fn, case.calls[MAIN], None))
+    return compare.check(case, {MAIN: made}, {MAIN: observed}).passed
 
 
 def _array_shapes(value: Any, path: tuple = ()) -> dict[tuple, tuple[int, ...]]:

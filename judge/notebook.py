@@ -300,11 +300,10 @@ class Statement:
     problem: Any
 
     def markdown(self) -> str:
+        from judge.statement import statement_markdown
+
         p = self.problem
-        parts = [f"## {p.title}", f"`{p.id}` · {p.difficulty} · {p.framework}", "", p.statement.strip()]
-        rules = getattr(p, "rules", ())
-        if rules:
-            parts += ["", "**Rules**", ""] + [f"{i}. {r.text.strip()}" for i, r in enumerate(rules, 1)]
+        parts = [f"## {p.title}", f"`{p.id}` · {p.difficulty} · {p.framework}", "", statement_markdown(p)]
         parts += ["", "```python", p.signature, "```",
                   f"Limits: {p.limits.time_s:g} s per test, {p.limits.memory_mb} MiB."]
         return "\n".join(parts)

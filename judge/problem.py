@@ -33,6 +33,11 @@ ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 # rules it names, so that nothing is enforced that the statement does not say.
 RULE_CHECKS = ("structure", "shape", "dtype", "finite", "values", "raises", "mutation",
                "gradient", "leakage", "invariance", "experiment")
+# When a test's hint applies (`hint_when`): the kind of check that failed (as
+# above; `values.loss` for a failure on one output key), a verdict the sandbox
+# or an error gave, or the name of a trap that the output matched. A hint about
+# cropping is no help to a solution that pads.
+HINT_FAILURES = RULE_CHECKS + ("runtime_error", "time_limit_exceeded", "memory_limit_exceeded")
 
 
 @dataclass(frozen=True)
@@ -86,6 +91,7 @@ class TestSpec:
     checks: tuple[CheckSpec, ...]
     tolerance: Tolerance | None       # None: the hidden file's default tolerance
     hint: str = ""
+    hint_when: tuple[str, ...] = ()    # failure kinds (HINT_FAILURES) or trap names; () = any failure
     explanation: str = ""
     source: str = ""                   # file:line, for authors
     expected: Any = None               # examples only: the output the author states (see `pinned`)
@@ -286,6 +292,15 @@ def load_hidden(problem: Problem) -> Hidden:
         ed.unknown({"idea", "cost", "mistakes"})
     tests = _tests(top, "tests", "hidden", problem.args, tolerance, errors, path,
                    tuple(r.id for r in problem.rules))
+    trap_names = {t.name for t in traps}
+    for test in tests:
+        unknown = [w for w in test.hint_when if w.split(".", 1)[0] not in HINT_FAILURES and w not in trap_names]
+        if unknown:
+            errors.add(int(test.source.rsplit(":", 1)[1]), f"{test.name}.hint_when",
+                       f"unknown {', '.join(map(repr, unknown))}; expected failure kinds "
+                       f"({', '.join(HINT_FAILURES)}) or trap names ({', '.join(sorted(trap_names)) or 'none'})")
+        if test.hint_when and not test.hint:
+            errors.add(int(test.source.rsplit(":", 1)[1]), f"{test.name}.hint_when", "given without a `hint`")
     top.unknown()
     errors.raise_if_any()
     return Hidden(tests=tests, tolerance=tolerance, reference=reference,
@@ -370,11 +385,12 @@ def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | li
         tests.append(TestSpec(
             name=name or f"{key}_{i}", group=group, inputs=inputs, checks=tuple(specs),
             tolerance=test_tolerance, hint=f.get("hint", str, default=""),
+            hint_when=tuple(f.get("hint_when", list, default=[], check=_all_conditions) or ()),
             explanation=f.get("explanation", str, default=""),
             source=f"{_display(path)}:{f.line()}",
             expected=_plain(f.raw("expected")) if pinned else None, pinned=pinned,
             rules=tuple(f.get("rules", list, default=[], check=_known_rules(rule_ids)) or ())))
-        fields = {"name", "group", "inputs", "tolerance", "hint", "explanation", "rules"}
+        fields = {"name", "group", "inputs", "tolerance", "hint", "hint_when", "explanation", "rules"}
         fields = fields - {"group"} | {"expected"} if default_group == "example" else fields
         for unknown in [k for k in f.data if k not in fields and k not in checks.names()]:
             f.error(unknown, _unknown_test_key(str(unknown), fields, checks.names()))
@@ -454,6 +470,11 @@ def _known_rules(rule_ids: tuple[str, ...]):
         known = ", ".join(rule_ids) or "none: add `rules:` to the problem's YAML"
         return f"unknown rule id {', '.join(map(repr, bad))}; the problem's rules are: {known}"
     return check
+
+
+def _all_conditions(v: list) -> str | None:
+    ok = all(isinstance(x, str) and all(part.isidentifier() for part in x.split(".", 1)) for x in v)
+    return None if ok else "expected a list of failure kinds (e.g. values, values.loss, raises) or trap names"
 
 
 def _positive(v: float) -> str | None:

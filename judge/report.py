@@ -11,8 +11,22 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from judge.escape import escape_controls
 from judge.terminal import terminal_width, use_colour  # noqa: F401 - re-exported for the faces
 from judge.verdict import NOT_ATTEMPTED, Verdict
+
+# Every message is capped, so no submission can make a report large (issue 10, class 5):
+# a test's message, each detail line and the number of detail lines.
+MAX_MESSAGE = 1500
+MAX_DETAIL = 600
+MAX_DETAILS = 12
+
+
+def cap_message(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` cut to `limit` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
 @dataclass(frozen=True)
@@ -44,7 +58,7 @@ class TestResult:
 
     def to_json(self) -> dict:
         return {"name": self.name, "group": self.group, "verdict": self.verdict.value,
-                "message": self.message, "time_ms": round(self.time_ms, 1)}
+                "message": self.message, "time_ms": _finite_ms(self.time_ms)}
 
 
 @dataclass
@@ -87,11 +101,15 @@ class Report:
 
     def to_json(self) -> dict:
         return {"problem": self.problem, "submission": self.submission, "verdict": self.verdict.value,
-                "passed": self.passed, "total": self.total, "time_ms": round(self.time_ms, 1),
+                "passed": self.passed, "total": self.total, "time_ms": _finite_ms(self.time_ms),
                 "tests": [t.to_json() for t in self.tests]}
 
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), indent=2)
+        return json.dumps(self.to_json(), indent=2, allow_nan=False)  # strict JSON, always
+
+
+def _finite_ms(ms: float) -> float:
+    return round(ms, 1) if ms == ms and abs(ms) != float("inf") else 0.0
 
 
 # ---------------------------------------------------------------- rendering for humans
@@ -106,6 +124,9 @@ Line = list[Segment]
 _GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check": "property checks"}
 _ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 _KNOWN_MISTAKE = "this matches a known mistake: "
+NOT_RUN = "not run: the file failed to load"  # the message of every test after the first when loading failed
+_DIAGNOSIS = "what went wrong: "     # a generic diagnosis (judge.diagnose)
+SAME_MISTAKE = "the same mistake as named above"  # a diagnosis already given on an earlier test
 
 
 def to_text(lines: list[Line], colour: bool = False) -> str:
@@ -113,6 +134,7 @@ def to_text(lines: list[Line], colour: bool = False) -> str:
     for line in lines:
         parts = []
         for text, style in line:
+            text = escape_controls(text)  # the only control sequences on screen are our colours
             if colour and style and text:
                 codes = ";".join(_ANSI[name] for name in style.split() if name in _ANSI)
                 parts.append(f"\x1b[{codes}m{text}\x1b[0m")
@@ -142,7 +164,7 @@ def render_lines(report: Report, verbose: bool = False, values: bool = False) ->
     result = []
     for line in render(report, verbose=verbose, values=values):
         styles = [s for _, s in line if s]
-        result.append(("".join(t for t, _ in line).rstrip(), styles[0] if styles else None))
+        result.append((escape_controls("".join(t for t, _ in line).rstrip()), styles[0] if styles else None))
     return result
 
 
@@ -173,7 +195,9 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
     failures = 0
     values_drawn = False
     abbreviated = False
-    for group, tests in _groups(report.tests):
+    # a file that failed to load is said once, on its first test; the rest are one line at the end
+    not_run = [t for t in report.tests if t.message.startswith(NOT_RUN)]
+    for group, tests in _groups([t for t in report.tests if not t.message.startswith(NOT_RUN)]):
         lines.append([(f"{_GROUP_TITLES.get(group, group)}", "bold")])
         passes: list[TestResult] = []
         unlisted: list[TestResult] = []
@@ -213,6 +237,8 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
             names = ", ".join(t.name for t in unlisted)
             lines.extend([(text, "red" if i == 0 else None)]
                          for i, text in enumerate(_wrap(f"✗ {len(unlisted)} more failed: {names}", width, "  ")))
+    if not_run:
+        lines.append([(f"  ✗ {len(not_run)} more tests not run: the file failed to load (see above)", "red")])
     if abbreviated:
         lines.append([(f"{failures - min(failures, DETAILED_FAILURES)} more failure(s) without details; "
                        f"-v shows every message", "dim")])
@@ -251,11 +277,13 @@ def _message(message: str, mistakes: set[str], width: int = 100) -> list[Line]:
     lines: list[Line] = []
     for part in message.splitlines():
         style = None
-        if part.startswith(_KNOWN_MISTAKE):
+        if part.startswith((_KNOWN_MISTAKE, _DIAGNOSIS)):
             if part in mistakes:
                 lines.append([("      this matches the known mistake named above", "yellow")])
                 continue
             mistakes.add(part)
+            style = "yellow"
+        elif part == SAME_MISTAKE:
             style = "yellow"
         elif part.startswith("hint: "):
             style = "cyan"

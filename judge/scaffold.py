@@ -49,11 +49,15 @@ def _files(pid: str, framework: str) -> dict[str, str]:
 _LIBRARIES = {
     "torch": {"module": "torch", "type": "torch.Tensor", "is_array": "isinstance(x, torch.Tensor)",
               "float_check": "x.is_floating_point()", "noun": "tensor",
-              "gradient": "  - name: gradient_flows_to_x\n    group: check\n"
+              "gradient": "  - name: gradient_flows_to_x\n    rules: [differentiable]\n    group: check\n"
                           "    inputs: {x: {normal: [3, 4]}, factor: 2.0}\n"
-                          "    gradient: {wrt: [x]}       # autograd must reach x with the reference's gradient\n"},
+                          "    gradient: {wrt: [x]}       # autograd must reach x with the reference's gradient\n",
+              "gradient_rule": "  - id: differentiable\n"
+                               "    text: \"The result stays differentiable with respect to `x` (no `.detach()`).\"\n"
+                               "    checks: [gradient]\n"},
     "numpy": {"module": "numpy as np", "type": "np.ndarray", "is_array": "isinstance(x, np.ndarray)",
-              "float_check": "np.issubdtype(x.dtype, np.floating)", "noun": "array", "gradient": ""},
+              "float_check": "np.issubdtype(x.dtype, np.floating)", "noun": "array", "gradient": "",
+              "gradient_rule": ""},
 }
 
 _PROBLEM = """\
@@ -72,16 +76,21 @@ limits:
   memory_mb: 1024
   ac_to_time_limit: 2.0         # judge validate: time_s >= this x the slowest accepted test
   time_limit_to_tle: 1.5        # judge validate: warn when a verdict flips within this factor of time_s
-statement: |
+statement: |                    # prose only: `judge show` lists the rules below after it
   Multiply every entry of a float {noun} by a number.
 
   **Input.** `x` is a float {noun} of any shape; `factor` is a Python float.
-
-  **Output.** A new {noun} of the same shape and dtype holding `x * factor`.
-
-  **Rules.** Do not modify `x` in place. Raise `ValueError` when `x` is not
-  a floating-point {noun}.
-starter: |
+rules:                          # every rule of the contract; each test names the rules it enforces
+  - id: scaled                  # tests refer to rules by id
+    text: "Return a new {noun} of the same shape and dtype holding `x * factor`."
+    checks: [structure, shape, dtype, finite, values]   # the kinds of check this rule licenses
+  - id: inputs_unchanged
+    text: "Do not modify `x` in place."
+    checks: [mutation]
+  - id: errors
+    text: "Raise `ValueError` when `x` is not a floating-point {noun}."
+    checks: [raises]
+{gradient_rule}starter: |
   import {module}
 
 
@@ -91,6 +100,7 @@ hints:                          # revealed one at a time, from a nudge to the ke
   - "Arithmetic on a {noun} already applies to every entry."
 examples:                       # public: learners see inputs, the reference's output and the explanation
   - name: small_example
+    rules: [scaled]             # the rules this example enforces (judge validate checks every check is licensed)
     inputs:
       x: {{literal: [[1.0, 2.0], [3.0, -4.0]]}}   # a generator (docs/authoring.md) or a plain value
       factor: 2.0
@@ -110,14 +120,19 @@ traps:                         # known mistakes: functions in traps.py; a matchi
 
 tests:
   - name: random_matrix        # no check key: `compare` (structure, shape, dtype, finite, allclose)
+    rules: [scaled]
     inputs: {{x: {{normal: [8, 16]}}, factor: 0.5}}
   - name: float64_input
+    rules: [scaled]
     inputs: {{x: {{normal: [4, 5], dtype: float64}}, factor: -3.0}}
   - name: rejects_integer_input
+    rules: [errors]
     inputs: {{x: {{randint: {{shape: [3], low: 0, high: 9}}}}, factor: 2.0}}
     raises: ValueError         # the call must raise this (or a subclass)
     hint: "integer input is not allowed: raise ValueError"
+    hint_when: [raises]        # shown only for this kind of failure (or a trap's name)
   - name: no_input_mutation
+    rules: [inputs_unchanged]
     group: check               # hidden (default) or check: a property check
     inputs: {{x: {{normal: [3, 4]}}, factor: 2.0}}
     mutation: {{}}

@@ -71,17 +71,18 @@ class Judge:
         problem = self.problem(problem_id)
         source = read_submission(Path(submission))
         return self.run_source(problem, source, str(submission), examples_only=examples_only,
-                               origin=str(Path(submission).resolve()))
+                               origin=str(Path(submission).resolve()), graded=Path(submission).resolve().parent)
 
     def run_source(self, problem: Problem, source: str, label: str, *, examples_only: bool = False,
                    origin: str | None = None, record: bool | None = None,
-                   on_result: Callable[[TestResult], None] | None = None) -> Report:
+                   on_result: Callable[[TestResult], None] | None = None, graded: Path | None = None) -> Report:
         """Judge `source`; `origin` is what the progress database records (default: `label`).
 
         `record` overrides the judge's own setting for this run (None: the judge's).
         `on_result` is called with each test's result, in order, as soon as it is decided.
+        `graded` is the directory the source came from (no child may read it).
         """
-        self._start_sandbox(problem.framework)
+        self._start_sandbox(problem.framework, graded)
         cases, expected, traps = self._prepared(problem, examples_only)
         limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
         report = grade(problem, cases, expected, source, Path(label).name, label, self._sandbox, limits, traps,
@@ -103,7 +104,7 @@ class Judge:
         problem = self.problem(problem_id)
         source = read_submission(Path(submission))
         test = problems.load_input_file(problem, Path(input_file))
-        self._start_sandbox(problem.framework)
+        self._start_sandbox(problem.framework, Path(submission).resolve().parent)
         hidden = problems.load_hidden(problem)
         case = build_case(problem, test, hidden.tolerance)
         expected = _reference_outputs(problem, hidden.reference, [case])
@@ -113,14 +114,17 @@ class Judge:
         return grade(problem, [case], expected, source, Path(submission).name, str(submission), self._sandbox,
                      limits, traps)
 
-    def grader(self, problem: Problem) -> Callable[[str, str], Report]:
+    def grader(self, problem: Problem, graded: Path | None = None) -> Callable[[str, str], Report]:
         """A function judging (source, label) on `problem`, prepared once (batch grading, issue 6).
+
+        `graded` is the directory the sources come from: no child may read it (one
+        student's submission reading another's).
 
         Same order as `run_source`: the fork server (a separate process) starts
         first, so it imports while we load. The function may be called from several threads at once
         (`Sandbox.run` locks its spawn); it records no progress.
         """
-        self._start_sandbox(problem.framework)
+        self._start_sandbox(problem.framework, graded)
         if problem.framework == "torch":
             # Imported here, once, while the fork server starts: a batch diagnoses wrong answers from
             # several threads, and a thread seeing a half-imported torch in sys.modules fails.
@@ -180,19 +184,25 @@ class Judge:
         # One server preloading torch serves numpy problems too (it imports numpy as well).
         self._start_sandbox("torch" if "torch" in frameworks else "numpy")
 
-    def _start_sandbox(self, framework: str) -> None:
+    def protected_paths(self, graded: Path | None = None) -> tuple[Path, ...]:
+        """What no submission may read: the whole problem set (hidden tests, known submissions,
+        .git), cached expected values, progress records, the directory being graded, and the
+        directories given as `protect` (the judging service's SQLite database)."""
+        paths = [self.root, self.cache.directory, progress_home(), graded, *self.protect]
+        return tuple(dict.fromkeys(Path(p).resolve() for p in paths if p is not None))
+
+    def _start_sandbox(self, framework: str, graded: Path | None = None) -> None:
         """Start (or widen) the fork server; it is a separate process that shares no memory with us."""
-        # judge.experiments runs training inside the child, where the judge's tree cannot be read.
+        # judge.experiments runs training inside the child: imported once in the server, not per child.
         preload = ("numpy", "torch", "judge.experiments") if framework == "torch" else ("numpy",)
+        protect = self.protected_paths(graded)
         if self._sandbox is not None and set(preload) <= set(self._sandbox.preload):
+            self._sandbox.protect_also(protect)  # a new graded directory needs no restart
             return
         if self._sandbox is not None:  # a torch problem after numpy ones: restart with torch preloaded
             preload = tuple(dict.fromkeys(self._sandbox.preload + preload))
+            protect = tuple(dict.fromkeys(self._sandbox.protect + protect))
             self._sandbox.close()
-        # The judge's data: hidden tests and known submissions, cached expected values, progress.
-        protect = [self.root / name for name in ("hidden_tests", "submissions", "problems")]
-        protect += [p for p in (self.cache.directory, progress_home()) if p is not None]
-        protect += list(self.protect)
         disable: tuple[str, ...] = ()
         if os.environ.get(DISABLE_ENV):  # the isolation module is only needed to check the names
             from judge.sandbox.isolation import disabled_from_env

@@ -8,6 +8,9 @@ is valid when no aspect reports an error:
 - schema: every file parses and every field is known and well typed (all errors at once);
 - reference: runs on every case and every check's extra calls, twice, with
   identical outputs, within the time limit; judged in the sandbox, it is accepted;
+- rules: every test names the statement's rules it enforces, and each check it
+  runs (each stage of `compare` that can fail, on each output key) is licensed
+  by one of them, so nothing is judged that the statement does not say;
 - examples: what `judge show` displays is what grading expects, and an example's
   stated `expected:` output matches the reference;
 - experiments: each `experiment` test passes with the reference and fails with
@@ -30,6 +33,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from judge import problem as problems
+from judge.rules import collapse, offences
 from judge.cases import MAIN, Case, build_case
 from judge.checks import compare, experiment
 from judge.errors import ConfigError, ConfigErrors
@@ -174,13 +178,15 @@ class _ProblemCheck:
         self.problem: Problem | None = None
         self.hidden: Hidden | None = None
         self.slowest_accepted: tuple[float, str, str] | None = None   # (ms, submission, test)
+        self.expected: dict[str, Expected] = {}   # test name -> the reference's observations (for rules)
 
     def run(self) -> list[Diagnostic]:
         diagnostics: list[Diagnostic] = []
         # A problem that does not load, or a reference that is not sound, makes
         # every later aspect's verdict meaningless: stop there.
-        for aspect, blocking in ((self.schema, True), (self.reference, True), (self.examples, False),
-                                 (self.experiments, False), (self.submissions, False), (self.time_limit, False)):
+        for aspect, blocking in ((self.schema, True), (self.reference, True), (self.rules, False),
+                                 (self.examples, False), (self.experiments, False), (self.submissions, False),
+                                 (self.time_limit, False)):
             found = aspect()
             diagnostics += found
             if blocking and any(d.severity is Severity.ERROR for d in found):
@@ -229,6 +235,7 @@ class _ProblemCheck:
             except ConfigError as exc:
                 found.append(_error(aspect, f"test {test.name!r} ({test.source}): {exc}"))
                 continue
+            self.expected[test.name] = first
             for call in case.calls:
                 difference = _first_difference(first[call].to_plain(), second[call].to_plain())
                 if difference:
@@ -251,6 +258,22 @@ class _ProblemCheck:
                 found.append(_error(f"{aspect}.sandboxed", "the reference, judged in the sandbox, is not accepted: "
                                                            + _failure(report)))
         return found
+
+    # ------------------------------------------------------------ rules
+    def rules(self) -> list[Diagnostic]:
+        """Every check of every test enforces a stated rule; identical offences collapse into one line."""
+        aspect = f"{self.id}.rules"
+        found = []
+        for test in list(self.problem.examples) + list(self.hidden.tests):
+            found += offences(self.problem, test, self.expected.get(test.name, {}))
+        unconditional = [t.name for t in list(self.problem.examples) + list(self.hidden.tests)
+                         if t.hint and not t.hint_when]
+        hints = [_warning(aspect, f"{len(unconditional)} test(s) {', '.join(unconditional[:6])}: a `hint` without "
+                                  "`hint_when` is shown for any failure; say which failure kinds or traps it explains")
+                 ] if unconditional else []
+        if not found:
+            return hints + [_info(aspect, f"{len(self.problem.rules)} rules; every check of every test enforces one")]
+        return hints + [_error(aspect, line) for line in collapse(found)]
 
     # ------------------------------------------------------------ examples
     def examples(self) -> list[Diagnostic]:
@@ -547,10 +570,25 @@ def _like(stated: Any, reference: Any) -> Any:
 
 # ---------------------------------------------------------------- rendering
 
+def collapsed(diagnostics: list[Diagnostic], limit: int = 4) -> list[Diagnostic]:
+    """Identical messages of one severity as one diagnostic naming every aspect that reported it."""
+    groups: dict[tuple[Severity, str], list[str]] = {}
+    for d in diagnostics:
+        groups.setdefault((d.severity, d.message), []).append(d.aspect)
+    result = []
+    for (severity, message), aspects in groups.items():
+        aspect = aspects[0]
+        if len(aspects) > 1:
+            others = ", ".join(aspects[1:limit]) + (f" and {len(aspects) - limit} more" if len(aspects) > limit else "")
+            aspect = f"{aspect} (also {others})"
+        result.append(Diagnostic(aspect, severity, message))
+    return result
+
+
 def render(checked: ProblemValidation, verbose: bool = False) -> list[tuple[str, str | None]]:
     """(text, colour) lines for one problem: errors and warnings always, `ok` lines when verbose."""
     lines: list[tuple[str, str | None]] = []
-    for d in checked.diagnostics:
+    for d in collapsed(checked.diagnostics):
         if d.severity is Severity.ERROR:
             lines.append((f"  ERROR {d.aspect}: {d.message}", "red"))
         elif d.severity is Severity.WARNING:

@@ -13,10 +13,14 @@ from __future__ import annotations
 import json
 import math
 import struct
+import sys
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
+
+from judge.wording import type_name
 
 # dtypes that may cross; bfloat16 travels as float32 bytes with its name kept.
 _NUMPY_DTYPES = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16",
@@ -24,10 +28,21 @@ _NUMPY_DTYPES = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16",
 _TORCH_ONLY = {"bfloat16": "float32"}
 MAX_DEPTH = 32
 MAX_ITEMS = 100_000
+# Decoding costs memory per node (a Python object, an ndarray header), not per payload byte:
+# a few MB of one-byte arrays or dict keys once took the judge from 244 MiB to 800+ MiB.
+# Every node is charged NODE_COST bytes (dict keys their length too) against the byte budget,
+# a value has at most MAX_NODES nodes, and its header at most MAX_HEADER bytes (issue 10, class 5).
+MAX_NODES = 20_000
+NODE_COST = 64
+MAX_HEADER = 4 << 20
 
 
 class WireError(ValueError):
     """A payload that is not in the plain format, or is too large."""
+
+
+class TooManyNodes(WireError):
+    """A value with more nodes than its allowance: it cannot match the expected one."""
 
 
 class _Refused(Exception):
@@ -74,19 +89,23 @@ def kind_of(value: Any) -> str:
 
 # ---------------------------------------------------------------- encoding
 
-def encode(value: Any, max_bytes: int) -> bytes:
+def encode(value: Any, max_bytes: int, max_nodes: int | None = None) -> bytes:
     """Serialise `value` (nested dict/list/tuple/scalars/arrays/tensors) to bytes.
 
     Raises WireError naming the offending path when a value may not cross or
-    the payload would exceed `max_bytes`.
+    the payload would exceed `max_bytes`, or the value has more than `max_nodes`
+    nodes (None: no node limit, for the judge's own values) or a header over MAX_HEADER.
     """
     blobs: list[bytes] = []
-    budget = [max_bytes]
+    budget = [max_bytes, max_nodes if max_nodes is not None else 1 << 62]
     try:
         tree = _encode(value, blobs, budget, "result", 0)
     except _Refused as exc:
         raise WireError(str(exc)) from None
     header = json.dumps(tree, allow_nan=True, separators=(",", ":")).encode()
+    if max_nodes is not None and len(header) > MAX_HEADER:
+        raise WireError(f"result: the value is too large to return (its structure takes over "
+                        f"{MAX_HEADER >> 20} MiB; the limit is {MAX_NODES} items)")
     return struct.pack("<I", len(header)) + header + b"".join(blobs)
 
 
@@ -96,9 +115,18 @@ def _take(budget: list[int], n: int, path: str) -> None:
         raise _Refused(f"{path}: the value is too large to return (over the output size limit)")
 
 
+def _node(budget: list[int], path: str, extra: int = 0) -> None:
+    budget[1] -= 1
+    if budget[1] < 0:
+        raise _Refused(f"{path}: the value is too large to return (more than the limit of {MAX_NODES} items "
+                       "in all: arrays, numbers, strings, list items and dict keys)")
+    _take(budget, NODE_COST + extra, path)
+
+
 def _encode(value: Any, blobs: list[bytes], budget: list[int], path: str, depth: int) -> Any:
     if depth > MAX_DEPTH:
         raise _Refused(f"{path}: nested more than {MAX_DEPTH} levels deep")
+    _node(budget, path)
     # Exact type checks: a subclass of int/str/dict may carry overridden methods.
     t = type(value)
     if value is None or t is bool:
@@ -127,6 +155,7 @@ def _encode(value: Any, blobs: list[bytes], budget: list[int], path: str, depth:
         for k, v in value.items():
             if type(k) is not str:
                 raise _Refused(f"{path}: dict keys must be strings, got {type(k).__name__} {k!r:.40}")
+            _node(budget, path, len(k))
             items.append([k, _encode(v, blobs, budget, f"{path}[{k!r}]", depth + 1)])
         return {"t": "dict", "v": items}
     if isinstance(value, np.generic) and type(value).__module__ == "numpy":
@@ -139,41 +168,60 @@ def _encode(value: Any, blobs: list[bytes], budget: list[int], path: str, depth:
         node = _encode_array(value.data, value.library, blobs, budget, path, scalar=value.scalar)
         node.update({"dtype": value.dtype, "grad": value.requires_grad, "fn": value.has_grad_fn})
         return node
-    raise _Refused(f"{path}: cannot return a value of type {t.__module__}.{t.__qualname__}")
+    raise _Refused(f"{path}: cannot return a value of type {type_name(t)}")
 
 
 def _is_plain_tensor(value: Any) -> bool:
-    torch = _torch_if_loaded()
+    torch = bound_torch()
     if torch is None:
         return False
     # torch.nn.Parameter is the one subclass allowed: it is what learnable inputs are.
-    return type(value) in (torch.Tensor, torch.nn.Parameter)
+    return type(value) in (torch.Tensor, torch.Parameter)
 
 
-def _torch_if_loaded() -> Any:
-    import sys
+def torch_api() -> SimpleNamespace | None:
+    """The torch entry points the harness uses, taken from torch's C types; None without torch.
 
-    return sys.modules.get("torch")
+    `torch.Tensor`'s Python class and the `torch.autograd` module can be rebound by a
+    submission; the methods of `torch._C.TensorBase` and the autograd engine cannot.
+    """
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    base = torch._C.TensorBase
+    return SimpleNamespace(Tensor=torch.Tensor, Parameter=torch.nn.Parameter, base=base, detach=base.detach, requires_grad_=base.requires_grad_,
+                           is_floating_point=base.is_floating_point, mul=base.mul, sum=base.sum, to=base.to,
+                           numpy=base.numpy, cpu=base.cpu, randn=torch.randn, Generator=torch._C.Generator,
+                           ones_like=torch.ones_like, float64=torch.float64, float32=torch.float32, strided=torch.strided,
+                           requires_grad=vars(base)["requires_grad"].__get__,
+                           grad_fn=vars(base)["grad_fn"].__get__,
+                           run_backward=torch.autograd.variable.Variable._execution_engine.run_backward)
+
+
+_TORCH: SimpleNamespace | None = None  # set in the harness's bound copy (judge.harness); else looked up per call
+
+
+def bound_torch() -> SimpleNamespace | None:
+    """The harness's torch entry points: bound before the submission loaded, in the sandbox child."""
+    return _TORCH if _TORCH is not None else torch_api()
+
 
 
 def _encode_tensor(tensor: Any, blobs: list[bytes], budget: list[int], path: str) -> Any:
-    torch = _torch_if_loaded()
-    meta = {"grad": bool(tensor.requires_grad), "fn": tensor.grad_fn is not None}
+    torch = bound_torch()
+    meta = {"grad": bool(torch.requires_grad(tensor)), "fn": torch.grad_fn(tensor) is not None}
     if tensor.layout != torch.strided:
         raise _Refused(f"{path}: sparse or other non-strided tensors cannot be returned; use .to_dense()")
-    if tensor.is_complex() or tensor.dtype.is_floating_point or tensor.dtype in (
-            torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64):
-        pass
-    else:
-        raise _Refused(f"{path}: tensors of dtype {tensor.dtype} cannot be returned")
     name = str(tensor.dtype).replace("torch.", "")
-    plain = tensor.detach()
+    if name not in _NUMPY_DTYPES and name not in _TORCH_ONLY:
+        raise _Refused(f"{path}: tensors of dtype {tensor.dtype} cannot be returned")
+    plain = torch.detach(tensor)
     if plain.device.type != "cpu":
-        plain = plain.cpu()
+        plain = torch.cpu(plain)
     if name in _TORCH_ONLY:
-        array = plain.to(torch.float32).numpy()
+        array = torch.numpy(torch.to(plain, torch.float32))
     elif name in _NUMPY_DTYPES:
-        array = plain.numpy()
+        array = torch.numpy(plain)
     else:
         raise _Refused(f"{path}: tensors of dtype {name} cannot be returned")
     node = _encode_array(array, "torch", blobs, budget, path)
@@ -198,8 +246,26 @@ def _encode_array(array: np.ndarray, library: str, blobs: list[bytes], budget: l
 
 # ---------------------------------------------------------------- decoding
 
-def decode(payload: bytes, max_bytes: int) -> Any:
+def count_nodes(value: Any) -> int:
+    """How many nodes `encode` would write for a plain or decoded value (each dict key counts one)."""
+    if type(value) is dict:
+        return 1 + sum(1 + count_nodes(v) for v in value.values())
+    if type(value) in (list, tuple):
+        return 1 + sum(count_nodes(v) for v in value)
+    return 1
+
+
+def decode(payload: bytes, max_bytes: int, max_nodes: int | None = None) -> Any:
     """Rebuild a value from `encode`'s bytes; anything malformed raises WireError."""
+    return decode_counted(payload, max_bytes, max_nodes)[0]
+
+
+def decode_counted(payload: bytes, max_bytes: int, max_nodes: int | None = None) -> tuple[Any, int]:
+    """`decode`, also returning the number of nodes decoded (what the value costs beyond its bytes).
+
+    With `max_nodes` (a child's result), the header is refused above MAX_HEADER bytes
+    before it is parsed and decoding stops after `max_nodes` nodes.
+    """
     if len(payload) > max_bytes:
         raise WireError(f"payload of {len(payload)} bytes is over the limit of {max_bytes}")
     if len(payload) < 4:
@@ -207,21 +273,28 @@ def decode(payload: bytes, max_bytes: int) -> Any:
     (n,) = struct.unpack_from("<I", payload)
     if n > len(payload) - 4:
         raise WireError("truncated header")
+    if max_nodes is not None and n > MAX_HEADER:
+        raise WireError(f"a header of {n} bytes is over the limit of {MAX_HEADER}")
     try:
         tree = json.loads(payload[4:4 + n])
     except (ValueError, RecursionError) as exc:
         raise WireError(f"malformed header: {exc}") from None
     view = memoryview(payload)[4 + n:]
     offset = [0]
-    value = _decode(tree, view, offset, 0)
+    limit = max_nodes if max_nodes is not None else 1 << 62
+    nodes = [limit]
+    value = _decode(tree, view, offset, 0, nodes)
     if offset[0] != len(view):
         raise WireError("trailing bytes after the last array")
-    return value
+    return value, limit - nodes[0]
 
 
-def _decode(node: Any, view: memoryview, offset: list[int], depth: int) -> Any:
+def _decode(node: Any, view: memoryview, offset: list[int], depth: int, nodes: list[int]) -> Any:
     if depth > MAX_DEPTH + 2:
         raise WireError("nested too deeply")
+    nodes[0] -= 1
+    if nodes[0] < 0:
+        raise TooManyNodes("more nodes than the limit")
     if node is None or type(node) in (bool, int, float):
         return node
     if type(node) is not dict or "t" not in node:
@@ -234,14 +307,15 @@ def _decode(node: Any, view: memoryview, offset: list[int], depth: int) -> Any:
     if t == "bigint":
         return int(_typed(node.get("v"), str))
     if t in ("list", "tuple"):
-        items = [_decode(v, view, offset, depth + 1) for v in _typed(node.get("v"), list)]
+        items = [_decode(v, view, offset, depth + 1, nodes) for v in _typed(node.get("v"), list)]
         return items if t == "list" else tuple(items)
     if t == "dict":
         out = {}
         for pair in _typed(node.get("v"), list):
             if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
                 raise WireError("malformed dict entry")
-            out[pair[0]] = _decode(pair[1], view, offset, depth + 1)
+            nodes[0] -= 1
+            out[pair[0]] = _decode(pair[1], view, offset, depth + 1, nodes)
         return out
     if t == "array":
         return _decode_array(node, view, offset)

@@ -94,7 +94,7 @@ class _FakeJudge:
     def problem(self, problem_id):
         return type("P", (), {"id": problem_id})()
 
-    def grader(self, problem):
+    def grader(self, problem, graded=None):
         def judge_source(source: str, label: str) -> reports.Report:
             if "boom" in label:
                 raise RuntimeError("the sandbox vanished")

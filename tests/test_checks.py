@@ -68,6 +68,14 @@ X = {"x": torch.arange(6.0).reshape(2, 3)}
 
 # ---------------------------------------------------------------- structure
 
+def test_structure_lists_at_most_a_few_keys_then_a_count() -> None:
+    """9,000 extra keys once made a message of megabytes (issue 10, class 5)."""
+    extra = {f"key_{i:05d}_{'x' * 80}": 0 for i in range(9_000)}
+    result = run_check("structure", X, lambda x: {"a": x}, lambda x: {"a": x, **extra})
+    assert not result.passed and len(text_of(result)) < 2000
+    assert "... and 8992 more}" in result.message
+
+
 def test_structure_passes_for_the_same_keys_and_kinds() -> None:
     result = run_check("structure", X, lambda x: {"a": x, "b": [1, 2.0]}, lambda x: {"b": [3, 4.0], "a": x + 1})
     assert result.passed
@@ -182,6 +190,27 @@ def test_allclose_within_tolerance_passes() -> None:
     tolerance = Tolerance(rtol=1e-3, atol=0.0)
     assert run_check("allclose", VALUES, lambda x: x, lambda x: x * (1 + 5e-4), tolerance=tolerance).passed
     assert not run_check("allclose", VALUES, lambda x: x, lambda x: x * (1 + 5e-3), tolerance=tolerance).passed
+
+
+def test_allclose_non_finite_expected_matches_only_itself() -> None:
+    """issue 12: with e = inf the band atol + rtol * |e| is inf, and any finite value used to pass."""
+    loose = Tolerance(rtol=1e-3, atol=1e-3)
+    inf = {"x": torch.tensor([float("inf"), -float("inf"), float("nan"), 1.0])}
+    assert run_check("allclose", inf, lambda x: x, lambda x: x.clone(), tolerance=loose).passed
+    for wrong in (lambda x: torch.tensor([5.0, -float("inf"), float("nan"), 1.0]),
+                  lambda x: torch.tensor([float("inf"), float("inf"), float("nan"), 1.0]),
+                  lambda x: torch.tensor([float("inf"), -5.0, float("nan"), 1.0]),
+                  lambda x: torch.tensor([float("inf"), -float("inf"), 0.0, 1.0])):
+        assert not run_check("allclose", inf, lambda x: x, wrong, tolerance=loose).passed
+    scalar = {"x": torch.tensor(0.0)}
+    assert not run_check("allclose", scalar, lambda x: float("-inf"), lambda x: 3.0, tolerance=loose).passed
+
+
+def test_structure_names_kinds_as_a_person_would() -> None:
+    result = run_check("structure", X, lambda x: {"a": x}, lambda x: 3)
+    assert "is an int;" in result.message
+    result = run_check("structure", X, lambda x: {"a": x}, lambda x: None)
+    assert "is None;" in result.message
 
 
 def test_allclose_an_infinite_expected_value_is_matched_only_by_the_same_infinity() -> None:
@@ -460,8 +489,15 @@ LEAK = {"arg": "x", "sample": 1}
 
 
 def test_leakage_passes_for_independent_samples() -> None:
-    assert run_check("leakage", BATCH, lambda x: x * 2, lambda x: x - x.mean(1, keepdim=True) + x.mean(1, keepdim=True),
-                     LEAK).passed
+    assert run_check("leakage", BATCH, lambda x: x * 2,
+                     lambda x: x * 2 + x.mean(1, keepdim=True) * 0, LEAK).passed
+
+
+def test_leakage_compares_the_perturbed_call_with_the_reference() -> None:
+    """A cache keyed by shape answers the perturbed batch with the first call's output (issue 10, class 3)."""
+    cache = {}
+    result = run_check("leakage", BATCH, lambda x: x * 2, lambda x: cache.setdefault(tuple(x.shape), x * 2), LEAK)
+    assert not result.passed and result.message.startswith("with sample 1 redrawn: ")
 
 
 def test_leakage_detects_mixing_across_the_batch() -> None:
@@ -557,6 +593,62 @@ def test_invariance_blames_a_wrong_declaration_not_the_submission() -> None:
     result = run_check("invariance", PAIR, lambda a, b: a - b, lambda a, b: a - b, SWAP)
     assert not result.passed and result.verdict is Verdict.JUDGE_ERROR
     assert "the reference breaks this declared invariance" in result.message
+
+
+# ---------------------------------------------------------------- forged observations (issue 10, class 2)
+
+def test_gradient_fails_when_the_gradients_are_missing_or_malformed() -> None:
+    from dataclasses import replace
+
+    case = make_case(X, "gradient", {"wrt": ["x"]})
+    expected = observe(lambda x: x * 2, case)
+    actual = observe(lambda x: x * 2, case)
+    assert checks.get("gradient").check(case, expected, actual, wrt=["x"]).passed
+    good = actual["gradient.backward"]
+    for forged in (None, (), (good.grads[0], good.grads[0]),
+                   (wire.Array(data=good.grads[0].data[:1], library="torch", dtype="float32"),)):
+        actual["gradient.backward"] = replace(good, grads=forged)
+        assert not checks.get("gradient").check(case, expected, actual, wrt=["x"]).passed, forged
+
+
+def test_gradient_fails_for_an_output_without_autograd_history_where_the_reference_has_one() -> None:
+    from dataclasses import replace
+
+    case = make_case(X, "gradient", {"wrt": ["x"]})
+    expected = observe(lambda x: x * 2, case)
+    actual = observe(lambda x: x * 2, case)
+    value = actual["gradient.backward"].value
+    actual["gradient.backward"] = replace(actual["gradient.backward"], value=replace(value, has_grad_fn=False))
+    result = checks.get("gradient").check(case, expected, actual, wrt=["x"])
+    assert not result.passed and "not connected to the autograd graph" in result.message
+
+
+def test_mutation_fails_when_the_inputs_after_are_missing() -> None:
+    from dataclasses import replace
+
+    case = make_case(X, "mutation", {})
+    expected = observe(lambda x: x * 2, case)
+    actual = observe(lambda x: x * 2, case)
+    assert checks.get("mutation").check(case, expected, actual).passed
+    for forged in (None, ()):
+        actual["mutation.inputs"] = replace(actual["mutation.inputs"], inputs_after=forged)
+        result = checks.get("mutation").check(case, expected, actual)
+        assert not result.passed and "did not come back" in result.message
+
+
+def test_mutation_looks_at_every_call_of_the_test() -> None:
+    """A submission that mutates only on the test's own call, not on the check's, is caught."""
+    seen = []
+
+    def sneaky(x):
+        seen.append(1)
+        out = x * 2
+        if len(seen) == 1:  # observe() makes the main call first
+            x.add_(1)
+        return out
+
+    result = run_check("mutation", X, lambda x: x * 2, sneaky)
+    assert not result.passed and "modified in place" in result.message
 
 
 # ---------------------------------------------------------------- experiment

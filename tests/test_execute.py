@@ -37,7 +37,8 @@ def test_value_is_returned_and_args_are_revived() -> None:
     assert seen["types"] == (torch.Tensor, int)  # a plain Array becomes a real tensor again
     assert torch.equal(observation.value["y"], torch.tensor([0.0, 2.0, 4.0]))
     assert observation.value["k"] == 2 and observation.time_ms >= 0
-    assert observation.grads is None and observation.inputs_after is None
+    assert observation.grads is None
+    assert [type(a) for a in observation.inputs_after] == [torch.Tensor, int]  # every call reads its inputs back
 
 
 def test_error_keeps_only_the_solutions_frames() -> None:
@@ -147,10 +148,9 @@ def test_backward_failure_is_reported_with_its_frames() -> None:
 def test_inputs_after_show_in_place_changes() -> None:
     x = plain(torch.zeros(3))
     f = lambda x: x.add_(1).sum()  # noqa: E731
-    observation = run_call(f, Call(args=(x, ), return_inputs=True), SOLUTION)
+    observation = run_call(f, Call(args=(x, )), SOLUTION)
     assert torch.equal(observation.inputs_after[0], torch.ones(3))
     assert x.data.tolist() == [0.0, 0.0, 0.0]  # the plain input itself is never touched
-    assert run_call(f, Call(args=(x,)), SOLUTION).inputs_after is None
 
 
 def test_inputs_after_also_when_the_call_raises() -> None:
@@ -158,22 +158,22 @@ def test_inputs_after_also_when_the_call_raises() -> None:
         x[0] = 5
         raise ValueError("after mutating")
 
-    observation = run_call(f, Call(args=(plain(np.zeros(2)),), return_inputs=True), SOLUTION)
+    observation = run_call(f, Call(args=(plain(np.zeros(2)),)), SOLUTION)
     assert observation.error.type == "ValueError"
     assert observation.inputs_after[0].tolist() == [5.0, 0.0]
 
 
 def test_inputs_after_are_detached_for_gradient_calls() -> None:
-    observation = run_call(lambda x: x * 2, Call(args=(plain(torch.ones(2)),), grad_wrt=(0,), return_inputs=True),
+    observation = run_call(lambda x: x * 2, Call(args=(plain(torch.ones(2)),), grad_wrt=(0,)),
                            SOLUTION)
     assert observation.inputs_after[0].requires_grad is False
 
 
 def test_observation_and_call_cross_the_boundary_as_plain_data() -> None:
     x = plain(torch.arange(3.0))
-    call = Call(args=(x, 2), grad_wrt=(0,), grad_outputs=("y",), grad_seed=3, return_inputs=True)
+    call = Call(args=(x, 2), grad_wrt=(0,), grad_outputs=("y",), grad_seed=3)
     back = Call.from_plain(wire.roundtrip(call.to_plain()))
-    assert back.grad_wrt == (0,) and back.grad_outputs == ("y",) and back.grad_seed == 3 and back.return_inputs
+    assert back.grad_wrt == (0,) and back.grad_outputs == ("y",) and back.grad_seed == 3
     observation = run_call(lambda x, k: {"y": x * k}, back, SOLUTION)
     crossed = Observation.from_plain(wire.roundtrip(observation.to_plain()))
     assert isinstance(crossed.value["y"], wire.Array) and crossed.value["y"].data.tolist() == [0.0, 2.0, 4.0]
@@ -187,3 +187,31 @@ def test_malformed_observation_is_rejected() -> None:
         Observation.from_plain(["not", "a", "dict"])
     with pytest.raises(wire.WireError):
         ErrorInfo.from_plain("ValueError")
+
+
+def test_exception_identity_is_decided_by_class_not_by_name() -> None:
+    """A class named ValueError, even one claiming to live in builtins, is no ValueError (issue 10, class 1)."""
+    fake = type("ValueError", (Exception,), {"__module__": "builtins"})
+    info = describe_error(fake("x"), None)
+    assert info.type == "ValueError" and not info.is_a("ValueError") and info.is_a("Exception")
+    real = describe_error(type("Mine", (ValueError,), {})("x"), None)
+    assert real.is_a("ValueError") and real.is_a("Exception")
+
+
+def test_a_forged_error_record_is_refused() -> None:
+    plain_error = describe_error(ValueError("x"), None).to_plain()
+    for forged in ({**plain_error, "bases": ["NotABuiltin"]}, {**plain_error, "where": "judge"},
+                   {k: v for k, v in plain_error.items() if k != "frames"}, {**plain_error, "message": 3}):
+        with pytest.raises(wire.WireError):
+            ErrorInfo.from_plain(forged)
+
+
+def test_an_observation_with_a_non_finite_time_or_wrong_field_types_is_refused() -> None:
+    good = Observation(value=1.0).to_plain()
+    assert Observation.from_plain(good).value == 1.0
+    assert Observation.from_plain({**good, "time_ms": float("nan")}).time_ms == 0.0
+    for forged in ({**good, "time_ms": "1"}, {**good, "grads": "x"}, {**good, "inputs_after": 5},
+                   {**good, "extra": 1}):
+        with pytest.raises(wire.WireError):
+            Observation.from_plain(forged)
+

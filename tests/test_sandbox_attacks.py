@@ -10,8 +10,11 @@ that each layer on its own stops the attack it exists for.
 from __future__ import annotations
 
 import hashlib
+import ctypes
 import json
+import math
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -23,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.sandbox.isolation import DISABLE_ENV
+from judge.report import render_text
+from judge.sandbox.isolation import DISABLE_ENV, probe_all
 from judge.session import Judge
 from judge.verdict import Verdict
 
@@ -70,7 +74,53 @@ EXPECTED = {
     "environment_secrets": {WA},
     "umount_hidden": {SV},
     "inherited_fds": {AC},
+    # Issue 10: verdicts that cannot be forged (attacks on the `rows` fixture where named in PROBLEM).
+    "fake_value_error": {WA},
+    "fake_memory_error": {RTE},
+    "forge_gradients": {WA},
+    "hide_mutation": {WA},
+    "spot_the_probe": {WA},
+    "memo_by_shape": {WA},
+    "ready_keepalive": {SV},
+    "done_early": {SV},
+    "wrong_json_frame": {SV},
+    "nan_times": {AC},
+    "hide_isolation_warning": {SV},
+    "many_tiny_arrays": {OLE},
+    "extra_keys": {WA},
+    "escape_sequences": {RTE},
+    "memory_error_in_raises": {MLE},
+    "memory_hog_slow": {MLE},
+
+    "ipc_channel": {AC},
+    "read_classmate": {AC},
+    "read_problem_set_git": {AC},
 }
+
+# attack file -> the fixture problem it attacks (default: double). `rows` has a raises
+# test and gradient, mutation and leakage checks.
+PROBLEM = {name: "rows" for name in ("fake_value_error", "forge_gradients", "hide_mutation", "spot_the_probe",
+                                     "memo_by_shape", "memory_error_in_raises")}
+
+# Whatever an attack does, the report stays small and plain: strict JSON (no NaN), bounded in
+# size, and its text free of terminal control sequences.
+MAX_REPORT_BYTES = 256 << 10
+
+
+# Attacks whose expected verdict relies on a layer that some machines lack (a normal user without
+# user namespaces): there they are stopped all the same, by Landlock and seccomp, with another verdict,
+# or (disk_fill) not at all. They skip, naming the missing layer, where the machine lacks it.
+NEEDS = {
+    "disk_fill": "scratch size limit",
+    "proc_judge_root": "pid namespace",
+    "read_expected_cache": "mount namespace",
+}
+
+
+def _skip_unless_offered(layer: str) -> None:
+    offered = {status.name: status for status in probe_all()}
+    if not offered[layer].active:
+        pytest.skip(f"this machine has no {layer}: {offered[layer].detail}")
 
 
 @dataclass
@@ -84,12 +134,15 @@ class Arena:
     secret: str           # in the judge's environment: must not reach the child at all
     kept_secret: str      # in a variable the fork server keeps (OMP_*): the child's scrub removes it
     work: Path
+    ipc_key: int          # names the System V and POSIX IPC objects of ipc_channel
+    classmate_secret: str  # in work/alice.py: another student's submission next to the attack
 
     def fill(self, text: str) -> str:
         for key, value in (("@ROOT@", str(self.root)), ("@CANARY@", str(self.canary)),
                            ("@PORT@", str(self.listener.getsockname()[1])), ("@JUDGE_PID@", str(os.getpid())),
                            ("@SECRET@", self.secret), ("@MARKER@", self.marker),
-                           ("@KEPT_SECRET@", self.kept_secret),
+                           ("@KEPT_SECRET@", self.kept_secret), ("@IPC_KEY@", str(self.ipc_key)),
+                           ("@WORK@", str(self.work)), ("@CLASSMATE_SECRET@", self.classmate_secret),
                            ("@CACHE@", os.environ["JUDGE_CACHE_DIR"]), ("@JUDGE_HOME@", os.environ["JUDGE_HOME"]),
                            # halves, for attacks that must not hold a whole needle in memory themselves
                            ("@MARKER_A@", self.marker[:16]), ("@MARKER_B@", self.marker[16:]),
@@ -120,11 +173,15 @@ def arena(tmp_path_factory):
     for path in root.rglob("*"):
         if path.is_file():
             path.write_text(path.read_text().replace("@MARKER@", marker))
+    (root / ".git").mkdir()  # a problem set under version control: history holds hidden tests too
+    (root / ".git" / "config").write_text(f"[core]\n# {marker}\n")
     canary = base / "canary"
     (canary / "precious").mkdir(parents=True)
     (canary / "precious" / "keep.txt").write_text("precious")
     work = base / "submissions"
     work.mkdir()
+    classmate_secret = f"CLASSMATE{uuid.uuid4().hex}"
+    (work / "alice.py").write_text(f"# {classmate_secret}\ndef double(x):\n    return x * 2\n")
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(8)
@@ -134,14 +191,28 @@ def arena(tmp_path_factory):
         # server keeps (OMP_ prefix) so that only the child's own scrub removes it.
         patch.setenv("JUDGE_ATTACK_SECRET", secret)
         patch.setenv("OMP_ATTACK_SECRET", kept)
-        yield Arena(root, canary, listener, marker, secret, kept, work)
+        arena = Arena(root, canary, listener, marker, secret, kept, work, ipc_key=random.randrange(1 << 20, 1 << 30),
+                      classmate_secret=classmate_secret)
+        yield arena
     listener.close()
+    _remove_host_ipc(arena.ipc_key)  # what a regression planted must not outlive the tests either
+
+
+@pytest.fixture(autouse=True)
+def no_ipc_left_for_the_next_test(arena):
+    """A failing IPC test must not leave its objects to fail the tests after it."""
+    yield
+    _remove_host_ipc(arena.ipc_key)
 
 
 @pytest.fixture(scope="module")
 def attack_judge(arena):
-    with Judge(arena.root, record=False) as judge:
-        yield judge
+    # The submissions' directory is on the judge's sys.path, as under `PYTHONPATH=class/ judge run`:
+    # the fork server inherits it, and no child may read it.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(arena.work))
+        with Judge(arena.root, record=False) as judge:
+            yield judge
 
 
 def _descendants(pid: int) -> list[int]:
@@ -174,6 +245,32 @@ def _no_leftovers(judge: Judge) -> None:
     assert not left, f"scratch directories left behind: {left}"
 
 
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _host_ipc(key: int) -> list[str]:
+    """The IPC objects named by `key` that exist in the host's (the judge's) IPC namespace."""
+    found = []
+    for kind in ("shm", "msg", "sem"):
+        for line in Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]:
+            if int(line.split()[0]) == key:
+                found.append(f"System V {kind} {key}")
+    mqd = _libc.mq_open(f"/judge-attack-{key}".encode(), os.O_RDONLY)
+    if mqd >= 0:
+        _libc.mq_close(mqd)
+        found.append(f"POSIX message queue /judge-attack-{key}")
+    return found
+
+
+def _remove_host_ipc(key: int) -> None:
+    ipc_rmid = 0
+    for get, ctl in ((_libc.shmget, _libc.shmctl), (_libc.msgget, _libc.msgctl)):
+        ident = get(key, 0, 0)
+        if ident >= 0:
+            ctl(ident, ipc_rmid, None)
+    _libc.mq_unlink(f"/judge-attack-{key}".encode())
+
+
 def _intact(arena: Arena, fingerprint: str) -> None:
     assert arena.fingerprint() == fingerprint, "the problem set changed"
     assert sorted(p.name for p in arena.canary.iterdir()) == ["precious"], "files appeared outside the sandbox"
@@ -181,6 +278,9 @@ def _intact(arena: Arena, fingerprint: str) -> None:
     assert not Path("/tmp/judge-attack-written").exists()
     with pytest.raises(BlockingIOError):
         arena.listener.accept()
+    left = _host_ipc(arena.ipc_key)
+    _remove_host_ipc(arena.ipc_key)
+    assert not left, f"IPC objects outlived the run: {left}"
 
 
 def test_every_attack_file_has_an_expectation():
@@ -191,16 +291,29 @@ def test_every_attack_file_has_an_expectation():
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_attack(name, arena, attack_judge):
+    if name in NEEDS:
+        _skip_unless_offered(NEEDS[name])
     fingerprint = arena.fingerprint()
-    report = attack_judge.run("double", arena.submission(name))
+    report = attack_judge.run(PROBLEM.get(name, "double"), arena.submission(name))
     failing = [(t.name, t.verdict.value, t.message) for t in report.tests if t.verdict is not AC]
     assert report.verdict in EXPECTED[name], failing
     assert "PWNED" not in report.output, report.output[-2000:]
     assert arena.secret not in report.output and arena.marker not in report.output
     for test in report.tests:  # hidden inputs and expected values never reach a message
         assert arena.marker not in test.message
+    _plain_report(report)
     _no_leftovers(attack_judge)
     _intact(arena, fingerprint)
+
+
+def _plain_report(report) -> None:
+    """Strict JSON of bounded size; rendered text without control characters but newlines."""
+    text = json.dumps(report.to_json(), allow_nan=False)  # raises on NaN or inf
+    assert len(text) < MAX_REPORT_BYTES, f"a report of {len(text)} bytes"
+    rendered = render_text(report, verbose=True, values=True)
+    assert len(rendered) < 4 * MAX_REPORT_BYTES, f"{len(rendered)} characters of text"
+    controls = sorted({c for c in rendered if (ord(c) < 32 and c != "\n") or 0x7f <= ord(c) < 0xa0})
+    assert not controls, f"control characters reach the terminal: {controls}"
 
 
 def test_blocked_operations_are_explained(arena, attack_judge):
@@ -216,16 +329,75 @@ def test_leftover_thread_never_writes(arena, attack_judge):
     assert not (arena.canary / "thread_wrote").exists()
 
 
+def _judge_json(arena: Arena, attack: str) -> subprocess.CompletedProcess:
+    """`judge run double ATTACK --json` as a user would type it."""
+    return subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(arena.root), "run", "double",
+                           str(arena.submission(attack)), "--json"],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "JUDGE_NO_RECORD": "1"})
+
+def test_ipc_objects_of_a_run_never_reach_the_next(arena, attack_judge):
+    """Class 6: a run that plants System V / POSIX IPC objects finds none of the previous run's."""
+    fingerprint = arena.fingerprint()
+    for _ in range(2):
+        report = attack_judge.run("double", arena.submission("ipc_channel"))
+        assert report.verdict is AC and "PWNED" not in report.output, report.output[-2000:]
+        _intact(arena, fingerprint)
+
+
+def test_two_submissions_of_one_grade_cannot_talk_through_ipc(arena, tmp_path):
+    """Class 6: two submissions judged at once by one `judge grade` share no IPC object."""
+    from judge import batch
+
+    directory = tmp_path / "class"
+    directory.mkdir()
+    for name in ("alice", "bob"):
+        (directory / f"{name}.py").write_text(arena.fill((ATTACKS / "ipc_channel.py").read_text()))
+    fingerprint = arena.fingerprint()
+    with Judge(arena.root, record=False, threads=1) as judge:
+        result = batch.grade_directory(judge, "double", directory, workers=2)
+    assert [(row.file, row.verdict) for row in result.rows] == [("alice.py", AC), ("bob.py", AC)]
+    _intact(arena, fingerprint)
+
+
+def test_graded_directory_is_unreadable_under_python_m(arena, tmp_path):
+    """Class 7: `cd class/ && python -m judge grade double .` puts class/ on sys.path; no student reads another."""
+    directory = tmp_path / "class"
+    directory.mkdir()
+    (directory / "alice.py").write_text(f"# {arena.classmate_secret}\ndef double(x):\n    return x * 2\n")
+    attack = (ATTACKS / "read_classmate.py").read_text().replace("@WORK@", str(directory))
+    (directory / "bob.py").write_text(arena.fill(attack))
+    result = subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(arena.root), "grade", "double",
+                             ".", "--json"], capture_output=True, text=True, timeout=300, cwd=directory,
+                            env={**os.environ, "JUDGE_NO_RECORD": "1"})
+    assert result.returncode == 0, result.stderr
+    rows = {row["file"]: row["verdict"] for row in json.loads(result.stdout)["rows"]}
+    assert rows == {"alice.py": "accepted", "bob.py": "accepted"}, result.stdout
+
+
 def test_fake_verdicts_never_reach_the_json_report(arena):
     """Whatever the submission prints, stdout of `judge run --json` is the judge's one JSON object."""
-    result = subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(arena.root), "run", "double",
-                             str(arena.submission("fake_verdict_output")), "--json"],
-                            capture_output=True, text=True, timeout=120,
-                            env={**os.environ, "JUDGE_NO_RECORD": "1"})
+    result = _judge_json(arena, "fake_verdict_output")
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)  # exactly one JSON document, nothing else
     assert report["verdict"] == "wrong_answer"
     assert report["passed"] < report["total"]
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def test_times_are_the_judges_own_and_json_stays_strict(arena):
+    """A submission that makes its clock return NaN changes no time in the report (issue 10, class 4)."""
+    result = _judge_json(arena, "nan_times")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout, parse_constant=_reject_constant)
+    assert all(math.isfinite(t["time_ms"]) and t["time_ms"] >= 0 for t in report["tests"])
+
+
+def test_a_structure_too_large_is_refused_by_size(arena, attack_judge):
+    report = attack_judge.run("double", arena.submission("many_tiny_arrays"))
+    assert "items" in report.first_failure.message and "limit" in report.first_failure.message
 
 
 # ------------------------------------------------------------------ one layer at a time
@@ -243,12 +415,20 @@ LAYER_PROOFS = [
     ("clean environment", "environment_secrets", (), {WA}),
     ("closed descriptors", "inherited_fds", (), {AC}),
     ("process group", "fork_bomb", ("seccomp", "pid namespace"), {AC}),
+    ("ipc namespace", "ipc_channel", ("seccomp",), {AC}),
+    ("seccomp", "ipc_channel", ("ipc namespace",), {AC}),
+    ("mount namespace", "read_problem_set_git", ("landlock",), {AC}),
+    ("landlock", "read_problem_set_git", ("mount namespace",), {AC}),
+    ("mount namespace", "read_classmate", ("landlock",), {AC}),
+    ("landlock", "read_classmate", ("mount namespace",), {AC}),
+    ("scratch size limit", "disk_fill", (), {OLE}),
 ]
 
 
 @pytest.mark.parametrize("layer, attack, others_off, verdicts", LAYER_PROOFS,
                          ids=[f"{layer}-{attack}" for layer, attack, *_ in LAYER_PROOFS])
 def test_each_layer_alone_stops_its_attack(layer, attack, others_off, verdicts, arena, monkeypatch):
+    _skip_unless_offered(layer)
     monkeypatch.setenv(DISABLE_ENV, ",".join(others_off))
     fingerprint = arena.fingerprint()
     with Judge(arena.root, record=False) as judge:

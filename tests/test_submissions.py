@@ -2,8 +2,8 @@
 
 Submissions are discovered when pytest collects this file, so a problem added
 to problems/ (with its submissions/<id>/<folder>/*.py) is covered without
-touching this file. For patchify's wrong answers the first failing test must
-also name the mistake the file makes.
+touching this file. For the shipped problems' wrong answers the first failing
+test must also name the mistake the file makes (issue 12).
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ FOLDER_VERDICTS = {
     "security_violation": "security_violation",
 }
 
-# patchify wrong answers: a phrase the first failing test's message must contain.
+# Wrong answers: a phrase the first failing test's message must contain (the mistake, named).
 PATCHIFY_DIAGNOSES = {
     "batch_mixing.py": "mixed across the batch",
     "channels_last_flatten.py": "(ph, pw, C)",
@@ -39,6 +39,53 @@ PATCHIFY_DIAGNOSES = {
     "swapped_height_width.py": "H and W are swapped",
     "swapped_patch_sizes.py": "patch_height and patch_width are swapped",
     "xy_coordinates.py": "coordinates are (x, y)",
+}
+DIAGNOSES = {
+    "patchify": PATCHIFY_DIAGNOSES,
+    "clip_loss": {
+        "accuracies_swapped.py": "the two accuracies are swapped",
+        "computed_in_numpy.py": "not connected to the autograd graph",
+        "directions_summed.py": "added but not averaged",
+        "label_smoothing.py": "label smoothing",
+        "labels_not_arange.py": "not torch.arange(N)",
+        "naive_exp.py": "plain exp overflows",
+        "no_normalisation.py": "not L2-normalised",
+        "normalise_in_place.py": "modified in place",
+        "one_direction.py": "one-directional",
+        "sigmoid_loss.py": "SigLIP",
+        "sum_not_mean.py": "summed over the batch",
+        "text_softmax_wrong_axis.py": "same axis as the image direction",
+        "times_temperature.py": "multiplied by the temperature",
+        "unstable_sort_ties.py": "stable=True",
+    },
+    "info_nce": {
+        "drop_unpaired_row.py": "dropped silently",
+        "masked_by_value.py": "masked by value",
+        "naive_exp.py": "overflows",
+        "negatives_other_view_only.py": "other view",
+        "no_normalisation.py": "not L2-normalised",
+        "pairs_i_plus_n.py": "(i, i + N)",
+        "positive_not_in_denominator.py": "positive was removed from the denominator",
+        "self_in_denominator.py": "self-similarity is in the denominator",
+        "sum_not_mean.py": "summed",
+    },
+    "pos_embed": {
+        "batch_mixing.py": "mixed across the batch",
+        "cls_appended.py": "appended at the end",
+        "cls_without_position.py": "class token has no position",
+        "detached_parameters.py": "no gradient reaches `cls_token`",
+        "in_place_add.py": "modified in place",
+        "positions_before_prepend.py": "off by one",
+        "sinusoidal_positions.py": "sinusoidal",
+    },
+    "unpatchify": {
+        "channels_last_unflatten.py": "(ph, pw, C)",
+        "column_major.py": "column-major",
+        "detached_numpy.py": "not connected to the autograd graph",
+        "reshape_without_permute.py": "without a permute",
+        "swapped_patch_axes.py": "swapped",
+        "unchecked_token_count.py": "raise ValueError instead of guessing",
+    },
 }
 
 
@@ -89,9 +136,9 @@ def test_known_submission_gets_its_verdict(judged, problem_id: str, path: Path) 
         f"({report.passed}/{report.total} passed); failing tests:\n{_failures(report)}")
     if folder != "accepted":
         assert report.first_failure is not None and report.first_failure.message, "a failure must say why"
-    if problem_id == "patchify" and folder == "wrong_answer":
-        keyword = PATCHIFY_DIAGNOSES.get(path.name)
-        assert keyword is not None, f"add {path.name} and its diagnostic phrase to PATCHIFY_DIAGNOSES"
+    if problem_id in DIAGNOSES and folder == "wrong_answer":
+        keyword = DIAGNOSES[problem_id].get(path.name)
+        assert keyword is not None, f"add {path.name} and its diagnostic phrase to DIAGNOSES[{problem_id!r}]"
         first = report.first_failure
         assert keyword in first.message, (
             f"{path.name}: the first failing test {first.name!r} should name the mistake ({keyword!r}); "
@@ -104,9 +151,10 @@ def test_every_problem_has_an_accepted_submission(problem_id: str) -> None:
     assert accepted, f"submissions/{problem_id}/accepted/ holds no known correct solution"
 
 
-def test_patchify_has_a_wrong_answer_for_every_diagnosis() -> None:
-    present = {p.name for p in (REPO / "submissions" / "patchify" / "wrong_answer").glob("*.py")}
-    assert present == set(PATCHIFY_DIAGNOSES)
+@pytest.mark.parametrize("problem_id", sorted(DIAGNOSES))
+def test_every_wrong_answer_has_its_diagnosis(problem_id: str) -> None:
+    present = {p.name for p in (REPO / "submissions" / problem_id / "wrong_answer").glob("*.py")}
+    assert present == set(DIAGNOSES[problem_id])
 
 
 def test_patchify_diagnoses_are_distinct(judged) -> None:

@@ -234,3 +234,60 @@ def test_cli_exit_codes(problem_set, edit):
     assert bad.stdout.splitlines()[-1] == "validation failed: unpatchify"
     unknown = _cli(problem_set, "nope")
     assert unknown.returncode == 2 and "unknown problem id 'nope'" in unknown.stderr
+
+
+# ---------------------------------------------------------------- rules (issue 12)
+
+def test_tests_without_rules_fail_in_one_collapsed_line(set_judge, edit, problem_set):
+    hidden = problem_set / "hidden_tests" / PROBLEM / "tests.yaml"
+    text = hidden.read_text()
+    edit(f"hidden_tests/{PROBLEM}/tests.yaml", text.replace("    rules: [errors]\n", "", 2))
+    found = [e for e in errors(set_judge, PROBLEM) if ".rules:" in e]
+    assert found == ["error: unpatchify.rules: 2 tests rejects_two_dim_tokens, rejects_four_dim_tokens: names no "
+                     "rule: add `rules: [ids]` naming the statement's rules it enforces"], found
+
+
+def test_a_check_no_named_rule_licenses_fails(set_judge, edit, problem_set):
+    """A gradient check licensed only by a rule about the values enforces something the statement never says."""
+    hidden = problem_set / "hidden_tests" / PROBLEM / "tests.yaml"
+    text = hidden.read_text()
+    start = text.index("  - name: gradient_flows_to_tokens")
+    end = text.index("  - name:", start + 10)
+    block = text[start:end].replace("rules: [differentiable]", "rules: [patchify_layout]")
+    edit(f"hidden_tests/{PROBLEM}/tests.yaml", text[:start] + block + text[end:])
+    found = [e for e in errors(set_judge, PROBLEM) if ".rules:" in e]
+    assert found == ["error: unpatchify.rules: test gradient_flows_to_tokens: checks gradient, but none of the rules "
+                     "it names licenses it (name a rule with `checks: [gradient]`, or state one)"], found
+
+
+def test_an_unstated_dtype_rule_fails_every_compare_test_in_one_line(set_judge, edit, problem_set):
+    public = problem_set / "problems" / f"{PROBLEM}.yaml"
+    text = public.read_text()
+    marker = "    checks: [structure, shape, dtype]\n"
+    assert text.count(marker) == 1
+    edit(f"problems/{PROBLEM}.yaml", text.replace(marker, "    checks: [structure, shape]\n"))
+    found = [e for e in errors(set_judge, PROBLEM) if ".rules:" in e]
+    assert len(found) == 1 and "checks dtype, but none of the rules it names licenses it" in found[0], found
+    assert found[0].startswith("error: unpatchify.rules: 17 tests tiny_index_tokens, ")  # every compare test
+
+
+def test_identical_errors_of_several_aspects_collapse_when_rendered():
+    from judge.validate import Diagnostic, ProblemValidation, render
+
+    checked = ProblemValidation("p", [Diagnostic(f"p.submissions.wrong_answer.f{i}", Severity.ERROR, "same")
+                                      for i in range(6)])
+    lines = [text for text, _ in render(checked)]
+    assert lines[0] == ("  ERROR p.submissions.wrong_answer.f0 (also p.submissions.wrong_answer.f1, "
+                        "p.submissions.wrong_answer.f2, p.submissions.wrong_answer.f3 and 2 more): same")
+    assert len(lines) == 2 and "6 error(s)" in lines[1]
+
+
+def test_a_hint_without_hint_when_is_a_warning(set_judge, edit, problem_set):
+    hidden = problem_set / "hidden_tests" / PROBLEM / "tests.yaml"
+    text = hidden.read_text()
+    marker = "    hint_when: [values]\n"
+    assert text.count(marker) == 1
+    edit(f"hidden_tests/{PROBLEM}/tests.yaml", text.replace(marker, ""))
+    found = [w for w in warnings(set_judge, PROBLEM) if ".rules:" in w]
+    assert found == ["warning: unpatchify.rules: 1 test(s) roundtrip_after_patchify: a `hint` without `hint_when` "
+                     "is shown for any failure; say which failure kinds or traps it explains"], found

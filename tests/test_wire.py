@@ -232,3 +232,19 @@ def test_malformed_nodes_are_rejected(no_unpickling, node: dict, data: bytes, ph
 def test_header_length_beyond_payload_is_rejected(no_unpickling) -> None:
     with pytest.raises(WireError, match="truncated"):
         wire.decode(struct.pack("<I", 1000) + b"{}", LIMIT)
+
+
+def test_nodes_are_counted_alike_when_encoding_decoding_and_estimating():
+    value = {"a": [1, 2.5, "x"], "b": {"c": np.zeros(3)}, "d": (None, True)}
+    payload = wire.encode(value, 1 << 20, wire.MAX_NODES)
+    assert wire.decode_counted(payload, 1 << 21, wire.MAX_NODES)[1] == wire.count_nodes(value) == 14
+    with pytest.raises(wire.TooManyNodes):
+        wire.decode(payload, 1 << 21, max_nodes=13)
+
+
+def test_a_child_result_over_the_item_limit_is_refused_as_too_large():
+    """Many tiny arrays cost the judge memory per item, not per byte (issue 10, class 5)."""
+    tiny = np.zeros(1, dtype=np.uint8)
+    with pytest.raises(wire.WireError, match="too large to return"):
+        wire.encode([tiny] * (wire.MAX_NODES + 1), 1 << 30, wire.MAX_NODES)
+    wire.encode([tiny] * (wire.MAX_NODES + 1), 1 << 30)  # the judge's own values have no item limit

@@ -74,3 +74,31 @@ def naive_exp(image, text, temperature):
     e = torch.exp(s)
     loss = -(torch.log(e.diag() / e.sum(dim=1)).mean() + torch.log(e.diag() / e.sum(dim=0)).mean()) / 2
     return _result(s, loss, image.dtype)
+
+
+
+def _symmetric(s, labels, **kwargs):
+    return (F.cross_entropy(s, labels, **kwargs) + F.cross_entropy(s.T, labels, **kwargs)) / 2
+
+
+def unstable_tie_break(image, text, temperature):
+    """open_clip's metric: the right index's rank in argsort(descending=True), a sort that is not stable."""
+    s, labels = _parts(image, text, temperature)
+    result = _result(s, _symmetric(s, labels), image.dtype)
+    for key, scores in (("image_to_text_accuracy", s), ("text_to_image_accuracy", s.T)):
+        ranking = torch.argsort(scores, descending=True)
+        result[key] = (torch.where(ranking == labels.view(-1, 1))[1] < 1).double().mean().item()
+    return result
+
+
+def label_smoothing(image, text, temperature):
+    """open_clip and timm recipes smooth the labels (0.1); the contract's CE has hard labels."""
+    s, labels = _parts(image, text, temperature)
+    return _result(s, _symmetric(s, labels, label_smoothing=0.1), image.dtype)
+
+
+def sigmoid_loss(image, text, temperature):
+    """SigLIP's pairwise sigmoid loss (labels +1 on the diagonal, -1 elsewhere), not CLIP's softmax."""
+    s, labels = _parts(image, text, temperature)
+    signs = 2 * torch.eye(s.shape[0], dtype=s.dtype) - 1
+    return _result(s, -F.logsigmoid(signs * s).sum() / s.shape[0], image.dtype)

@@ -3,8 +3,8 @@
 The judge runs these on a failing test's inputs; when the submission's output
 equals one of them, the message names that mistake. Mistakes that do not
 change the value are caught elsewhere: a naive exp overflows (the finite
-check names it), a dropped unpaired row returns instead of raising (the
-ValueError tests' hints name it).
+check names it). A dropped unpaired row returns a value where ValueError is
+due; the judge runs the traps on that test too, so `drop_unpaired_row` names it.
 """
 import numpy as np
 
@@ -77,3 +77,21 @@ def naive_exp(embeddings, temperature):
     with np.errstate(over="ignore", invalid="ignore"):
         denominator = (np.exp(s) * ~np.eye(n, dtype=bool)).sum(axis=1)
         return float(np.mean(np.log(denominator) - s[index, index ^ 1]))
+
+
+def negatives_other_view_only(embeddings, temperature):
+    """Each anchor contrasted only with the rows of the other view (k % 2 != i % 2), as in two-view CLIP-style code."""
+    z = _normalise(embeddings)
+    n = len(z)
+    index = np.arange(n)
+    return _loss(z, temperature, index ^ 1, (index[:, None] % 2) != (index[None, :] % 2))
+
+
+def drop_unpaired_row(embeddings, temperature):
+    if temperature <= 0 or embeddings.ndim != 2:
+        raise ValueError("not a valid input")
+    z = _normalise(embeddings[: len(embeddings) - len(embeddings) % 2])
+    if len(z) < 2:
+        raise ValueError("fewer than 2 rows")
+    n = len(z)
+    return _loss(z, temperature, np.arange(n) ^ 1, ~np.eye(n, dtype=bool))

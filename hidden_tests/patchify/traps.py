@@ -91,3 +91,11 @@ def batch_mixing(images, ph, pw):
 def xy_coordinates(images, ph, pw):
     tokens, coords = _correct(images, ph, pw)
     return {"tokens": tokens, "coordinates": coords.flip(1)}
+
+
+def silent_cropping(images, ph, pw):
+    """The remainder that does not fill a patch is dropped instead of raising ValueError."""
+    b, c, h, w = images.shape
+    rows, cols = h // ph, w // pw
+    tokens, coords = _correct(images[:, :, :rows * ph, :cols * pw], ph, pw)
+    return {"tokens": tokens, "coordinates": coords}

@@ -6,6 +6,8 @@ only, a small table of obtained vs expected values (as pytest.approx does).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from judge.checks.result import CheckResult, fail, ok
@@ -29,7 +31,7 @@ def compare_values(expected, actual, tolerance, reveal: bool, what: str = "") ->
         name = f"{what} {label(path)}" if what and path else (what or label(path))
         result = _compare_arrays(ev, av, tol.rtol, tol.atol, name, reveal)
         if result is not None:
-            return result
+            return replace(result, key=top_key(path) or "")
     return ok()
 
 

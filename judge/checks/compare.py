@@ -1,20 +1,44 @@
 """compare: the default check: structure, then shape, dtype, finite values, then allclose.
 
 The first of these that fails gives the verdict and message, so a learner
-hears about the wrong key before the wrong numbers.
+hears about the wrong key before the wrong numbers. `matches_reference` runs
+the same stages on one extra call of a check (a gradient call, a perturbed
+batch, a transformed input): every call's output is compared with the
+reference's, so a submission that remembers earlier calls or tells a probe
+from a test gains nothing (issue 10, class 3).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from judge.checks import allclose, dtype, finite, shape, structure
-from judge.checks.result import CheckResult, ok
+from judge.checks.result import CheckResult, fail, ok
+from judge.execute import Observation
 
 PARAMS: dict = {}
-STAGES = (structure, shape, dtype, finite, allclose)
+# Each stage with the kind of rule that licenses it (judge.problem.RULE_CHECKS).
+STAGES = (("structure", structure), ("shape", shape), ("dtype", dtype), ("finite", finite), ("values", allclose))
 
 
 def check(case, expected, actual, **params) -> CheckResult:
-    for stage in STAGES:
+    for kind, stage in STAGES:
         result = stage.check(case, expected, actual)
         if not result.passed:
-            return result
+            return replace(result, kind=kind)
     return ok()
+
+
+def matches_reference(case, expected: Observation, actual: Observation, what: str,
+                      keys: list[str] | None = None) -> CheckResult:
+    """One call's output against the reference's on the same inputs (limited to `keys` of a dict output)."""
+    if expected.error is not None:
+        return ok()  # the reference raised here: the call's error is judged elsewhere
+    want, got = expected.value, actual.value
+    if keys is not None and isinstance(want, dict):
+        want = {k: v for k, v in want.items() if k in keys}
+        if isinstance(got, dict):
+            got = {k: v for k, v in got.items() if k in keys}
+    result = check(case, {"main": Observation(value=want)}, {"main": Observation(value=got)})
+    if result.passed:
+        return result
+    return fail(f"{what}: {result.message}", lines=result.lines, verdict=result.verdict)

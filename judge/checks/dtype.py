@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from judge.checks.result import CheckResult, fail, ok
-from judge.checks.values import label, leaves
+from judge.checks.values import label, leaves, top_key
 from judge.wire import Array, kind_of
+from judge.wording import a as article
 
 PARAMS: dict = {}
 
@@ -20,11 +21,13 @@ PARAMS: dict = {}
 def check(case, expected, actual, **params) -> CheckResult:
     for path, e, a in leaves(expected["main"].value, actual["main"].value):
         if isinstance(e, Array) and isinstance(a, Array) and not e.scalar and e.dtype != a.dtype:
-            return fail(f"{label(path)} has dtype {a.dtype}; expected {e.dtype}", diagnose=True)
+            return fail(f"{label(path)} has dtype {a.dtype}; expected {e.dtype}", diagnose=True, key=top_key(path))
         if type(e) is int and type(a) is not int:
-            return fail(f"{label(path)} is a {kind_of(a)}; expected a Python int", diagnose=True)
+            return fail(f"{label(path)} is {article(kind_of(a))}; expected a Python int", diagnose=True,
+                        key=top_key(path))
         if isinstance(e, Array) and e.scalar and np.issubdtype(e.data.dtype, np.integer) and _is_float(a):
-            return fail(f"{label(path)} is a {kind_of(a)}; expected an integer", diagnose=True)
+            return fail(f"{label(path)} is {article(kind_of(a))}; expected an integer", diagnose=True,
+                        key=top_key(path))
     return ok()
 
 

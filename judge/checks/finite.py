@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from judge.checks.result import CheckResult, fail, ok
-from judge.checks.values import fmt_index, label, leaves, numeric
+from judge.checks.values import fmt_index, label, leaves, numeric, top_key
 
 PARAMS: dict = {}
 
@@ -20,5 +20,5 @@ def check(case, expected, actual, **params) -> CheckResult:
             where = "" if av.ndim == 0 else f" ({int(bad.sum())} of {bad.size} entries, first at {fmt_index(np.argwhere(bad)[0])})"
             return fail(f"{label(path)} contains {' and '.join(kinds)}{where} where a finite value is expected: "
                         "an overflow or a division by zero? (exp of large logits overflows; use log-sum-exp)",
-                        diagnose=True)
+                        diagnose=True, key=top_key(path))
     return ok()

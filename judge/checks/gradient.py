@@ -7,7 +7,10 @@ gradient g, through the reference and through the submission, and compares
 the input gradients with the test's tolerance. A dict argument (a model's
 parameters) in `wrt` stands for each of its float tensors, named `params["key"]`
 in messages. Where the reference passes no gradient (a stop-gradient), a
-nonzero gradient from the submission fails.
+nonzero gradient from the submission fails. A gradient that is missing or
+malformed (not an array of the input's shape and dtype), or an output that
+has no autograd history where the reference's has one, fails; so does a
+gradient call whose output differs from the reference's.
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from judge.checks.allclose import compare_values
+from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Param, fail, ok, params
 from judge.checks.values import label, leaves
 from judge.execute import Call
@@ -57,8 +61,14 @@ def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None =
         return fail(f"backward pass failed: {act.grad_error.headline()}", lines=act.grad_error.frames,
                     verdict=Verdict.RUNTIME_ERROR)
     detached = [p for p, e, a in leaves(exp.value, act.value)
-                if isinstance(e, Array) and e.has_grad_fn and isinstance(a, Array) and not a.has_grad_fn
+                if isinstance(e, Array) and e.has_grad_fn and not (isinstance(a, Array) and a.has_grad_fn)
                 and (outputs is None or p.split(".")[0] in outputs)]
+    reached = next((n for n, e, _ in named_grads(wrt, exp.grads, act.grads) if e is not None), wrt[0])
+    if detached:
+        return fail(f"no gradient reaches `{reached}`: {label(detached[0])}: {_DETACHED}")
+    if type(act.grads) is not tuple or len(act.grads) != len(wrt):
+        return fail(f"no gradient reaches `{reached}`: the gradients did not come back from the sandbox, "
+                    "so they cannot be shown to be right")
     for name, e_grad, a_grad in named_grads(wrt, exp.grads, act.grads):
         if e_grad is None:
             # The reference passes no gradient to `name` (a stop-gradient, or an input the output does
@@ -68,13 +78,15 @@ def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None =
                             "(stop-gradient, `.detach()`) as the statement says")
             continue
         if a_grad is None:
-            why = f"{label(detached[0])}: {_DETACHED}" if detached else "the output does not depend on it through autograd"
-            return fail(f"no gradient reaches `{name}`: {why}")
+            return fail(f"no gradient reaches `{name}`: the output does not depend on it through autograd")
+        if not isinstance(a_grad, Array) or a_grad.shape != e_grad.shape or a_grad.dtype != e_grad.dtype:
+            return fail(f"the gradient w.r.t. `{name}` came back malformed (not an array of the input's "
+                        "shape and dtype)")
         result = compare_values(e_grad, a_grad, case.tolerance, case.public,
                                 what=f"the gradient w.r.t. `{name}`")
         if not result.passed:
             return fail(result.message, lines=result.lines)
-    return ok()
+    return matches_reference(case, exp, act, "on the gradient test's inputs", outputs)
 
 
 def _all_zero(grad) -> bool:

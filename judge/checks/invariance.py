@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Param, fail, ok, params
 from judge.checks.values import label, numeric
 from judge.errors import ConfigError
@@ -309,4 +310,9 @@ def check(case, expected, actual, *, transform: str, args: list[str], keys: dict
     broken = violations(case, actual["main"].value, actual[f"invariance.{CALL}"].value, rels, perm)
     if broken:
         return fail(f"{what}, so {broken[0]}", lines=broken[1:])
+    keys = None if None in rels else sorted({k for k in rels} | {r.source for r in rels.values() if r.source})
+    same = matches_reference(case, expected[f"invariance.{CALL}"], actual[f"invariance.{CALL}"],
+                             f"when {what}", keys)
+    if not same.passed:
+        return same
     return ok()

@@ -23,11 +23,16 @@ rows of the listed outputs did not change at all.
 Redrawn float rows are fresh normal values (std 3, mean 1); redrawn integer
 rows move each value to another value of the range [min, max] the argument
 already spans, so labels stay valid labels; bool values flip.
+
+Both calls' outputs (of the listed outputs) must also equal the reference's:
+a submission that remembers an earlier call and answers the redrawn batch
+from it fails (issue 10, class 3).
 """
 from __future__ import annotations
 
 import numpy as np
 
+from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Param, fail, ok, params
 from judge.checks.values import leaves
 from judge.errors import ConfigError
@@ -97,6 +102,8 @@ def check(case, expected, actual, *, arg: str, sample: int = -1, rows=None, watc
     batch = case.args[case.arg_index(arg)].data.shape[0]
     changed = _changed_rows(batch, sample, rows)
     watched = _indices(watch, batch, "watch") if watch is not None else [i for i in range(batch) if i not in changed]
+    redrawn = f"sample {changed[0]}" if len(changed) == 1 else "every row" if len(changed) == batch \
+        else f"rows {_listing(changed)}"
     base, perturbed = actual["main"].value, actual["leakage.perturbed"].value
     compared = False
     for path, a, b in leaves(base, perturbed):
@@ -109,14 +116,16 @@ def check(case, expected, actual, *, arg: str, sample: int = -1, rows=None, watc
         moved = [i for i in watched if not np.array_equal(a.data[i], b.data[i], equal_nan=True)]
         if moved:
             where = f"`{path}`" if path else "the output"
-            what = (f"sample {changed[0]}" if len(changed) == 1
-                    else "every row" if len(changed) == batch else f"rows {_listing(changed)}")
-            return fail(f"leakage: changing {what} of `{arg}` changed {where} of sample(s) "
+            return fail(f"leakage: changing {redrawn} of `{arg}` changed {where} of sample(s) "
                         f"{_listing(moved)}: {message or _MIXED}")
     if not compared and watched:
         wanted = f"`{'`, `'.join(outputs)}`" if outputs else "an output"
         return fail(f"leakage: {wanted} with one row per row of `{arg}` ({batch}) was expected in both calls; "
                     "nothing could be compared")
+    for name, what in (("main", "on the test's inputs"), ("leakage.perturbed", f"with {redrawn} redrawn")):
+        same = matches_reference(case, expected[name], actual[name], what, outputs)
+        if not same.passed:
+            return same
     return ok()
 
 

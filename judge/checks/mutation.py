@@ -3,7 +3,11 @@
     mutation: {}
 
 A dict argument (a model's parameters) must come back with the same keys and
-each tensor unchanged.
+each tensor unchanged. The harness reads every argument back after every
+call, so this check looks at all of the test's calls (its own extra call,
+and any other check's), not only at one a submission could recognise. A call
+whose inputs did not come back, or came back malformed, fails: a missing
+observation never passes.
 """
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import numpy as np
 
 from typing import Any, Iterator
 
+from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, fail, ok
 from judge.execute import Call
 from judge.wire import Array
@@ -19,7 +24,7 @@ PARAMS: dict = {}
 
 
 def calls(case, **params) -> dict[str, Call]:
-    return {"inputs": Call(args=case.args, return_inputs=True)}
+    return {"inputs": Call(args=case.args)}
 
 
 def _entries(name: str, before: Any, now: Any) -> Iterator[tuple[str, Any, Any]]:
@@ -32,19 +37,32 @@ def _entries(name: str, before: Any, now: Any) -> Iterator[tuple[str, Any, Any]]
 
 
 def check(case, expected, actual, **params) -> CheckResult:
-    after = actual["mutation.inputs"].inputs_after
-    if after is None or len(after) != len(case.args):
-        return fail("the inputs could not be read back after the call")
-    pairs = [entry for args in zip(case.arg_names, case.args, after) for entry in _entries(*args)]
+    for call_name, call in case.calls.items():
+        observed = actual.get(call_name)
+        if observed is None:
+            continue  # a call of another check that has no observation is judged by grading
+        result = _unchanged(case, call.args, observed.inputs_after)
+        if not result.passed:
+            return result
+    return matches_reference(case, expected["mutation.inputs"], actual["mutation.inputs"], "on the test's inputs")
+
+
+def _unchanged(case, before_args, after) -> CheckResult:
+    if type(after) is not tuple or len(after) != len(before_args):
+        return fail("the inputs could not be read back after the call (they did not come back from the "
+                    "sandbox), so the call cannot be shown to leave them unchanged")
+    pairs = [entry for args in zip(case.arg_names, before_args, after) for entry in _entries(*args)]
     for name, before, now in pairs:
         if not isinstance(before, Array):
             continue
-        if not isinstance(now, Array):
+        if not isinstance(now, Array) or now.library != before.library:
             return fail(f"the input `{name}` was replaced in place")
         if now.shape != before.shape:
             return fail(f"the input `{name}` was reshaped or transposed in place: its shape went from "
                         f"{before.shape} to {now.shape} (e.g. .transpose_(), .resize_(), .t_()); "
                         "use the out-of-place version")
+        if now.dtype != before.dtype:
+            return fail(f"the input `{name}` changed dtype in place, from {before.dtype} to {now.dtype}")
         same = (now.data == before.data) | (np.isnan(now.data) & np.isnan(before.data)) \
             if np.issubdtype(before.data.dtype, np.inexact) else now.data == before.data
         if not np.all(same):

@@ -14,7 +14,9 @@ class CheckResult:
     `lines` holds an optional detail block (e.g. a table of mismatches) that a
     renderer may show under the message. `diagnose` says the failure is about
     the output's value, so the judge may look for a known mistake that
-    produces exactly this output.
+    produces exactly this output. `kind` names what failed when a check has
+    stages (compare: structure, shape, dtype, finite or values); empty means
+    the check itself. `key` is the output key the failure is about, when one.
     """
 
     passed: bool
@@ -22,6 +24,8 @@ class CheckResult:
     verdict: Verdict = Verdict.WRONG_ANSWER
     lines: tuple[str, ...] = ()
     diagnose: bool = False
+    kind: str = ""
+    key: str = ""
 
 
 def ok() -> CheckResult:
@@ -29,8 +33,8 @@ def ok() -> CheckResult:
 
 
 def fail(message: str, *, lines: tuple[str, ...] | list[str] = (), diagnose: bool = False,
-         verdict: Verdict = Verdict.WRONG_ANSWER) -> CheckResult:
-    return CheckResult(False, message, verdict, tuple(lines), diagnose)
+         verdict: Verdict = Verdict.WRONG_ANSWER, key: str | None = None) -> CheckResult:
+    return CheckResult(False, message, verdict, tuple(lines), diagnose, key=key or "")
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from judge.checks.result import CheckResult, fail, ok
-from judge.checks.values import label, leaves
+from judge.checks.values import label, leaves, top_key
 from judge.wire import Array
 
 PARAMS: dict = {}
@@ -11,5 +11,5 @@ PARAMS: dict = {}
 def check(case, expected, actual, **params) -> CheckResult:
     for path, e, a in leaves(expected["main"].value, actual["main"].value):
         if isinstance(e, Array) and isinstance(a, Array) and not e.scalar and e.shape != a.shape:
-            return fail(f"{label(path)} has shape {a.shape}; expected {e.shape}", diagnose=True)
+            return fail(f"{label(path)} has shape {a.shape}; expected {e.shape}", diagnose=True, key=top_key(path))
     return ok()

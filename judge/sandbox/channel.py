@@ -14,11 +14,12 @@ import time
 
 HEADER = struct.Struct("<cQ")
 
-# Frame kinds, child -> judge.
-READY = b"R"        # payload: JSON {"active": [layer, ...], "failed": ["layer: why", ...]}
-LOAD_ERROR = b"L"   # payload: JSON {"kind": "compile"|"runtime", "error": ErrorInfo}
-RESULT = b"O"       # payload: JSON {"index": i} line + wire bytes of the observation
-DONE = b"D"
+# Frame kinds, child -> judge, in this order (judge.sandbox.frames holds their schema):
+READY = b"R"        # once, before the submission loads: JSON {"active": [layer, ...], "failed": ["layer: why", ...]}
+LOAD_ERROR = b"L"   # instead of LOADED: JSON {"kind": "compile"|"runtime", "error": ErrorInfo}
+LOADED = b"G"       # once, empty: the submission is loaded; the first call starts
+RESULT = b"O"       # one per call, in order: JSON {"index": i} line + wire bytes of the observation
+DONE = b"D"         # once, empty, after the last RESULT
 # judge -> child
 REQUEST = b"Q"      # payload: JSON header line + wire bytes of the calls
 # judge -> fork server, once

@@ -2,7 +2,9 @@
 
 Static probes say what the machine offers; a real sandboxed run of a trivial
 program says what the child actually got, so a layer that probes fine but
-fails when applied is reported as missing, with the reason.
+fails when applied is reported as missing, with the reason. Only layers the
+child reports active are shown as active: the scratch line, for one, claims a
+size limit only when the tmpfs was really mounted.
 """
 from __future__ import annotations
 
@@ -24,10 +26,12 @@ def examine(protect: tuple[Path, ...] = (), disable: tuple[str, ...] = ()) -> li
     failed = {f.split(":", 1)[0]: f.split(":", 1)[1].strip() for f in result.isolation_failed}
     statuses = []
     for layer in LAYERS:
+        offered = static[layer.name]
         if layer.name in result.isolation_active:
-            statuses.append(LayerStatus(layer.name, True, static[layer.name].detail
-                                        if static[layer.name].detail != "available" else f"blocks {layer.blocks}"))
+            statuses.append(LayerStatus(layer.name, True, offered.detail if offered.detail != "available"
+                                        else f"blocks {layer.blocks}"))
         else:
-            why = failed.get(layer.name, static[layer.name].detail)
+            # The machine's own reason (e.g. why user namespaces are refused) says more than the child's errno.
+            why = offered.detail if not offered.active else failed.get(layer.name, "not reported by the child")
             statuses.append(LayerStatus(layer.name, False, f"{why}; not blocked: {layer.blocks}"))
     return statuses

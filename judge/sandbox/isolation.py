@@ -6,11 +6,14 @@ it in the child before the submission's code is loaded. `apply_all` fixes the
 order: layers that need privileges or file access come first, the
 capabilities are dropped next, then Landlock and seccomp close the door.
 
-The child stays uid 0 but without any capability: a setuid to an unprivileged
-user would break imports where the Python install is private to root (mode
-0700, as on this project's machines), while a capability-less root can still
-read the files it owns but can no longer mount, unmount, trace or override
-permissions, and Landlock limits which files those are.
+The child keeps the judge's uid (shown as 0 inside its user namespace) but
+loses every capability: a setuid to another user would break imports where
+the Python install is private to its owner (root's 0700 home on this
+project's machines), while a capability-less process can still read the files
+its user owns but can no longer mount, unmount, trace or override permissions,
+and Landlock limits which files those are. The same layers apply to a root and
+to an unprivileged judge: the namespaces come from a user namespace wherever
+the kernel allows one.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import os
 import resource
 import site
 import sys
+import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -40,9 +44,10 @@ class ChildContext:
     limits: Limits
     scratch: Path
     keep_fds: tuple[int, ...]
-    protected: tuple[Path, ...] = ()      # the judge's data: hidden tests, submissions, problems
+    protected: tuple[Path, ...] = ()      # the judge's data: the problem set, the graded directory, caches
     calls: int = 1                        # calls this child will run (scales the CPU-time backstop)
     disabled: tuple[str, ...] = ()        # layers switched off on purpose (tests, debugging)
+    readable: tuple[Path, ...] = ()       # trees the child may read (set by apply_all)
     active: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
 
@@ -51,8 +56,10 @@ class ChildContext:
 class Layer:
     name: str
     blocks: str
-    probe: Callable[[], tuple[bool, str]]
+    probe: Callable[[], tuple[bool, str]]   # cheap (it runs in every child): no fork, no subprocess
     apply: Callable[[ChildContext], None]
+    lost: str = ""                          # what a submission could do without this layer...
+    also: tuple[str, ...] = ()              # ...unless one of these layers, which stop the same, is active
 
 
 def _always() -> tuple[bool, str]:
@@ -65,8 +72,20 @@ def _linux_only() -> tuple[bool, str]:
 
 # ------------------------------------------------------------------ layers
 
+def _apply_user(ctx: ChildContext) -> None:
+    if not namespaces.in_user_namespace():  # the monitor could not create it (see namespaces.enter)
+        raise OSError(1, "the kernel refused to create a user namespace")
+
+
+def _namespaces_possible(ctx: ChildContext) -> None:
+    """Namespaces need root: the real one, or uid 0 of the user namespace (with its capabilities)."""
+    if os.geteuid() != 0:
+        raise OSError(1, "the judge is not root and has no user namespace")
+
+
 def _apply_pid(ctx: ChildContext) -> None:
     if os.getpid() != 1:  # the monitor could not create the namespace
+        _namespaces_possible(ctx)
         raise OSError(1, "the monitor could not create a PID namespace")
 
 
@@ -103,14 +122,35 @@ def _max_fd() -> int:
 
 
 def _apply_network(ctx: ChildContext) -> None:
+    _namespaces_possible(ctx)
     namespaces.isolate_network()
 
 
+def _apply_ipc(ctx: ChildContext) -> None:
+    _namespaces_possible(ctx)
+    namespaces.isolate_ipc()
+
+
 def _apply_mounts(ctx: ChildContext) -> None:
-    problems = namespaces.isolate_mounts(ctx.protected, own_proc=os.getpid() == 1, scratch=ctx.scratch,
-                                         scratch_mb=ctx.limits.scratch_mb)
+    _namespaces_possible(ctx)
+    keep = tuple(namespaces.Keep(p) for p in ctx.readable) + (namespaces.Keep(ctx.scratch, writable=True),)
+    problems = namespaces.isolate_mounts(ctx.protected, keep, own_proc=os.getpid() == 1)
     if problems:
         raise OSError(1, "; ".join(problems))
+
+
+def _apply_scratch_size(ctx: ChildContext) -> None:
+    if "mount namespace" not in ctx.active:
+        raise OSError(1, "needs the mount namespace")
+    namespaces.cap_scratch(ctx.scratch, ctx.limits.scratch_mb)
+
+
+def _probe_scratch_size() -> tuple[bool, str]:
+    ok, why = namespaces.supported()
+    if not ok:
+        return False, why
+    return True, f"a tmpfs caps all files together at {Limits().scratch_mb} MiB (each file: " \
+                 f"{Limits().file_bytes >> 20} MiB)"
 
 
 def _apply_scratch(ctx: ChildContext) -> None:
@@ -160,37 +200,45 @@ def _probe_landlock() -> tuple[bool, str]:
     if abi < 1:
         return False, "Landlock is not enabled in this kernel: file access is confined by the mount namespace only"
     extra = "" if abi >= 6 else " (ABI < 6: signals are not scoped)"
-    return True, f"ABI {abi}: reads only Python and library files, writes only the scratch directory{extra}"
+    return True, (f"ABI {abi}: reads only the standard library, site-packages, the judge package and system "
+                  f"libraries; writes only the scratch directory{extra}")
+
+
+# System trees every Python process reads from: shared libraries, time zones, CPU facts.
+_SYSTEM_READABLE = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/share/zoneinfo", "/etc/ld.so.cache",
+                    "/etc/localtime", "/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/sys/devices/system/cpu")
 
 
 def readable_paths(protected: tuple[Path, ...]) -> list[Path]:
-    """Trees the child may read: the Python installation, libraries, a few device files."""
-    candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix, *site.getsitepackages(),
-                  *[p for p in sys.path if p and os.path.isabs(p)],
-                  "/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/share/zoneinfo",
-                  "/etc/ld.so.cache", "/etc/localtime", "/proc/self", "/proc/cpuinfo", "/proc/meminfo",
-                  "/sys/devices/system/cpu"}
+    """Trees the child may read: the standard library, site-packages, the judge package, system libraries.
+
+    Nothing else: not the judge's `sys.path` (it holds the working directory under
+    `python -m`, and whatever $PYTHONPATH names), not the Python prefix as a whole.
+    A tree that contains judge data (a protected directory) is never readable.
+    """
+    import judge
+
+    paths = sysconfig.get_paths()
+    candidates = {paths["stdlib"], paths["platstdlib"], paths["purelib"], paths["platlib"],
+                  *site.getsitepackages(), str(Path(judge.__file__).resolve().parent), *_SYSTEM_READABLE}
+    if site.ENABLE_USER_SITE and site.getusersitepackages() in sys.path:
+        candidates.add(site.getusersitepackages())
+    if sysconfig.get_config_var("Py_ENABLE_SHARED"):  # libpython, for extensions that dlopen it again
+        candidates.add(os.path.join(sysconfig.get_config_var("LIBDIR") or "/",
+                                    sysconfig.get_config_var("LDLIBRARY") or ""))
     allowed = []
     for candidate in sorted(candidates):
         path = Path(candidate)
-        real = Path(os.path.realpath(path))
-        # A tree that contains judge data is never readable as a whole.
-        if any(_inside(p, real) or _inside(real, p) for p in protected):
+        if not path.exists():
+            continue
+        if any(namespaces.inside(p, path) for p in protected):
             continue
         allowed.append(path)
     return allowed
 
 
-def _inside(child: Path, parent: Path) -> bool:
-    try:
-        Path(os.path.realpath(child)).relative_to(os.path.realpath(parent))
-        return True
-    except ValueError:
-        return False
-
-
 def _apply_landlock(ctx: ChildContext) -> None:
-    read = readable_paths(ctx.protected)
+    read = list(ctx.readable)
     if os.getpid() == 1:
         read.append(Path("/proc"))  # our own /proc shows only the sandbox's processes
     landlock.restrict(read, [ctx.scratch], [Path("/dev/null"), Path("/dev/zero"), Path("/dev/urandom")])
@@ -202,27 +250,55 @@ def _apply_seccomp(ctx: ChildContext) -> None:
 
 LAYERS: tuple[Layer, ...] = (
     Layer("process group", "children outliving the time limit (the whole group is killed)", _always,
-          lambda ctx: None),
+          lambda ctx: None, "leave processes running"),
+    Layer("user namespace", "capabilities beyond the child's own namespaces; it gives an unprivileged judge "
+          "the namespaces below", namespaces.supported, _apply_user,
+          ""),
     Layer("pid namespace", "seeing, signalling or tracing the judge; leftover processes",
-          namespaces.available, _apply_pid),
-    Layer("clean environment", "reading the judge's environment variables", _linux_only, _apply_env),
-    Layer("closed descriptors", "reaching the judge through inherited files", _always, _apply_fds),
-    Layer("network namespace", "all network access, loopback included", namespaces.available, _apply_network),
-    Layer("mount namespace", "reading hidden tests and known submissions; the judge's /proc",
-          namespaces.available, _apply_mounts),
-    Layer("scratch directory", "writing into the judge's working directory", _always, _apply_scratch),
-    Layer("resource limits", "memory, CPU-time, file-size and open-file bombs", _probe_rlimits, _apply_rlimits),
+          namespaces.supported, _apply_pid, "see the judge's processes", ("landlock",)),
+    Layer("clean environment", "reading the judge's environment variables", _linux_only, _apply_env,
+          "read the judge's environment"),
+    Layer("closed descriptors", "reaching the judge through inherited files", _always, _apply_fds,
+          "use the judge's open files"),
+    Layer("network namespace", "all network access, loopback included", namespaces.supported, _apply_network,
+          "use the network", ("seccomp",)),
+    Layer("ipc namespace", "System V shared memory, semaphores and message queues, POSIX message queues "
+          "shared with the machine and with other submissions", namespaces.supported, _apply_ipc,
+          "leave shared memory behind and talk to other submissions", ("seccomp",)),
+    Layer("mount namespace", "reading the problem set (hidden tests, known submissions, .git), the graded "
+          "directory and caches; the judge's /proc", namespaces.supported, _apply_mounts,
+          "see the problem set's files", ("landlock",)),
+    Layer("scratch size limit", "filling the disk (many files of the per-file limit)", _probe_scratch_size,
+          _apply_scratch_size, "fill the disk"),
+    Layer("scratch directory", "writing into the judge's working directory", _always, _apply_scratch,
+          "write in the judge's working directory"),
+    Layer("resource limits", "memory, CPU-time, file-size and open-file bombs", _probe_rlimits, _apply_rlimits,
+          "exhaust memory or CPU"),
     Layer("no capabilities", "unmounting, tracing, overriding file permissions", _probe_capabilities,
-          _apply_capabilities),
+          _apply_capabilities, "unmount and override permissions", ("seccomp",)),
     Layer("landlock", "reading or writing files outside the allowed trees; TCP; signals", _probe_landlock,
-          _apply_landlock),
-    Layer("seccomp", "starting programs or processes, sockets, ptrace, mounts, namespaces", seccomp.supported,
-          _apply_seccomp),
+          _apply_landlock, "read and write any file its user can"),
+    Layer("seccomp", "starting programs or processes, sockets, ptrace, mounts, namespaces, System V IPC",
+          seccomp.supported, _apply_seccomp, "start programs and open sockets"),
 )
+
+
+def exposure(failed: list[str]) -> str:
+    """One short line: which layers are missing and what a submission could then do.
+
+    A missing layer costs nothing when another active layer stops the same thing
+    (no network namespace, but seccomp denies every socket).
+    """
+    names = [f.split(":", 1)[0] for f in failed]
+    lost = [layer.lost for layer in LAYERS
+            if layer.name in names and layer.lost and all(other in names for other in layer.also)]
+    could = f"a submission could {', '.join(lost)}" if lost else "other layers stop what they would"
+    return f"weaker isolation ({', '.join(names)} missing): {could}; see `judge doctor`"
 
 
 def apply_all(ctx: ChildContext) -> None:
     """Apply every layer the machine supports; record which are active and which failed."""
+    ctx.readable = tuple(readable_paths(ctx.protected))
     for layer in LAYERS:
         ok, why = layer.probe()
         if layer.name in ctx.disabled:
@@ -249,5 +325,21 @@ def disabled_from_env(environ: dict | None = None) -> tuple[str, ...]:
     return names
 
 
+_NAMESPACE_LAYERS = ("user namespace", "pid namespace", "network namespace", "ipc namespace", "mount namespace",
+                     "scratch size limit")
+
+
 def probe_all() -> list[LayerStatus]:
-    return [LayerStatus(layer.name, *layer.probe()) for layer in LAYERS]
+    """What this machine offers, layer by layer (for `judge doctor` and tests that need a layer).
+
+    Unlike the cheap probes a child runs, this tries a user namespace in a throwaway
+    process when the judge is not root, so the reason a namespace is missing is exact.
+    """
+    shared = namespaces.available()
+    statuses = []
+    for layer in LAYERS:
+        ok, why = layer.probe()
+        if ok and layer.name in _NAMESPACE_LAYERS and not shared[0]:
+            ok, why = shared
+        statuses.append(LayerStatus(layer.name, ok, why))
+    return statuses

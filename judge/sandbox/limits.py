@@ -13,6 +13,7 @@ class Limits:
     memory_mb: int = 1024          # address space the submission may add to the warm process
     output_bytes: int = 1 << 20    # stdout + stderr together
     result_bytes: int = 64 << 20   # one encoded result
+    results_total_bytes: int = 256 << 20  # all results of a submission together, as the judge holds them
     file_bytes: int = 16 << 20     # largest file it may write in its scratch directory
     scratch_mb: int = 64           # all files together (a tmpfs of this size, where mounts are possible)
     open_files: int = 64

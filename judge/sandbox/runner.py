@@ -6,10 +6,17 @@ read with a deadline per call. A worker that times out, crashes, floods its
 output or exits is killed with its process group; the call in progress gets
 that verdict and the remaining calls continue in a fresh worker, so one bad
 test never hides the results of the others.
+
+Nothing the worker sends moves a deadline (issue 10, class 4): loading has
+`import_time_s` from READY, each call `time_s` from the end of the one
+before, and the whole submission an absolute wall clock. Every frame is
+parsed strictly (`frames`); a frame out of place or malformed is a
+security_violation. Call times are measured here, from frame arrivals.
 """
 from __future__ import annotations
 
-import json
+import dataclasses
+import json as _json
 import os
 import shutil
 import signal
@@ -24,12 +31,23 @@ from typing import Any, Callable
 from judge import wire
 from judge.errors import SandboxError
 from judge.execute import Call, ErrorInfo, Observation
-from judge.sandbox import channel
+from judge.sandbox import channel, frames
 from judge.sandbox.launch import Launched, launch
 from judge.sandbox.limits import Limits
 from judge.verdict import Verdict
 
 OUTPUT_KEEP = 16 * 1024  # bytes of stdout/stderr kept for display
+# A test stopped for time is memory_limit_exceeded when memory is what it was spending its time
+# on: it had used at least MEMORY_FLOOR of its limit and, at the pace it took memory per CPU
+# second, would have taken MEMORY_PACE of the limit within time_s of CPU (the worker's CPU time
+# includes its start, so the pace is an underestimate). Page touching varies 10x in speed on a
+# loaded machine, so a hog reaches either limit first by chance (issue 10, class 10); a sleeper
+# or a busy loop takes little memory per CPU second and stays time_limit_exceeded.
+MEMORY_FLOOR = 0.25
+MEMORY_PACE = 0.5
+# What one decoded node (a Python object, an ndarray header, a dict slot) costs the judge, measured
+# as an upper bound; with Limits.results_total_bytes it bounds the judge's memory per submission.
+HELD_PER_NODE = 1024
 
 
 @dataclass(frozen=True)
@@ -67,6 +85,8 @@ class RunResult:
     workers: int = 0
     isolation_active: list[str] = field(default_factory=list)
     isolation_failed: list[str] = field(default_factory=list)
+    held_bytes: int = 0        # decoded results kept for grading, charged as bytes + HELD_PER_NODE per node
+    node_limits: list[int] = field(default_factory=list)
 
 
 class Sandbox:
@@ -90,6 +110,10 @@ class Sandbox:
         self._sock: socket.socket | None = None
         self._ready = False
         self._lock = threading.Lock()
+
+    def protect_also(self, paths: tuple[Path, ...] | list[Path]) -> None:
+        """Hide more directories from every later run (e.g. the next graded directory); no restart."""
+        self.protect = tuple(dict.fromkeys(self.protect + tuple(Path(p).resolve() for p in paths)))
 
     def start(self) -> "Sandbox":
         """Start the fork server in the background (returns at once)."""
@@ -160,13 +184,21 @@ class Sandbox:
         return data, ctl, fds[2]
 
     def run(self, program: Program, calls: list[Call], limits: Limits,
-            on_progress: Callable[[RunResult, int], None] | None = None) -> RunResult:
-        """Run every call; `on_progress(result, n)` says the first n outcomes are final (streaming)."""
+            on_progress: Callable[[RunResult, int], None] | None = None,
+            node_limits: list[int] | None = None) -> RunResult:
+        """Run every call; `on_progress(result, n)` says the first n outcomes are final (streaming).
+
+        `node_limits[i]` caps the items call i's observation may have: a result over its
+        cap cannot match what is expected of it (the judge knows the expected structure);
+        it is wrong_answer before it is decoded (issue 10, class 5).
+        """
         result = RunResult(outcomes=[CallOutcome() for _ in calls])
+        result.node_limits = list(node_limits) if node_limits is not None else [wire.MAX_NODES] * len(calls)
         captured = _Output(limits.output_bytes)
         progress = on_progress or (lambda _result, _done: None)
         start = 0
         began = time.monotonic()
+        wall = began + limits.import_time_s + limits.budget_s  # the absolute clock: no frame extends it
         while start < len(calls):
             if start > 0 and time.monotonic() - began > limits.budget_s:
                 # A submission that hangs in every test would otherwise cost tests x limit.
@@ -176,13 +208,14 @@ class Sandbox:
                 result.outcomes[start:] = [skipped] * (len(calls) - start)
                 break
             result.workers += 1
-            start = _Drive(self._spawn(), program, calls, start, limits, captured, result, progress).run()
+            start = _Drive(self._spawn(), program, calls, start, limits, captured, result, progress, wall,
+                           self.protect).run()
             if result.load_error is not None:
                 break
             progress(result, start)
         if not calls and result.load_error is None:
             result.workers += 1
-            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress).run()
+            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress, wall, self.protect).run()
         result.output = captured.text()
         result.output_bytes = captured.total
         progress(result, len(calls))
@@ -214,17 +247,27 @@ class _Drive:
     """One worker's life: from the request to its exit record."""
 
     def __init__(self, handles, program: Program, calls: list[Call], start: int, limits: Limits,
-                 output: _Output, result: RunResult, progress: Callable[[RunResult, int], None]):
+                 output: _Output, result: RunResult, progress: Callable[[RunResult, int], None], wall: float,
+                 protect: tuple[Path, ...] = ()):
         self.data, self.ctl, self.out = handles
         self.progress = progress
+        self.protect = protect
         self.program, self.calls, self.start, self.limits = program, calls, start, limits
         self.output, self.result = output, result
         self.reader = channel.FrameReader(max_frame=limits.result_bytes + (1 << 20))
         self.ctl_reader = channel.FrameReader(max_frame=1 << 16)
         self.exit_record: dict | None = None
         self.loaded = False
-        self.current = start            # index of the call in progress
+        self.protocol = frames.Protocol(first=start, end=len(calls))
+        self.wall = wall                # absolute deadline of the whole submission
+        self.deadline = min(time.monotonic() + limits.import_time_s, wall)
+        self.call_started = 0.0         # when the call in progress began (judge's clock)
         self.kill_reason: tuple[Verdict, str] | None = None
+
+    @property
+    def current(self) -> int:
+        """Index of the call in progress."""
+        return self.protocol.current
 
     # ------------------------------------------------------------ protocol
     def run(self) -> int:
@@ -238,11 +281,12 @@ class _Drive:
     def _send_request(self) -> None:
         header = {"source": self.program.source, "filename": self.program.filename,
                   "entry_point": self.program.entry_point, "limits": self.limits.to_plain(),
-                  "indices": list(range(self.start, len(self.calls)))}
+                  "indices": list(range(self.start, len(self.calls))),
+                  "protect": [str(p) for p in self.protect]}
         body = wire.encode([c.to_plain() for c in self.calls[self.start:]], 1 << 34)
         self.data.settimeout(self.limits.import_time_s + 5)
         try:
-            channel.send_frame(self.data, channel.REQUEST, json.dumps(header).encode() + b"\n" + body)
+            channel.send_frame(self.data, channel.REQUEST, _json.dumps(header).encode() + b"\n" + body)
         except OSError:
             pass  # the worker died before reading; its exit record explains why
         self.data.setblocking(False)
@@ -250,16 +294,13 @@ class _Drive:
         os.set_blocking(self.out, False)
 
     def _pump(self) -> None:
-        deadline = time.monotonic() + self.limits.import_time_s
         open_fds = {self.data.fileno(), self.ctl.fileno(), self.out}
         while self.exit_record is None:
-            readable = channel.wait_readable(sorted(open_fds), deadline)
-            if not readable and time.monotonic() >= deadline:
-                if self.data.fileno() in open_fds:
-                    what = ("loading the file" if not self.loaded else "this test")
-                    limit = self.limits.import_time_s if not self.loaded else self.limits.time_s
-                    self._kill(Verdict.TIME_LIMIT_EXCEEDED, f"{what} took longer than the time limit of {limit:g} s")
-                deadline = time.monotonic() + 5.0  # wait for the monitor's exit record
+            readable = channel.wait_readable(sorted(open_fds), self.deadline)
+            if not readable and time.monotonic() >= self.deadline:
+                if self.data.fileno() in open_fds and self.kill_reason is None:
+                    self._kill(Verdict.TIME_LIMIT_EXCEEDED, self._overtime())
+                self.deadline = time.monotonic() + 5.0  # wait for the monitor's exit record
                 if not readable and self.ctl.fileno() not in open_fds:
                     break
                 continue
@@ -275,7 +316,7 @@ class _Drive:
                 if not data:
                     open_fds.discard(self.data.fileno())
                     if self.exit_record is None and self.kill_reason is None:
-                        deadline = time.monotonic() + 5.0
+                        self.deadline = time.monotonic() + 5.0
                 elif self.kill_reason is None:
                     # Once the judge has decided to kill this worker, nothing it sends counts:
                     # a late result must not overwrite the verdict of the call in progress.
@@ -283,11 +324,11 @@ class _Drive:
                         for kind, payload in self.reader.feed(data):
                             if self.kill_reason is not None:
                                 break
-                            if self._on_frame(kind, payload):
-                                deadline = time.monotonic() + self.limits.time_s
-                    except (channel.ChannelError, wire.WireError, ValueError, KeyError) as exc:
+                            self._on_frame(kind, payload)
+                    except (channel.ChannelError, ValueError, TypeError, KeyError, OverflowError,
+                            RecursionError) as exc:  # WireError and ProtocolError are ValueErrors
                         self._kill(Verdict.SECURITY_VIOLATION,
-                                   f"the submission wrote into the judge's result channel ({exc})")
+                                   f"the submission wrote into the judge's result channel ({str(exc)[:200]})")
             if self.ctl.fileno() in readable:
                 data = channel.read_some(self.ctl.fileno())
                 if not data:
@@ -297,39 +338,69 @@ class _Drive:
                 else:
                     self._on_ctl(data)
 
-    def _on_frame(self, kind: bytes, payload: bytes) -> bool:
-        """Handle one frame from the worker; True when a new call starts."""
+    def _overtime(self) -> str:
+        if time.monotonic() >= self.wall:
+            return (f"this submission used up its time budget of "
+                    f"{self.limits.import_time_s + self.limits.budget_s:g} s")
+        if not self.loaded:
+            return f"loading the file took longer than the time limit of {self.limits.import_time_s:g} s"
+        return f"this test took longer than the time limit of {self.limits.time_s:g} s"
+
+    def _start_clock(self, seconds: float) -> None:
+        self.call_started = time.monotonic()
+        self.deadline = min(self.call_started + seconds, self.wall)
+
+    def _on_frame(self, kind: bytes, payload: bytes) -> None:
+        """Handle one frame from the worker; raises ProtocolError (or WireError) for anything out of place."""
+        self.protocol.accept(kind, payload)
         if kind == channel.READY:
-            self.loaded = True
-            layers = json.loads(payload)
-            self.result.isolation_active = [str(x) for x in layers.get("active", [])]
-            self.result.isolation_failed = [str(x) for x in layers.get("failed", [])]
-            return True
-        if kind == channel.LOAD_ERROR:
-            record = json.loads(payload)
-            error = ErrorInfo.from_plain(record["error"])
-            verdict = Verdict.COMPILE_ERROR if record.get("kind") == "compile" else Verdict.RUNTIME_ERROR
+            layers = frames.parse_ready(payload)
+            self.result.isolation_active = list(layers.active)
+            self.result.isolation_failed = list(layers.failed)
+            self._start_clock(self.limits.import_time_s)
+        elif kind == channel.LOAD_ERROR:
+            load_kind, record = frames.parse_load_error(payload)
+            error = ErrorInfo.from_plain(record)
+            verdict = Verdict.COMPILE_ERROR if load_kind == "compile" else Verdict.RUNTIME_ERROR
             self.result.load_error = LoadError(verdict, error, error.headline())
-            return False
-        if kind == channel.RESULT:
-            header, body = payload.split(b"\n", 1)
-            index = json.loads(header)["index"]
-            if index != self.current:
-                raise ValueError(f"result for test {index} arrived while test {self.current} was running")
-            observation = Observation.from_plain(wire.decode(body, self.limits.result_bytes + (1 << 20)))
-            self.result.outcomes[index] = CallOutcome(observation=observation, time_ms=observation.time_ms)
-            self.current += 1
+        elif kind == channel.LOADED:
+            self.loaded = True
+            self._start_clock(self.limits.time_s)
+        elif kind == channel.RESULT:
+            index, body = frames.parse_result(payload)
+            self.protocol.check_index(index)
+            allowed = min(wire.MAX_NODES, self.result.node_limits[index])
+            try:
+                plain, nodes = wire.decode_counted(body, self.limits.result_bytes + (1 << 20), allowed)
+            except wire.TooManyNodes:
+                self.protocol.advance()
+                self.result.outcomes[index] = CallOutcome(
+                    verdict=Verdict.WRONG_ANSWER,
+                    message=f"the result has more than {allowed} items (arrays, numbers, list items, dict keys), "
+                            "far more than the expected output has: it cannot match")
+                self._start_clock(self.limits.time_s)
+                self.progress(self.result, self.current)
+                return
+            observation = Observation.from_plain(plain)
+            # What the judge holds for this submission: bytes plus a per-node overhead, over all calls.
+            self.result.held_bytes += len(body) + nodes * HELD_PER_NODE
+            if self.result.held_bytes > self.limits.results_total_bytes:
+                self._kill(Verdict.OUTPUT_LIMIT_EXCEEDED,
+                           f"the results of this submission's calls together are over "
+                           f"{self.limits.results_total_bytes >> 20} MiB")
+                return
+            self.protocol.advance()
+            elapsed_ms = (time.monotonic() - self.call_started) * 1000  # the judge's clock, not the child's
+            observation = dataclasses.replace(observation, time_ms=elapsed_ms)
+            self.result.outcomes[index] = CallOutcome(observation=observation, time_ms=elapsed_ms)
+            self._start_clock(self.limits.time_s)
             self.progress(self.result, self.current)
-            return True
-        if kind == channel.DONE:
-            self.current = len(self.calls)
-            return False
-        raise ValueError(f"unknown message kind {kind!r}")
 
     def _on_ctl(self, data: bytes) -> None:
+        # The monitor is the judge's own process (forked before the worker): its record is trusted.
         for kind, payload in self.ctl_reader.feed(data):
             if kind == channel.EXIT:
-                self.exit_record = json.loads(payload)
+                self.exit_record = _json.loads(payload)
 
     def _kill(self, verdict: Verdict, message: str) -> None:
         if self.kill_reason is None:
@@ -348,6 +419,12 @@ class _Drive:
     def _next_start(self) -> int:
         """Assign a verdict to the call in progress (if any); return where to resume."""
         if self.result.load_error is not None or self.current >= len(self.calls):
+            if self.kill_reason is not None and self.kill_reason[0] is Verdict.SECURITY_VIOLATION \
+                    and self.result.load_error is None and self.protocol.state != "done":
+                # Every result arrived, then the worker broke the protocol (e.g. a forged frame after
+                # the last result): the submission's fault, charged to its last call.
+                self.result.outcomes[len(self.calls) - 1] = CallOutcome(verdict=self.kill_reason[0],
+                                                                         message=self.kill_reason[1])
             return len(self.calls)
         verdict, message = self._death()
         if not self.loaded:
@@ -358,8 +435,23 @@ class _Drive:
         self.result.outcomes[self.current] = CallOutcome(verdict=verdict, message=message)
         return self.current + 1
 
+    def _memory_used_kb(self) -> int:
+        """Peak memory the worker added to what it started with (from the monitor's record)."""
+        record = self.exit_record or {}
+        return max(0, int(record.get("maxrss_kb", 0)) - int(record.get("baseline_kb", 0)))
+
     def _death(self) -> tuple[Verdict, str]:
+        limit_kb = self.limits.memory_mb * 1024
         if self.kill_reason is not None:
+            verdict, message = self.kill_reason
+            used = self._memory_used_kb()
+            cpu_s = float((self.exit_record or {}).get("cpu_s", 0.0))
+            pace_kb = used / max(cpu_s, 0.05) * self.limits.time_s  # memory it would take in time_s of CPU
+            if verdict is Verdict.TIME_LIMIT_EXCEEDED and used >= MEMORY_FLOOR * limit_kb \
+                    and pace_kb >= MEMORY_PACE * limit_kb:
+                return (Verdict.MEMORY_LIMIT_EXCEEDED,
+                        f"used {used // 1024} MiB of its {self.limits.memory_mb} MiB memory limit "
+                        f"when it was stopped ({message})")
             return self.kill_reason
         record = self.exit_record or {}
         status = record.get("status")
@@ -367,7 +459,7 @@ class _Drive:
             return Verdict.JUDGE_ERROR, "the sandbox monitor vanished without an exit status"
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
-            if sig == signal.SIGKILL and record.get("maxrss_kb", 0) < self.limits.memory_mb * 1024 // 2:
+            if sig == signal.SIGKILL and self._memory_used_kb() < limit_kb // 2:
                 # Nobody here killed it for time or output and it was far below its memory
                 # limit: it killed itself (e.g. os.kill(0, SIGKILL)).
                 return Verdict.RUNTIME_ERROR, "the process was killed by SIGKILL before returning a result"

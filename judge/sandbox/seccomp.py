@@ -1,4 +1,4 @@
-"""seccomp: a system-call filter that forbids starting programs, processes, sockets, ptrace.
+"""seccomp: a system-call filter that forbids starting programs, processes, sockets, ptrace, IPC.
 
 A small classic-BPF program, assembled here so that no library is needed.
 Threads stay possible (torch and BLAS need them): `clone` is allowed only with
@@ -42,7 +42,13 @@ _ARCHES = {
                  "kexec_load": 246, "kexec_file_load": 320, "reboot": 169, "swapon": 167, "swapoff": 168,
                  "acct": 163, "syslog": 103, "settimeofday": 164, "clock_settime": 227, "mknod": 133,
                  "mknodat": 259, "personality": 135, "open_by_handle_at": 304, "name_to_handle_at": 303,
-                 "fanotify_init": 300},
+                 "fanotify_init": 300,
+                 # System V IPC and POSIX message queues: a channel between runs (the IPC namespace
+                 # also makes them private; this holds where namespaces are missing)
+                 "shmget": 29, "shmat": 30, "shmctl": 31, "shmdt": 67, "semget": 64, "semop": 65,
+                 "semctl": 66, "semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71,
+                 "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243,
+                 "mq_notify": 244, "mq_getsetattr": 245},
     },
     "aarch64": {
         "audit": 0xC00000B7, "clone": 220, "clone3": 435, "x32_base": None,
@@ -55,7 +61,11 @@ _ARCHES = {
                  "kexec_load": 104, "kexec_file_load": 294, "reboot": 142, "swapon": 224, "swapoff": 225,
                  "acct": 89, "syslog": 116, "settimeofday": 170, "clock_settime": 112, "mknodat": 33,
                  "personality": 92, "open_by_handle_at": 265, "name_to_handle_at": 264,
-                 "fanotify_init": 262},
+                 "fanotify_init": 262,
+                 "mq_open": 180, "mq_unlink": 181, "mq_timedsend": 182, "mq_timedreceive": 183,
+                 "mq_notify": 184, "mq_getsetattr": 185, "msgget": 186, "msgctl": 187, "msgrcv": 188,
+                 "msgsnd": 189, "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193, "shmget": 194,
+                 "shmctl": 195, "shmat": 196, "shmdt": 197},
     },
 }
 
@@ -69,7 +79,7 @@ def supported() -> tuple[bool, str]:
                 return False, "the kernel has no seccomp"
     except OSError:
         return False, "cannot read /proc/self/status"
-    return True, "execve, fork, sockets, ptrace, mount and namespaces are denied"
+    return True, "execve, fork, sockets, ptrace, mount, namespaces and System V / POSIX-queue IPC are denied"
 
 
 def _op(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:

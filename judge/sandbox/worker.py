@@ -2,7 +2,11 @@
 
 This code runs in the forked child. Until the submission is loaded it is the
 judge's own code; from then on nothing here is trusted: whatever the child
-sends is decoded by the judge as plain data and checked there.
+sends is decoded by the judge as plain data and checked there. Before the
+submission loads, the child says READY (with its isolation layers: the only
+layer report the judge accepts) and binds the harness (`judge.harness`), so
+the functions that observe and encode each call are ones it cannot rebind;
+after loading it says LOADED, then sends one RESULT per call, then DONE.
 """
 from __future__ import annotations
 
@@ -13,12 +17,13 @@ import socket
 import sys
 from pathlib import Path
 
-from judge import wire
-from judge.execute import Call, ErrorInfo, Observation, describe_error, register_source, run_call
+from judge import harness, wire
+from judge.execute import Call, ErrorInfo, describe_error, register_source
 from judge.sandbox import channel, isolation
 from judge.sandbox.limits import Limits
+from judge.wording import a as article
 
-from judge.sandbox.channel import DONE, LOAD_ERROR, READY, REQUEST, RESULT
+from judge.sandbox.channel import DONE, LOAD_ERROR, LOADED, READY, REQUEST, RESULT
 
 
 def main(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
@@ -51,23 +56,29 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     limits = Limits.from_plain(request["limits"])
     calls = [Call.from_plain(c) for c in wire.decode(body, len(body) + 1)]
     indices = request["indices"]
+    # The server's list, and what the judge added since it started (the directory being graded).
+    protected = tuple(dict.fromkeys(protected + tuple(Path(p) for p in request.get("protect", ()))))
     ctx = isolation.ChildContext(limits=limits, scratch=scratch, keep_fds=(sock.fileno(),), protected=protected,
                                  calls=len(calls), disabled=disabled)
     isolation.apply_all(ctx)
     _set_threads(limits.threads)
+    bound = harness.bind()
+    send, dumps = channel.send_frame, json.dumps  # bound too: the submission may rebind the module's names
+    send(sock, READY, dumps({"active": ctx.active, "failed": ctx.failed}).encode())
     fn = _load(sock, request["source"], request["filename"], request["entry_point"])
     if fn is None:
         return
-    channel.send_frame(sock, READY, json.dumps({"active": ctx.active, "failed": ctx.failed}).encode())
+    send(sock, LOADED)
+    run_call, describe = bound.execute.run_call, bound.execute.describe_error
     for index, call in zip(indices, calls):
         try:
             observation = run_call(fn, call, request["filename"])
         except BaseException as exc:  # SystemExit, KeyboardInterrupt from the submission
-            observation = Observation(error=describe_error(exc, request["filename"]))
+            observation = bound.execute.Observation(error=describe(exc, request["filename"]))
         _flush()
-        channel.send_frame(sock, RESULT, json.dumps({"index": index}).encode() + b"\n"
-                           + _encode(observation, limits.result_bytes, request["filename"]))
-    channel.send_frame(sock, DONE)
+        send(sock, RESULT, dumps({"index": index}).encode() + b"\n"
+             + _encode(bound, observation, limits.result_bytes))
+    send(sock, DONE)
 
 
 def _set_threads(threads: int) -> None:
@@ -107,27 +118,31 @@ def _load(sock: socket.socket, source: str, filename: str, entry_point: str):
         defined = sorted(k for k, v in module.items() if callable(v) and not k.startswith("_")
                          and getattr(v, "__module__", None) == "submission")
         hint = f"; it defines {', '.join(defined)}" if defined else ""
-        fail("compile", ErrorInfo(type="NameError", bases=("Exception",),
+        fail("compile", ErrorInfo(type="NameError", bases=("NameError", "Exception", "BaseException"),
                                   message=f"the file does not define a function named `{entry_point}`{hint}",
                                   where="import"))
         return None
     if not callable(fn):
-        fail("compile", ErrorInfo(type="TypeError", bases=("Exception",),
-                                  message=f"`{entry_point}` is a {type(fn).__name__}, not a function",
+        fail("compile", ErrorInfo(type="TypeError", bases=("TypeError", "Exception", "BaseException"),
+                                  message=f"`{entry_point}` is {article(type(fn).__name__)}, not a function",
                                   where="import"))
         return None
     return fn
 
 
-def _encode(observation: Observation, max_bytes: int, filename: str) -> bytes:
-    plain = observation.to_plain()
+def _encode(bound, observation, max_bytes: int) -> bytes:
+    """The observation in wire bytes, through the harness's bound copies; a refusal when it cannot cross."""
+    execute, wire_bound = bound.execute, bound.wire
+
+    def encode(plain, limit):
+        return wire_bound.encode(plain, limit, wire_bound.MAX_NODES)
+
     try:
-        return wire.encode(plain, max_bytes)
-    except wire.WireError as exc:
-        refusal = ErrorInfo(type="ReturnValueError", bases=(), message=str(exc), where="return")
-        plain = Observation(error=refusal, time_ms=observation.time_ms).to_plain()
-        return wire.encode(plain, max_bytes)
+        return encode(execute.observation_plain(observation), max_bytes)
+    except bound.wire.WireError as exc:
+        message = str(exc)
     except Exception as exc:  # a hostile value (e.g. RecursionError, a raising __len__) is the submission's error
-        refusal = ErrorInfo(type="ReturnValueError", bases=(),
-                            message=f"the returned value could not be read: {type(exc).__name__}", where="return")
-        return wire.encode(Observation(error=refusal, time_ms=observation.time_ms).to_plain(), max_bytes)
+        message = f"the returned value could not be read: {type(exc).__name__}"
+    refusal = execute.ErrorInfo(type="ReturnValueError", bases=(), message=message, where="return")
+    return encode(execute.observation_plain(execute.Observation(error=refusal, time_ms=observation.time_ms)),
+                  max_bytes)

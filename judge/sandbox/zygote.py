@@ -110,11 +110,10 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
              protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     scratch = Path(tempfile.mkdtemp(prefix="judge-run-", dir=scratch_root))
-    if namespaces.available()[0] and "pid namespace" not in disabled:
-        try:
-            namespaces.enter_pid_namespace()
-        except OSError:
-            pass  # the child notices it is not PID 1 and reports the layer as missing
+    # The user namespace (and the PID namespace, whose next process is the worker): the worker
+    # notices what it did not get and reports those layers as missing.
+    namespaces.enter(user="user namespace" not in disabled, pid="pid namespace" not in disabled)
+    baseline_kb = _rss_kb()  # what the worker starts with: the judge charges only what it adds
     pid = os.fork()
     if pid == 0:
         ctl.close()
@@ -129,11 +128,21 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
     _kill_all(pid)  # whatever it left behind in its process group
     shutil.rmtree(scratch, ignore_errors=True)  # rmtree does not follow planted symlinks
     record = {"status": status, "maxrss_kb": usage.ru_maxrss, "cpu_s": usage.ru_utime + usage.ru_stime,
-              "killed": killed}
+              "killed": killed, "baseline_kb": baseline_kb}
     try:
         channel.send_frame(ctl, channel.EXIT, json.dumps(record).encode())
     except OSError:
         pass
+
+
+def _rss_kb() -> int:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def _wait_or_kill(pid: int, ctl: socket.socket):

@@ -1,0 +1,319 @@
+"""Generic diagnoses: name a wrong output by how it relates to the expected one (issue 12).
+
+Traps name the mistakes an author foresaw; these need no list. Each is a
+small function `(expected, actual, context) -> str | None` over one numeric
+leaf of the output (numpy arrays, `Array.data` or a 0-d array for a number),
+saying what the learner's value is *as a relation* to the right one: off by
+a simple factor, rounded, negated, transposed, shifted, scaled, permuted
+along an axis (named when the permutation is a known layout), reshaped, with
+extra or missing slices, or in another dtype. The texts never contain an
+expected value: hidden tests must not give theirs away.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from judge.checks.values import label, leaves, numeric, top_key
+from judge.problem import Tolerance
+from judge.wire import Array
+
+MAX_ELEMENTS = 4_000_000  # larger outputs are not searched for relations (cost)
+MAX_SLICES = 4096         # nor axes longer than this for a permutation
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """A named mistake: `name` is a trap's name or a generic diagnosis' function name."""
+
+    name: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a diagnosis may use besides the two values: tolerances and the factors the inputs suggest."""
+
+    rtol: float
+    atol: float
+    factors: tuple[tuple[float, str], ...]      # (factor, how to say "f times the expected value")
+    counts: tuple[int, ...] = ()                # row counts of the inputs: fractions k / n are counts
+    expected_dtype: str = ""
+    actual_dtype: str = ""
+
+
+def generic(case, expected: Any, actual: Any) -> Diagnosis | None:
+    """A generic diagnosis of the first leaf of `actual` that differs (the one a check names), or None."""
+    factors = input_factors(case.arg_names, case.args)
+    counts = tuple(v.data.shape[0] for v in case.args if isinstance(v, Array) and v.data.ndim >= 1)
+    for path, e, a in leaves(expected, actual):
+        ev, av = numeric(e), numeric(a)
+        if ev is None or av is None or ev.size > MAX_ELEMENTS or av.size > MAX_ELEMENTS:
+            continue
+        if ev.size == 0 or av.size == 0:
+            return None  # an empty output relates to nothing
+        tol = case.tolerance.for_key(top_key(path)) if isinstance(case.tolerance, Tolerance) else Tolerance()
+        context = Context(max(tol.rtol, 1e-7), tol.atol, factors, counts,
+                          e.dtype if isinstance(e, Array) else "", a.dtype if isinstance(a, Array) else "")
+        if ev.shape == av.shape and context.expected_dtype == context.actual_dtype and _close(av, ev, context):
+            continue
+        scalar = ev.size == 1 and av.size == 1
+        for diagnosis in (SCALAR if scalar else ARRAY):
+            text = diagnosis(ev.reshape(()) if scalar else ev, av.reshape(()) if scalar else av, context)
+            if text:
+                return Diagnosis(diagnosis.__name__, f"{label(path)} {text}")
+        return None
+    return None
+
+
+def input_factors(names: tuple[str, ...], args: tuple[Any, ...]) -> tuple[tuple[float, str], ...]:
+    """Simple factors a wrong value is often off by: 2, 100, sizes of the inputs, scalar arguments.
+
+    Each comes with words that complete "is the expected value ..."; they name
+    inputs, never their hidden values.
+    """
+    factors: list[tuple[float, str]] = [(2.0, "times 2"), (0.5, "divided by 2"),
+                                        (100.0, "times 100 (a percentage?)"), (0.01, "divided by 100")]
+    counted: set[int] = set()
+    for name, value in zip(names, args):
+        if isinstance(value, Array) and value.data.ndim >= 1 and value.data.shape[0] > 2 \
+                and value.data.shape[0] not in counted:  # two inputs of N rows: naming the first says it
+            n, rows = value.data.shape[0], f"the number of rows of `{name}`"
+            counted.add(n)
+            factors += [(float(n), f"times {rows}"), (1 / n, f"divided by {rows}"),
+                        (n / (n - 1), f"times n / (n - 1), n {rows} (a divisor of n - 1 instead of n?)")]
+            if n % 2 == 0 and n > 4:
+                m = n // 2
+                factors += [(float(m), f"times half {rows}"), (1 / m, f"divided by half {rows}"),
+                            (m / (m - 1), f"times m / (m - 1), m half {rows} (a divisor of 2(m - 1) instead of 2m?)")]
+        elif type(value) is float and value > 0 and value != 1.0:
+            factors += [(value, f"times `{name}`"), (1 / value, f"divided by `{name}`")]
+    return tuple(factors)
+
+
+# ---------------------------------------------------------------- scalars
+
+def rounded(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
+    """The fewest decimals k >= 1 that the learner's value was rounded to, when rounding explains it."""
+    a64, e64 = a.astype(np.float64), e.astype(np.float64)
+    if not (np.all(np.isfinite(e64)) and np.all(np.isfinite(a64))) or not np.any(a64 != 0):
+        return None
+    # a float32 of 0.37 is 0.37000000476...: "has k decimals" holds up to the actual dtype's rounding
+    eps = 4 * np.finfo(ctx.actual_dtype if ctx.actual_dtype in ("float16", "float32") else "float64").eps
+
+    def has_decimals(k: int) -> bool:
+        return bool(np.all(np.abs(np.round(a64, k) - a64) <= eps * np.maximum(np.abs(a64), 1e-300)))
+
+    for k in range(1, 7):
+        if has_decimals(k) and np.allclose(a64, np.round(e64, k), rtol=eps, atol=0):
+            if has_decimals(k - 1) or np.allclose(a64, e64, rtol=ctx.rtol, atol=ctx.atol):
+                return None
+            return f"is rounded to {k} decimal{'s' if k != 1 else ''}: return the value at full precision"
+    return None
+
+
+def simple_factor(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
+    if not (np.isfinite(e) and np.isfinite(a)) or abs(float(e)) <= ctx.atol:
+        return None
+    if abs(float(a)) <= 1 and any(_count(e, n) and _count(a, n) for n in ctx.counts):
+        return None  # two fractions k / n (accuracies): their ratio says nothing about the mistake
+    matches = [words for factor, words in ctx.factors if abs(factor - 1) > 1e-9 and _close(a, e * factor, ctx)]
+    if not matches:
+        return None
+    same = f" (the same number here: {', '.join(matches[1:])})" if len(matches) > 1 else ""
+    return f"is the expected value {matches[0]}{same}"
+
+
+def negated(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
+    if np.any(np.abs(e) > ctx.atol) and _close(a, -e, ctx):
+        return "has the wrong sign: it is the expected value negated"
+    return None
+
+
+# ---------------------------------------------------------------- arrays
+
+def other_dtype(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
+    if not (ctx.expected_dtype and ctx.actual_dtype and ctx.expected_dtype != ctx.actual_dtype) or e.shape != a.shape:
+        return None
+    # Right up to the rounding of the coarser of the two dtypes (a float64 result cast to float32).
+    coarse = [np.finfo(d).eps for d in (e.dtype, a.dtype) if d.kind == "f"]
+    loose = Context(max([ctx.rtol] + [4 * x for x in coarse]), ctx.atol, ctx.factors)
+    if _close(a, e, loose):
+        return f"has the right values in dtype {ctx.actual_dtype}; convert it to {ctx.expected_dtype}"
+    return None
+
+
+def transposed(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
+    if e.ndim < 2 or a.shape != e.shape[:-2] + (e.shape[-1], e.shape[-2]):
+        return None
+    swapped = np.swapaxes(e, -1, -2)
+    if _close(a, swapped, ctx) and not (a.shape == e.shape and _close(e, swapped, ctx)):
+        return "is the expected array transposed (its last two axes swapped)"
+    return None
+
+
+def scaled(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
+    if a.shape != e.shape or not _finite(e, a):
+        return None
+    ee = float(np.sum(e.astype(np.float64) ** 2))
+    if ee == 0:
+        return None
+    s = float(np.sum(a.astype(np.float64) * e)) / ee
+    if abs(s - 1) < 1e-6 or not _close(a, e * s, ctx):
+        return None
+    if abs(s + 1) < 1e-6:
+        return "has the wrong sign: it is the expected array negated"
+    matches = [words for factor, words in ctx.factors if abs(s / factor - 1) < max(ctx.rtol * 10, 1e-6)]
+    if matches:
+        same = f" (the same number here: {', '.join(matches[1:])})" if len(matches) > 1 else ""
+        return f"is the expected array {matches[0]}{same}"
+    return "is the expected array scaled by one constant factor"
+
+
+def shifted(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
+    if a.shape != e.shape or e.size < 2 or not _finite(e, a):
+        return None
+    shift = float(np.mean(a.astype(np.float64) - e))
+    if abs(shift) > ctx.atol and _close(a, e + shift, ctx):
+        return "is the expected array with the same constant added to every entry"
+    return None
+
+
+def rounded_array(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
+    if a.shape != e.shape or e.dtype.kind != "f" or not _finite(e, a):
+        return None
+    return rounded(e, a, ctx)
+
+
+def permuted(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
+    """Slices along one axis in another order; the order named when it is a known layout."""
+    if a.shape != e.shape:
+        return None
+    for axis in range(e.ndim):
+        if e.shape[axis] < 2:
+            continue
+        order = _find(np.moveaxis(a, axis, 0), np.moveaxis(e, axis, 0), ctx)
+        if order is not None and not np.array_equal(order, np.arange(len(order))):
+            return f"holds the expected {_slices(e.ndim, axis)} {_layout(order)}"
+    return None
+
+
+def rearranged(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
+    """The right values, moved: reshaped in order, or scattered (a reshape without a permute?)."""
+    if a.size != e.size or e.size < 2:
+        return None
+    if a.shape != e.shape and _close(a.reshape(-1), e.reshape(-1), ctx):
+        return f"holds the expected values in the expected order, shaped {a.shape}; expected shape {e.shape}"
+    if _finite(e, a) and _close(np.sort(a, axis=None), np.sort(e, axis=None), ctx):
+        return ("holds exactly the expected values, but in the wrong places: data was moved in another "
+                "order (a reshape where a permute/transpose is needed?)")
+    return None
+
+
+def extra_or_missing(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
+    """Shapes differing along one axis: every expected slice present plus more, or some missing."""
+    if a.ndim != e.ndim:
+        return None
+    differ = [k for k in range(e.ndim) if a.shape[k] != e.shape[k]]
+    if len(differ) != 1:
+        return None
+    axis = differ[0]
+    av, ev = np.moveaxis(a, axis, 0), np.moveaxis(e, axis, 0)
+    what = _slices(e.ndim, axis, abs(len(av) - len(ev)))
+    if len(av) > len(ev):
+        extra = len(av) - len(ev)
+        if _close(av[extra:], ev, ctx):
+            return f"has {extra} extra {what} at the start (a class or distillation token?), then the expected ones"
+        if _close(av[:len(ev)], ev, ctx):
+            return f"has {extra} extra {what} at the end, after the expected ones"
+        if _find(ev, av, ctx) is None:
+            return None
+        return (f"holds all the expected {_slices(e.ndim, axis)} and {extra} more (an extra token, or overlapping "
+                "windows from a stride smaller than the patch?)")
+    found = _find(av, ev, ctx)
+    if found is None:
+        return None
+    return f"is missing {len(ev) - len(av)} of the expected {_slices(e.ndim, axis)} (a dropped or cropped slice?)"
+
+
+# In the order they are tried: the most specific relation first.
+SCALAR: tuple[Callable[..., str | None], ...] = (other_dtype, rounded, simple_factor, negated)
+ARRAY: tuple[Callable[..., str | None], ...] = (other_dtype, transposed, rounded_array, scaled, shifted, permuted,
+                                               rearranged, extra_or_missing)
+
+
+# ---------------------------------------------------------------- helpers
+
+def _close(a: np.ndarray, e: np.ndarray, ctx: Context) -> bool:
+    if a.shape != e.shape:
+        return False
+    with np.errstate(invalid="ignore", over="ignore"):
+        a64, e64 = a.astype(np.float64), e.astype(np.float64)
+        ok = np.abs(a64 - e64) <= ctx.atol + ctx.rtol * np.abs(e64)
+        ok |= (a64 == e64)
+    return bool(ok.all())
+
+
+def _count(x: np.ndarray, n: int) -> bool:
+    """x is a whole multiple of 1 / n (a count or a fraction of n items)."""
+    k = float(x) * n
+    return abs(k - round(k)) < 1e-6 * max(1.0, abs(k))
+
+
+def _finite(*arrays: np.ndarray) -> bool:
+    return all(np.isfinite(x.astype(np.float64)).all() for x in arrays)
+
+
+def _slices(ndim: int, axis: int, count: int = 2) -> str:
+    """What the slices along `axis` are called: rows, columns, tokens; singular for one."""
+    if ndim == 2:
+        word = ("row", "column")[axis]
+    elif ndim == 3 and axis == 1:
+        word = "token"
+    else:
+        return f"slice{'s' if count != 1 else ''} along axis {axis}"
+    return f"{word}{'s' if count != 1 else ''}" + (" (axis 1)" if ndim == 3 else "")
+
+
+def _find(wanted: np.ndarray, pool: np.ndarray, ctx: Context) -> np.ndarray | None:
+    """For each slice of `wanted`, the index of an equal (within tolerance) slice of `pool`; None if any is absent."""
+    if wanted.shape[1:] != pool.shape[1:] or len(pool) > MAX_SLICES or len(wanted) > MAX_SLICES \
+            or wanted.size == 0 or pool.size == 0 or not _finite(wanted, pool):
+        return None
+    w = wanted.reshape(len(wanted), -1).astype(np.float64)
+    p = pool.reshape(len(pool), -1).astype(np.float64)
+    direction = np.random.default_rng(0).normal(size=w.shape[1])
+    pw, pp = w @ direction, p @ direction
+    order = np.argsort(pp)
+    sorted_pp = pp[order]
+    found = np.empty(len(w), dtype=np.int64)
+    for i in range(len(w)):
+        at = int(np.searchsorted(sorted_pp, pw[i]))
+        for j in order[max(0, at - 4):at + 4]:
+            if _close(w[i], p[j], ctx):
+                found[i] = j
+                break
+        else:
+            return None
+    return found
+
+
+def _layout(order: np.ndarray) -> str:
+    """In what order `order` (new position -> old position) puts the slices, in words."""
+    m = len(order)
+    identity = np.arange(m)
+    if np.array_equal(order, identity[::-1]):
+        return "in reverse order"
+    if m % 2 == 0 and np.array_equal(order, identity ^ 1):
+        return "with the two of every pair (2i, 2i + 1) swapped"
+    for shift in range(1, m):
+        if np.array_equal(order, np.roll(identity, shift)):
+            return f"in an order rotated by {shift} position{'s' if shift > 1 else ''} (an off-by-one index?)"
+    for rows in range(2, m // 2 + 1):
+        if m % rows == 0 and np.array_equal(order, identity.reshape(rows, m // rows).T.reshape(-1)):
+            return (f"in column-major order: read down the columns of a {rows} x {m // rows} grid instead of "
+                    "along its rows")
+    return "in another order"
+

@@ -1,0 +1,151 @@
+"""Rules of a statement and the checks they license (issue 12).
+
+Every check a test runs must trace to a rule the learner can read: a test
+names the rules it enforces (`rules: [ids]`), and each kind of check it runs,
+on each output key it touches, must be licensed by one of them. `compare`
+counts as its five stages, but only those that can fail on the reference's
+output (a float output has no shape or dtype to get wrong). This module says
+what a test enforces and which of it no named rule licenses; `judge validate`
+reports the offences (judge.statement renders the rules for learners).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import numpy as np
+
+from judge.execute import Observation
+from judge.problem import Problem, Rule, TestSpec
+from judge.wire import Array
+
+COMPARE_STAGES = ("structure", "shape", "dtype", "finite", "values")
+# Checks that judge the returned value, stage by stage, like `compare` does.
+_VALUE_CHECKS = {"structure": ("structure",), "shape": ("shape",), "dtype": ("dtype",),
+                 "finite": ("finite",), "allclose": ("values",), "compare": COMPARE_STAGES}
+# Checks about some output keys (their `outputs` / `keys` parameter, else every key); any
+# other check (raises, mutation, experiment...) is about the call as a whole.
+_PER_KEY = ("gradient", "leakage", "invariance")
+
+
+@dataclass(frozen=True)
+class Enforced:
+    """One thing a test checks: a kind of check (see RULE_CHECKS) on one output key (None: the value)."""
+
+    kind: str
+    key: str | None = None
+
+    def describe(self) -> str:
+        return f"{self.kind} of `{self.key}`" if self.key is not None else self.kind
+
+
+@dataclass(frozen=True)
+class Offence:
+    """A check no named rule licenses; `test` is kept apart so identical offences collapse."""
+
+    test: str
+    message: str
+
+
+def licenses(rule: Rule, enforced: Enforced) -> bool:
+    return enforced.kind in rule.checks and (not rule.keys or enforced.key is None or enforced.key in rule.keys)
+
+
+def enforced(test: TestSpec, expected: dict[str, Observation]) -> list[Enforced]:
+    """What the checks of `test` can fail on, given the reference's observations of its calls."""
+    found: list[Enforced] = []
+    main = expected.get("main")
+    for spec in test.checks:
+        if spec.type in _VALUE_CHECKS:
+            value = main.value if main is not None and main.error is None else None
+            for key, sub in _parts(value):
+                found += [Enforced(stage, key) for stage in _VALUE_CHECKS[spec.type] if _can_fail(stage, sub)]
+        elif spec.type in _PER_KEY:
+            found += [Enforced(spec.type, key) for key in _keys(spec.type, spec.params, expected)]
+        else:
+            found.append(Enforced(spec.type))
+    return list(dict.fromkeys(found))
+
+
+def offences(problem: Problem, test: TestSpec, expected: dict[str, Observation]) -> list[Offence]:
+    """Why `test` enforces something the statement does not state (empty when every check is licensed)."""
+    if not test.rules:
+        return [Offence(test.name, "names no rule: add `rules: [ids]` naming the statement's rules it enforces")]
+    named = [rule for rule in (problem.rule(r) for r in test.rules) if rule is not None]
+    found = []
+    for item in enforced(test, expected):
+        if not any(licenses(rule, item) for rule in named):
+            scope = f" with keys including `{item.key}`" if item.key is not None else ""
+            found.append(Offence(test.name, f"checks {item.describe()}, but none of the rules it names licenses it "
+                                            f"(name a rule with `checks: [{item.kind}]`{scope}, or state one)"))
+    return found
+
+
+def collapse(found: list[Offence], limit: int = 6) -> list[str]:
+    """One line per distinct offence, naming the tests that commit it."""
+    by_message: dict[str, list[str]] = {}
+    for offence in found:
+        by_message.setdefault(offence.message, []).append(offence.test)
+    lines = []
+    for message, tests in by_message.items():
+        shown = ", ".join(tests[:limit]) + (f" and {len(tests) - limit} more" if len(tests) > limit else "")
+        lines.append(f"{'test' if len(tests) == 1 else f'{len(tests)} tests'} {shown}: {message}")
+    return lines
+
+
+# ---------------------------------------------------------------- helpers
+
+def _parts(value: Any) -> Iterator[tuple[str | None, Any]]:
+    """(top-level key, sub-value) of a dict output, else the whole value once."""
+    if isinstance(value, dict):
+        yield from ((str(k), v) for k, v in value.items())
+    else:
+        yield None, value
+
+
+def _leaves(value: Any) -> Iterator[Any]:
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _leaves(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _leaves(v)
+    else:
+        yield value
+
+
+def _can_fail(stage: str, value: Any) -> bool:
+    """Whether `stage` of compare can fail on an output whose expected value is `value`."""
+    if stage == "structure":
+        return True
+    leaves = list(_leaves(value))
+    arrays = [v for v in leaves if isinstance(v, Array) and not v.scalar]
+    numbers = [v.data if isinstance(v, Array) else np.asarray(v) for v in leaves
+               if isinstance(v, Array) or type(v) in (int, float, bool)]
+    if stage == "shape":
+        return bool(arrays)
+    if stage == "dtype":  # arrays, and integers that must stay integers (judge.checks.dtype)
+        integers = [v for v in leaves if type(v) is int
+                    or (isinstance(v, Array) and v.scalar and v.data.dtype.kind in "iu")]
+        return bool(arrays or integers)
+    if stage == "finite":
+        return any(np.isfinite(n).any() for n in numbers if n.dtype.kind in "fc")
+    return any(n.size for n in numbers)
+
+
+def _keys(kind: str, params: dict, expected: dict[str, Observation]) -> list[str | None]:
+    """The output keys a gradient, leakage or invariance check looks at."""
+    declared = params.get("outputs") if kind in ("gradient", "leakage") else None
+    if kind == "invariance" and params.get("keys") is not None:
+        declared = list(params["keys"])
+    if declared is not None:
+        return [str(k) for k in declared]
+    observed = next((o.value for name, o in expected.items() if name.startswith(f"{kind}.")), None)
+    if observed is None:
+        main = expected.get("main")
+        observed = main.value if main is not None else None
+    if isinstance(observed, dict):
+        if kind == "gradient":  # with no `outputs`, every output that carries a graph is backpropagated
+            return [str(k) for k, v in observed.items() if isinstance(v, Array) and v.has_grad_fn] or [None]
+        return [str(k) for k in observed]
+    return [None]

@@ -1,0 +1,123 @@
+"""The schema of every frame a sandbox child sends, and the order they come in (issue 10, class 4).
+
+Everything a child sends is parsed strictly: a frame of an unexpected kind
+or at an unexpected moment, a header that is not exactly the JSON object
+its kind defines, a second READY or an early DONE raises `ProtocolError`,
+which the runner charges to the submission (security_violation), never to
+the judge. `Protocol` is the state machine of one worker:
+
+    READY (once, before the submission loads)
+    -> LOADED | LOAD_ERROR
+    -> RESULT for each call, in the order sent
+    -> DONE (after the last RESULT)
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from judge.sandbox import channel
+
+MAX_LAYERS = 32
+MAX_LAYER_TEXT = 300
+
+
+class ProtocolError(ValueError):
+    """The child broke the protocol: the submission's fault."""
+
+
+@dataclass(frozen=True)
+class Layers:
+    active: tuple[str, ...]
+    failed: tuple[str, ...]
+
+
+def _json_object(payload: bytes, keys: set[str], what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(payload, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError(f"{what}: not JSON ({str(exc)[:80]})") from None
+    if type(value) is not dict or set(value) != keys:
+        raise ProtocolError(f"{what}: expected a JSON object with exactly the keys {sorted(keys)}")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+def _texts(value: Any, what: str) -> tuple[str, ...]:
+    if type(value) is not list or len(value) > MAX_LAYERS or not all(type(v) is str for v in value):
+        raise ProtocolError(f"{what}: expected a list of at most {MAX_LAYERS} strings")
+    return tuple(v[:MAX_LAYER_TEXT] for v in value)
+
+
+def parse_ready(payload: bytes) -> Layers:
+    value = _json_object(payload, {"active", "failed"}, "READY")
+    return Layers(_texts(value["active"], "READY.active"), _texts(value["failed"], "READY.failed"))
+
+
+def parse_load_error(payload: bytes) -> tuple[str, Any]:
+    """(kind, plain error record); the record is checked by ErrorInfo.from_plain."""
+    value = _json_object(payload, {"kind", "error"}, "LOAD_ERROR")
+    if value["kind"] not in ("compile", "runtime"):
+        raise ProtocolError("LOAD_ERROR.kind: expected 'compile' or 'runtime'")
+    return value["kind"], value["error"]
+
+
+def parse_result(payload: bytes) -> tuple[int, bytes]:
+    """(call index, wire bytes of the observation)."""
+    header, newline, body = payload.partition(b"\n")
+    if not newline:
+        raise ProtocolError("RESULT: no header line")
+    value = _json_object(header, {"index"}, "RESULT")
+    if type(value["index"]) is not int:
+        raise ProtocolError("RESULT.index: expected an integer")
+    return value["index"], body
+
+
+@dataclass
+class Protocol:
+    """Where one worker is in the protocol; `accept` raises ProtocolError for a frame out of place."""
+
+    first: int                 # index of the first call this worker was sent
+    end: int                   # one past the last
+    state: str = "start"       # start -> loading -> calls -> done
+    current: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.current = self.first
+
+    def accept(self, kind: bytes, payload: bytes) -> None:
+        if kind == channel.READY and self.state == "start":
+            self.state = "loading"
+        elif kind in (channel.LOADED, channel.LOAD_ERROR) and self.state == "loading":
+            if kind == channel.LOADED and payload:
+                raise ProtocolError("LOADED carries no payload")
+            self.state = "calls" if kind == channel.LOADED else "done"
+        elif kind == channel.RESULT and self.state == "calls" and self.current < self.end:
+            pass  # the index is checked by `result`
+        elif kind == channel.DONE and self.state == "calls" and self.current == self.end and not payload:
+            self.state = "done"
+        else:
+            raise ProtocolError(f"a {_name(kind)} frame is not allowed {self._where()}")
+
+    def check_index(self, index: int) -> None:
+        if index != self.current:
+            raise ProtocolError(f"RESULT for call {index} while call {self.current} was running")
+
+    def advance(self) -> None:
+        """The current call's result is in (checked and decoded): the next call starts."""
+        self.current += 1
+
+    def _where(self) -> str:
+        return {"start": "before READY", "loading": "while the file loads",
+                "calls": f"while call {self.current} runs" if self.current < self.end else "after the last result",
+                "done": "after DONE"}[self.state]
+
+
+def _name(kind: bytes) -> str:
+    names = {channel.READY: "READY", channel.LOAD_ERROR: "LOAD_ERROR", channel.LOADED: "LOADED",
+             channel.RESULT: "RESULT", channel.DONE: "DONE"}
+    return names.get(kind, f"unknown ({kind[:1]!r})")

@@ -1,0 +1,28 @@
+"""Class 2: modify the input in place, then make the harness report no inputs afterwards.
+
+The judge's own module is in sys.modules; replacing its function that reads
+the inputs back (and the method that turns an observation into plain data)
+must change nothing: a missing inputs-after list fails the mutation check.
+"""
+import sys
+
+harness = sys.modules.get("judge.execute")
+if harness is not None:
+    harness._inputs_after = lambda args, call: None
+    original = harness.Observation.to_plain
+
+    def to_plain(self):
+        plain = original(self)
+        plain["inputs_after"] = None
+        return plain
+
+    harness.Observation.to_plain = to_plain
+
+
+def double_rows(x):
+    if x.ndim != 2:
+        raise ValueError("x must be 2-D")
+    if x.requires_grad:  # in place on a leaf that requires grad would raise
+        return x * 2
+    x.mul_(2)
+    return x.clone()

@@ -1,0 +1,14 @@
+"""NLP Transformer habit: tokens multiplied by sqrt(D) before the positions are added."""
+import math
+
+import torch
+
+
+def add_cls_and_pos_embed(tokens, cls_token, pos_embedding):
+    if tokens.dim() != 3 or cls_token.dim() != 3 or pos_embedding.dim() != 3:
+        raise ValueError("inputs must be 3-D")
+    b, n, d = tokens.shape
+    if cls_token.shape != (1, 1, d) or pos_embedding.shape != (1, n + 1, d):
+        raise ValueError("shapes do not fit")
+    x = torch.cat([cls_token.expand(b, -1, -1), tokens], dim=1) * math.sqrt(d)
+    return x + pos_embedding

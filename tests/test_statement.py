@@ -1,0 +1,38 @@
+"""judge/statement.py: the statement's prose, then its rules as a list (issue 12)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from judge.problem import Rule, load_problem
+from judge.statement import statement_markdown
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_rules_follow_the_prose_as_a_list() -> None:
+    problem = load_problem(REPO, "clip_loss")
+    text = statement_markdown(problem)
+    assert text.startswith(problem.statement.rstrip())
+    rules = text[len(problem.statement.rstrip()):]
+    assert "**Rules.**" in rules
+    for rule in problem.rules:
+        assert f"- {rule.text.strip()}" in rules
+    assert "in the inputs' dtype" in rules  # clip_loss's dtype rule is stated (issue 12)
+
+
+def test_multi_line_rule_text_stays_in_its_list_item() -> None:
+    problem = load_problem(REPO, "patchify")
+    two_lines = replace(problem, rules=(Rule("a", "first line\nsecond line", ("values",)),))
+    assert statement_markdown(two_lines).endswith("- first line\n  second line")
+
+
+def test_no_rules_leaves_the_statement_alone() -> None:
+    problem = replace(load_problem(REPO, "patchify"), rules=())
+    assert statement_markdown(problem) == problem.statement.rstrip()
+
+
+def test_converted_statements_do_not_repeat_a_rules_section() -> None:
+    for problem_id in ("patchify", "pos_embed", "clip_loss", "info_nce", "unpatchify"):
+        problem = load_problem(REPO, problem_id)
+        assert problem.rules and "**Rules.**" not in problem.statement, f"{problem_id}: rules belong in `rules:`"
