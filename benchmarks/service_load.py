@@ -272,15 +272,27 @@ def run(n: int = 1000, processes: int = 2, database: str = "sqlite", faults: boo
     return outcome
 
 
-def _kill_a_worker(supervisor: int) -> int | None:
-    """SIGKILL one Dramatiq worker process (the one holding a warm judge), not its parent."""
+def warm_workers(supervisor: int) -> list[int]:
+    """The Dramatiq worker processes below `supervisor` that hold a warm judge (torch loaded).
+
+    Dramatiq's main process and its forked workers share the command line `python -m dramatiq ...`;
+    the sandbox's fork servers below the workers are `python -E -c ...` and load torch too.
+    """
+    found = []
     for pid in descendants(supervisor):
         with contextlib.suppress(OSError):
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-            maps = Path(f"/proc/{pid}/maps").read_text()
-            if b"dramatiq" in cmdline and "libtorch" in maps:
-                os.kill(pid, signal.SIGKILL)
-                return pid
+            if (b"\0-m\0dramatiq\0" in Path(f"/proc/{pid}/cmdline").read_bytes()
+                    and "libtorch" in Path(f"/proc/{pid}/maps").read_text()):
+                found.append(pid)
+    return found
+
+
+def _kill_a_worker(supervisor: int) -> int | None:
+    """SIGKILL one Dramatiq worker process (the one holding a warm judge), not its parent."""
+    for pid in warm_workers(supervisor):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+            return pid
     return None
 
 
