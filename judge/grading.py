@@ -197,9 +197,7 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
             kind = outcome.kind or ("values" if spec.type == "allclose" else spec.type)
             kind = f"{kind}.{outcome.key}" if outcome.key else kind
             pending = _Pending(kind)
-            # A property check also fails when the test's own output is wrong (every call is compared
-            # with the reference): then that output is what to diagnose, as a value test would.
-            if outcome.diagnose or (spec.type != "raises" and _main_output_wrong(case, expected, actual)):
+            if outcome.diagnose:
                 trap = known_mistake(case, actual, traps) if traps is not None else None
                 pending = _Pending(kind, trap, generic_mistake(case, expected, actual), diagnosed=True)
             elif spec.type == "raises" and main is not None and main.error is None and traps is not None:
@@ -318,13 +316,6 @@ def _error_verdict(error: ErrorInfo) -> tuple[Verdict, str]:
     if error.is_a("RecursionError"):
         return Verdict.RUNTIME_ERROR, f"maximum recursion depth exceeded ({error.headline()[:200]})"
     return Verdict.RUNTIME_ERROR, f"raised {error.headline()}"
-
-
-def _main_output_wrong(case: Case, expected: Expected, actual: dict[str, Observation]) -> bool:
-    want, got = expected.get(MAIN), actual.get(MAIN)
-    if want is None or got is None or want.error is not None or got.error is not None:
-        return False
-    return not compare.check(case, {MAIN: want}, {MAIN: got}).passed
 
 
 def generic_mistake(case: Case, expected: Expected, actual: dict[str, Observation]) -> Diagnosis | None:
