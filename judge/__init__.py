@@ -11,6 +11,7 @@ from __future__ import annotations
 
 _LAZY = {
     "check": ("judge.notebook", "check"),
+    "problem": ("judge.problem", None),  # the module itself, callable: judge.problem("patchify")
     "problems": ("judge.notebook", "problems"),
     "CheckResult": ("judge.notebook", "CheckResult"),
     "Judge": ("judge.session", "Judge"),
@@ -27,7 +28,8 @@ def __getattr__(name: str) -> object:  # no typing import: the warm client start
     import importlib
 
     module, attribute = _LAZY[name]
-    return getattr(importlib.import_module(module), attribute)
+    loaded = importlib.import_module(module)
+    return loaded if attribute is None else getattr(loaded, attribute)
 
 
 def __dir__() -> list[str]:

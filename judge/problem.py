@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -507,3 +509,22 @@ def _display(path: Path) -> Path:
         return path.resolve().relative_to(Path.cwd())
     except ValueError:
         return path
+
+
+# ---------------------------------------------------------------- `judge.problem("patchify")`
+
+class _CallableModule(types.ModuleType):
+    """This module, callable: `judge.problem("patchify")` opens a problem in a notebook.
+
+    Learners write `q = judge.problem("patchify")`, as learntools does, while
+    `judge.problem` is also the module of the problem model; calling the module
+    hands over to `judge.notebook.problem`, and every import keeps working.
+    """
+
+    def __call__(self, problem_id: str, problems_dir: str | os.PathLike | None = None):
+        from judge.notebook import problem
+
+        return problem(problem_id, problems_dir)
+
+
+sys.modules[__name__].__class__ = _CallableModule

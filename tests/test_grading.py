@@ -65,7 +65,9 @@ def test_label_smoothing_gets_no_zero_row_hint(judge) -> None:
 
 def test_a_diagnosis_is_said_once_then_referred_to(judge) -> None:
     report = judge.run("info_nce", HELDOUT / "info_nce" / "mean_over_pairs.py")
-    failing = [t for t in report.tests if t.verdict.value != "accepted"]
+    # Property checks that fail because their own output is wrong are not diagnosed: on their inputs a
+    # trap can coincide with an unrelated mistake (integer outputs), so only value tests name mistakes.
+    failing = [t for t in report.tests if t.verdict.value != "accepted" and t.group != "check"]
     assert len(failing) > 5
     named = [line for line in _messages(report).splitlines() if line.startswith("what went wrong: `")
              or line.startswith("what went wrong: the returned value")]

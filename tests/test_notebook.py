@@ -236,3 +236,19 @@ def _arr(values):
     from judge.wire import Array
 
     return Array(np.asarray(values, dtype="float32"), "torch", "float32")
+
+
+def test_judge_problem_is_the_learntools_entry_and_still_the_module(repo, tmp_path, monkeypatch):
+    """`judge.problem("patchify")` opens a problem; `from judge.problem import ...` keeps working."""
+    from judge.notebook import NotebookError, ProblemHandle
+    from judge.problem import Problem, load_problem
+
+    monkeypatch.setenv("JUDGE_HOME", str(tmp_path))
+    q = judge_package.problem("patchify", problems_dir=repo)
+    try:
+        assert isinstance(q, ProblemHandle) and isinstance(q.problem, Problem)
+    finally:
+        q.close()
+    assert judge_package.problem.load_problem is load_problem
+    with pytest.raises(NotebookError, match="unknown problem id 'nope'"):
+        judge_package.problem("nope", problems_dir=repo)
