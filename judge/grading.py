@@ -31,6 +31,7 @@ from judge.sandbox import Limits, Program, RunResult, Sandbox, isolation
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
 Expected = dict[str, Observation]
+MAX_PRINTED = 2000  # characters of a test's printed output kept with its result
 
 
 def plain(observation: Observation) -> Observation:
@@ -112,6 +113,9 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
             i = len(results)
             outcomes = run.outcomes[ends[i] - len(cases[i].calls):ends[i]]
             result, pending = _judge_outcomes(cases[i], orders[i], expected[i], run, outcomes, traps)
+            printed = "".join(o.output for o in outcomes)  # what this test's calls printed, attributed to it
+            if printed:
+                result = replace(result, output=cap_message(escape_controls(printed, keep="\n\t"), MAX_PRINTED))
             results.append(said(_finish(cases[i], result, pending), file_failed=run.load_error is not None))
             if on_result is not None:
                 on_result(results[-1])

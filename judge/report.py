@@ -55,6 +55,7 @@ class TestResult:
     time_ms: float = 0.0
     details: tuple[str, ...] = ()
     shown: Shown | None = None
+    output: str = ""                  # what the submission printed during this test's calls
 
     def to_json(self) -> dict:
         return {"name": self.name, "group": self.group, "verdict": self.verdict.value,
@@ -217,11 +218,14 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
             if ok:
                 if test.shown is not None and values:
                     lines.extend(values_lines(test.shown)[0])
+                if verbose:
+                    lines.extend(_printed(test, verbose))
                 continue
             if compact and failures > DETAILED_FAILURES:
                 abbreviated = True
                 continue
             lines.extend(_message(test.message, mistakes, width))
+            lines.extend(_printed(test, verbose))
             turn = values or verbose or not values_drawn  # one block of values per screen without -v
             drawn = False
             if test.shown is not None and turn:
@@ -246,6 +250,21 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
         lines.append([("captured output of the submission:", "bold")])
         lines.extend([(f"  | {line}", None)] for line in report.output.splitlines()[:200])
     lines.append(_final(report, note if note is not None else ("(public examples only)" if values else "")))
+    return lines
+
+
+PRINTED_LINES = 5  # lines of a test's printed output shown without -v
+
+
+def _printed(test: TestResult, verbose: bool) -> list[Line]:
+    """What the submission printed during this test, under its row (a few lines without -v)."""
+    printed = test.output.splitlines()
+    if not printed:
+        return []
+    keep = printed if verbose else printed[:PRINTED_LINES]
+    lines: list[Line] = [[("      printed:", "dim")]] + [[(f"      | {line}", "dim")] for line in keep]
+    if len(keep) < len(printed):
+        lines.append([(f"      | ... {len(printed) - len(keep)} more line(s); -v shows them", "dim")])
     return lines
 
 

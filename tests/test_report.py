@@ -185,3 +185,31 @@ def test_full_run_never_reveals_hidden_values(judge):
     report = judge.run_source(judge.problem("patchify"), COLUMN_MAJOR, "column_major.py")
     assert all(t.shown is None for t in report.tests if t.group != "example")
     assert all(t.shown is not None for t in report.tests if t.group == "example")
+
+
+PRINTS = '''
+import torch
+print("loading the module")
+
+def patchify(images, patch_height, patch_width):
+    print("shape", tuple(images.shape))
+    B, C, H, W = images.shape
+    t = images.reshape(B, C, H // patch_height, patch_height, W // patch_width, patch_width)
+    t = t.permute(0, 2, 4, 1, 3, 5).reshape(B, -1, C * patch_height * patch_width)
+    r = torch.arange(H // patch_height).repeat_interleave(W // patch_width)
+    c = torch.arange(W // patch_width).repeat(H // patch_height)
+    return {"tokens": t, "coordinates": torch.stack([c, r], 1)}
+'''
+
+
+def test_printed_output_is_attributed_to_the_test_that_printed_it(judge):
+    problem = judge.problem("patchify")
+    report = judge.run_source(problem, PRINTS, "prints.py", record=False)
+    tests = {t.name: t for t in report.tests}
+    assert tests["tiny_index_image"].output == "shape (1, 1, 4, 4)\n"
+    assert tests["worked_example_96px"].output.startswith("shape (4, 3, 96, 96)\n")
+    assert not any("loading the module" in t.output for t in report.tests)  # printed while loading
+    assert "loading the module" in report.output
+    text = render_text(report)
+    assert "      printed:\n      | shape (1, 1, 4, 4)" in text
+    assert "printed:" in render_text(report, verbose=True).split("✓", 1)[1]  # passing tests too, with -v

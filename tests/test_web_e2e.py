@@ -106,7 +106,7 @@ def test_solve_patchify_run_then_submit(page, served, shots):
     page.click("text=Patchify a Batch of Images")
     page.wait_for_selector("#editor .cm-content")
     assert "raise NotImplementedError" in editor_text(page)  # the starter
-    assert page.locator(".statement strong", has_text="row-major grid order").count() == 1
+    assert page.locator(".rules strong", has_text="row-major grid order").count() == 1  # a rule, listed after the prose
 
     set_source(page, CORRECT)
     summary = judge_and_wait(page, keys="Control+Enter")  # the keyboard's Run
@@ -160,7 +160,8 @@ def test_history_restores_an_old_attempt(page, served, shots):
     judge_and_wait(page, "#run")
     set_source(page, WRONG)
     judge_and_wait(page, "#run")
-    page.wait_for_selector("#history .attempt.bad")
+    # The list reloads after the verdict: wait for the newest row (an older test left a bad attempt too).
+    page.wait_for_selector("#history .attempt:first-child.bad")
     assert page.locator("#history .attempt").first.get_attribute("class") == "attempt bad"  # newest first
     accepted = page.locator("#history .attempt.ok").first
     accepted.locator("button.view").click()

@@ -67,6 +67,7 @@ class CallOutcome:
     verdict: Verdict | None = None
     message: str = ""
     time_ms: float = 0.0
+    output: str = ""       # what the submission printed during this call (it flushes before each result)
 
 
 @dataclass(frozen=True)
@@ -227,6 +228,7 @@ class _Output:
         self.cap = cap
         self.kept = bytearray()
         self.total = 0
+        self.mark = 0  # where the output of the call in progress starts in `kept`
 
     def add(self, data: bytes) -> bool:
         """Record data; False once the total is over the cap."""
@@ -235,6 +237,12 @@ class _Output:
         if room > 0:
             self.kept += data[:room]
         return self.total <= self.cap
+
+    def since_mark(self) -> str:
+        """What was kept since the last call ended: this call's printed output."""
+        text = self.kept[self.mark:].decode("utf-8", errors="replace")
+        self.mark = len(self.kept)
+        return text
 
     def text(self) -> str:
         text = self.kept.decode("utf-8", errors="replace")
@@ -365,6 +373,7 @@ class _Drive:
             self.result.load_error = LoadError(verdict, error, error.headline())
         elif kind == channel.LOADED:
             self.loaded = True
+            self._call_output()  # printed while loading: in the run's output, not any call's
             self._start_clock(self.limits.time_s)
         elif kind == channel.RESULT:
             index, body = frames.parse_result(payload)
@@ -375,6 +384,7 @@ class _Drive:
             except wire.TooManyNodes:
                 self.protocol.advance()
                 self.result.outcomes[index] = CallOutcome(
+                    output=self._call_output(),
                     verdict=Verdict.WRONG_ANSWER,
                     message=f"the result has more than {allowed} items (arrays, numbers, list items, dict keys), "
                             "far more than the expected output has: it cannot match")
@@ -392,9 +402,23 @@ class _Drive:
             self.protocol.advance()
             elapsed_ms = (time.monotonic() - self.call_started) * 1000  # the judge's clock, not the child's
             observation = dataclasses.replace(observation, time_ms=elapsed_ms)
-            self.result.outcomes[index] = CallOutcome(observation=observation, time_ms=elapsed_ms)
+            self.result.outcomes[index] = CallOutcome(observation=observation, time_ms=elapsed_ms,
+                                                      output=self._call_output())
             self._start_clock(self.limits.time_s)
             self.progress(self.result, self.current)
+
+    def _call_output(self) -> str:
+        """The output printed since the previous call: the worker flushes stdout and stderr before it
+        sends a result, so everything it printed for this call is already in the pipe."""
+        while True:
+            data = channel.read_some(self.out)
+            if not data:
+                break
+            if not self.output.add(data):
+                self._kill(Verdict.OUTPUT_LIMIT_EXCEEDED,
+                           f"printed more than {self.limits.output_bytes // 1024} KiB to stdout/stderr")
+                break
+        return self.output.since_mark()
 
     def _on_ctl(self, data: bytes) -> None:
         # The monitor is the judge's own process (forked before the worker): its record is trusted.

@@ -68,6 +68,7 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     fn = _load(sock, request["source"], request["filename"], request["entry_point"])
     if fn is None:
         return
+    _flush()  # what it printed while loading is not the first call's output
     send(sock, LOADED)
     run_call, describe = bound.execute.run_call, bound.execute.describe_error
     for index, call in zip(indices, calls):
