@@ -5,11 +5,10 @@ import os
 
 import pytest
 
-pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
+from servers import Missing, postgres_server, redis_server
 
-from servers import Missing, postgres_server, redis_server  # noqa: E402
-
-from judge.service.storage import Store  # noqa: E402
+# Each test module skips itself, with the reason, where the service extra is not installed (the
+# README's quick start installs the test and web extras only); fixtures import the service lazily.
 
 REQUIRED = os.environ.get("JUDGE_TEST_REQUIRE_SERVERS", "") not in ("", "0")
 
@@ -45,6 +44,8 @@ def store(request, tmp_path):
         url = f"sqlite:///{tmp_path / 'service.sqlite3'}"
     else:
         url = request.getfixturevalue("postgres_url")
+    from judge.service.storage import Store
+
     s = Store(url)
     if request.param == "postgresql":  # one cluster for the session: start each test from empty tables
         from judge.service.storage import Base

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import pytest
+
+pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
+
 from click.testing import CliRunner
 
 from judge.cli import main

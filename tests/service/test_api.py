@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 

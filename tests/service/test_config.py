@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
+
+
 from judge.errors import ConfigError
 from judge.service.config import ServiceConfig
 

@@ -1,4 +1,8 @@
 """Token buckets: a burst goes through, then requests are paced at the rate, per key."""
+import pytest
+
+pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
+
 from judge.service.ratelimit import RateLimiter
 
 

@@ -1,6 +1,10 @@
 """The reaper re-sends expired leases always, and queued work only when the queue has lost messages."""
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
+
 import time
 
 from judge.service.config import ServiceConfig

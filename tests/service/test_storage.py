@@ -1,10 +1,13 @@
 """The store's transitions on SQLite and PostgreSQL: one claim wins, the first result stays, stale work is found."""
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
+
 import threading
 import time
 
-import pytest
 
 from judge.errors import ConfigError
 from judge.service.storage import DONE, QUEUED, RUNNING, Store

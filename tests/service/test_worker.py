@@ -1,9 +1,12 @@
 """The processor: a submission is judged once, duplicates and done work are skipped, broken ones close as judge_error."""
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
+
 import time
 
-import pytest
 
 from judge.service.accounts import add_user
 from judge.service.config import ServiceConfig
