@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
 pytest.importorskip("uvicorn")
 import uvicorn  # noqa: E402
 

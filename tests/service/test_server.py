@@ -6,7 +6,9 @@ import time
 import pytest
 from click.testing import CliRunner
 
+pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
 pytest.importorskip("fastapi")
+pytest.importorskip("httpx", reason="httpx drives FastAPI's TestClient (pip install -e '.[service]')")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from judge.cli import main  # noqa: E402
