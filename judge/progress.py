@@ -347,7 +347,16 @@ class _Connection:
     @staticmethod
     def _create_schema(db: sqlite3.Connection) -> None:
         # WAL lets readers and one writer work at once; it is a property of the file, set once.
-        db.execute("PRAGMA journal_mode = WAL")
+        # Switching the journal mode needs the file to itself and SQLite does not wait for that
+        # (no busy handler), so a first writer racing another one retries for a while.
+        for attempt in range(100):
+            try:
+                db.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 99:
+                    raise
+                time.sleep(0.05)
         db.execute("BEGIN IMMEDIATE")
         try:
             if _version(db) == 0:  # another process may have won the race
