@@ -26,58 +26,51 @@ from pathlib import Path
 from typing import Iterable
 
 DB_NAME = "progress.sqlite3"
-SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 10_000  # a concurrent writer holds the lock for milliseconds; wait rather than fail
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS attempts (
-    id            INTEGER PRIMARY KEY AUTOINCREMENT,
-    problem       TEXT    NOT NULL,
-    at            REAL    NOT NULL,      -- seconds since the epoch (UTC)
-    verdict       TEXT    NOT NULL,
-    passed        INTEGER NOT NULL,
-    total         INTEGER NOT NULL,
-    examples_only INTEGER NOT NULL,      -- 1: `judge run --examples` ("Run", not "Submit")
-    sha256        TEXT    NOT NULL,      -- of the submission's source text
-    submission    TEXT    NOT NULL,      -- the path or label the submission was judged as
-    time_ms       REAL    NOT NULL,
-    source        TEXT                   -- the source text itself (NULL in attempts before schema 3)
-);
-CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (problem, at);
-CREATE TABLE IF NOT EXISTS answers (
-    id            INTEGER PRIMARY KEY AUTOINCREMENT,
-    unit          TEXT    NOT NULL,
-    question      TEXT    NOT NULL,
-    at            REAL    NOT NULL,
-    answer        TEXT    NOT NULL,      -- as understood: "196", "(4, 36, 512)", "b"
-    correct       INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS answers_unit ON answers (unit, question, at);
-CREATE TABLE IF NOT EXISTS events (
-    id            INTEGER PRIMARY KEY AUTOINCREMENT,
-    problem       TEXT    NOT NULL,
-    at            REAL    NOT NULL,
-    kind          TEXT    NOT NULL,      -- "hint" (detail: the level) or "solution" (detail: "before" / "after")
-    detail        TEXT    NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_problem ON events (problem, kind);
-"""
-
-# Upgrades, by the version they lead to; each is a list of statements run in
-# one transaction when a writer opens an older database.
-_MIGRATIONS = {
-    2: [  # self-test answers of course units (judge quiz)
-        "CREATE TABLE IF NOT EXISTS answers (id INTEGER PRIMARY KEY AUTOINCREMENT, unit TEXT NOT NULL, "
-        "question TEXT NOT NULL, at REAL NOT NULL, answer TEXT NOT NULL, correct INTEGER NOT NULL)",
+# The schema, version by version: a new database runs every step, an older one the steps it
+# lacks, each writer in one transaction. Statement by statement: executescript() would COMMIT
+# the open transaction.
+_SCHEMA = {
+    1: [
+        """CREATE TABLE IF NOT EXISTS attempts (
+            id            INTEGER PRIMARY KEY AUTOINCREMENT,
+            problem       TEXT    NOT NULL,
+            at            REAL    NOT NULL,      -- seconds since the epoch (UTC)
+            verdict       TEXT    NOT NULL,
+            passed        INTEGER NOT NULL,
+            total         INTEGER NOT NULL,
+            examples_only INTEGER NOT NULL,      -- 1: `judge run --examples` ("Run", not "Submit")
+            sha256        TEXT    NOT NULL,      -- of the submission's source text
+            submission    TEXT    NOT NULL,      -- the path or label the submission was judged as
+            time_ms       REAL    NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (problem, at)",
+    ],
+    2: [  # self-test answers of course units (judge quiz); the latest answer counts
+        """CREATE TABLE IF NOT EXISTS answers (
+            id            INTEGER PRIMARY KEY AUTOINCREMENT,
+            unit          TEXT    NOT NULL,
+            question      TEXT    NOT NULL,
+            at            REAL    NOT NULL,
+            answer        TEXT    NOT NULL,      -- as understood: "196", "(4, 36, 512)", "b"
+            correct       INTEGER NOT NULL
+        )""",
         "CREATE INDEX IF NOT EXISTS answers_unit ON answers (unit, question, at)",
     ],
     3: [  # history keeps the code; hints and solutions viewed
-        "ALTER TABLE attempts ADD COLUMN source TEXT",
-        "CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, problem TEXT NOT NULL, "
-        "at REAL NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL)",
+        "ALTER TABLE attempts ADD COLUMN source TEXT",  # NULL in attempts recorded before schema 3
+        """CREATE TABLE IF NOT EXISTS events (
+            id            INTEGER PRIMARY KEY AUTOINCREMENT,
+            problem       TEXT    NOT NULL,
+            at            REAL    NOT NULL,
+            kind          TEXT    NOT NULL,      -- "hint" (detail: the level) or "solution" ("before" / "after")
+            detail        TEXT    NOT NULL
+        )""",
         "CREATE INDEX IF NOT EXISTS events_problem ON events (problem, kind)",
     ],
 }
+SCHEMA_VERSION = max(_SCHEMA)
 
 
 class ProgressUnavailable(Exception):
@@ -325,10 +318,8 @@ class _Connection:
             self.db = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
             self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             version = _version(self.db)
-            if version == 0 and self.create:
-                self._create_schema(self.db)
-            elif 0 < version < SCHEMA_VERSION and self.create:
-                self._migrate(self.db)
+            if version < SCHEMA_VERSION and self.create:
+                self._upgrade(self.db, new=version == 0)
             elif version > SCHEMA_VERSION:
                 raise ProgressUnavailable(f"progress database {self.path} was written by a newer tensor-judge "
                                           f"(schema {version}); progress is not recorded")
@@ -345,36 +336,24 @@ class _Connection:
         return self.db
 
     @staticmethod
-    def _create_schema(db: sqlite3.Connection) -> None:
-        # WAL lets readers and one writer work at once; it is a property of the file, set once.
-        # Switching the journal mode needs the file to itself and SQLite does not wait for that
-        # (no busy handler), so a first writer racing another one retries for a while.
-        for attempt in range(100):
-            try:
-                db.execute("PRAGMA journal_mode = WAL")
-                break
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) or attempt == 99:
-                    raise
-                time.sleep(0.05)
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            if _version(db) == 0:  # another process may have won the race
-                # statement by statement: executescript() would COMMIT the open transaction
-                for statement in filter(str.strip, _SCHEMA.split(";")):
-                    db.execute(statement)
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-
-    @staticmethod
-    def _migrate(db: sqlite3.Connection) -> None:
+    def _upgrade(db: sqlite3.Connection, new: bool) -> None:
+        """Bring the file to SCHEMA_VERSION (from nothing when `new`)."""
+        if new:
+            # WAL lets readers and one writer work at once; it is a property of the file, set once.
+            # Switching the journal mode needs the file to itself and SQLite does not wait for that
+            # (no busy handler), so a first writer racing another one retries for a while.
+            for attempt in range(100):
+                try:
+                    db.execute("PRAGMA journal_mode = WAL")
+                    break
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) or attempt == 99:
+                        raise
+                    time.sleep(0.05)
         db.execute("BEGIN IMMEDIATE")
         try:
             for version in range(_version(db) + 1, SCHEMA_VERSION + 1):  # re-read: another writer may have won
-                for statement in _MIGRATIONS[version]:
+                for statement in _SCHEMA[version]:
                     db.execute(statement)
                 db.execute(f"PRAGMA user_version = {version}")
             db.execute("COMMIT")
