@@ -222,7 +222,7 @@ def load_problem(root: Path, problem_id: str) -> Problem:
         raise ConfigError(f"unknown problem id {problem_id!r}; known problems: {', '.join(close) or 'none'}",
                           file=root / "problems")
     data = load_yaml(path)
-    errors = Errors(_display(path))
+    errors = Errors(display_path(path))
     top = Fields(data, "", errors, 1)
     pid = top.get("id", str)
     if pid is not None and pid != problem_id:
@@ -267,12 +267,12 @@ def load_hidden(problem: Problem) -> Hidden:
     directory = problem.hidden_dir
     path = directory / "tests.yaml"
     data = load_yaml(path)
-    errors = Errors(_display(path))
+    errors = Errors(display_path(path))
     top = Fields(data, "", errors, 1)
     tolerance = _tolerance(top, "tolerance", Tolerance())
     reference = directory / top.get("reference", str, default="reference.py")
     if not reference.is_file():
-        top.error("reference", f"reference solution {_display(reference)} not found")
+        top.error("reference", f"reference solution {display_path(reference)} not found")
     traps_name = top.get("traps_file", str, default="traps.py")
     traps_file = directory / traps_name
     traps = []
@@ -285,7 +285,7 @@ def load_hidden(problem: Problem) -> Hidden:
                           message=trap.get("message", str)))
         trap.unknown({"name", "function", "message"})
     if traps and not traps_file.is_file():
-        top.error("traps", f"traps are listed but {_display(traps_file)} does not exist")
+        top.error("traps", f"traps are listed but {display_path(traps_file)} does not exist")
     editorial = None
     if top.has("editorial"):
         ed = top.sub("editorial")
@@ -319,7 +319,7 @@ def load_input_file(problem: Problem, path: Path) -> TestSpec:
     if not path.is_file():
         raise ConfigError("input file not found", file=path)
     data = load_yaml(path)
-    errors = Errors(_display(path))
+    errors = Errors(display_path(path))
     if not isinstance(data, dict):
         errors.add(1, "inputs", f"expected a mapping of {', '.join(problem.args)} to values or generators")
         errors.raise_if_any()
@@ -331,7 +331,7 @@ def load_input_file(problem: Problem, path: Path) -> TestSpec:
     top.unknown({"inputs"})
     errors.raise_if_any()
     return TestSpec(name=re.sub(r"\W", "_", path.stem) or "your_input", group="example", inputs=inputs,
-                    checks=(CheckSpec("compare", {}, 1),), tolerance=None, source=f"{_display(path)}:1")
+                    checks=(CheckSpec("compare", {}, 1),), tolerance=None, source=f"{display_path(path)}:1")
 
 
 # ---------------------------------------------------------------- field readers
@@ -389,7 +389,7 @@ def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | li
             tolerance=test_tolerance, hint=f.get("hint", str, default=""),
             hint_when=tuple(f.get("hint_when", list, default=[], check=_all_conditions) or ()),
             explanation=f.get("explanation", str, default=""),
-            source=f"{_display(path)}:{f.line()}",
+            source=f"{display_path(path)}:{f.line()}",
             expected=_plain(f.raw("expected")) if pinned else None, pinned=pinned,
             rules=tuple(f.get("rules", list, default=[], check=_known_rules(rule_ids)) or ())))
         fields = {"name", "group", "inputs", "tolerance", "hint", "hint_when", "explanation", "rules"}
@@ -503,7 +503,7 @@ def _all_identifiers(v: list) -> str | None:
     return None if all(isinstance(x, str) and x.isidentifier() for x in v) else "expected a list of Python identifiers"
 
 
-def _display(path: Path) -> Path:
+def display_path(path: Path) -> Path:
     """Paths relative to the working directory when possible, as users typed them."""
     try:
         return path.resolve().relative_to(Path.cwd())

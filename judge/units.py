@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import ConfigError
+from judge.problem import display_path
 from judge.yamlfile import Errors, Fields, Sequence, load_yaml
 
 UNIT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -201,7 +202,7 @@ def load_unit(root: Path, unit_id: str, problem_ids: list[str] | None = None) ->
         raise ConfigError(f"unknown unit {unit_id!r}; known units: {', '.join(known) or 'none'}",
                           file=units_dir(root))
     data = load_yaml(path)
-    errors = Errors(_display(path))
+    errors = Errors(display_path(path))
     top = Fields(data, "", errors, 1)
     uid = top.get("id", (str, float, int))
     if uid is not None and str(uid) != unit_id:
@@ -330,9 +331,3 @@ def _format_numbers(values: tuple[float, ...]) -> str:
     shown = [str(int(v)) if float(v).is_integer() else f"{v:g}" for v in values]
     return shown[0] if len(shown) == 1 else f"({', '.join(shown)})"
 
-
-def _display(path: Path) -> Path:
-    try:
-        return path.resolve().relative_to(Path.cwd())
-    except ValueError:
-        return path
