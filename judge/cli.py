@@ -234,12 +234,12 @@ def quiz(judge, unit_id: str, answers: tuple[tuple[str, str], ...], ask_all: boo
     Without --answer, asks in the terminal every question not yet answered right.
     Exits with 0 when every answer given was right, 1 otherwise.
     """
-    from judge.progress import ProgressStore, ProgressUnavailable
+    from judge.progress import ProgressStore, ProgressUnavailable, recording
     from judge.units import LETTERS, load_unit, progress_of
 
     u = load_unit(judge().root, unit_id)
     store = ProgressStore()
-    record = os.environ.get("JUDGE_NO_RECORD", "") in ("", "0")
+    record = recording()
     if answers:
         pairs = [(u.question(qid), value) for qid, value in answers]  # unknown ids: exit 2 before recording
     else:
@@ -351,7 +351,7 @@ def start(judge, problem_id: str, path: str | None, force: bool) -> None:
 def hint(judge, problem_id: str, level: int | None) -> None:
     """Show the next hint for PROBLEM_ID (one level at a time; the level reached is remembered)."""
     from judge.hints import hint as get_hint, next_level
-    from judge.progress import ProgressStore, ProgressUnavailable
+    from judge.progress import ProgressStore, ProgressUnavailable, recording
 
     problem = judge().problem(problem_id)
     store = ProgressStore()
@@ -364,7 +364,7 @@ def hint(judge, problem_id: str, level: int | None) -> None:
     shown = get_hint(problem, level)
     for line in shown.lines():
         click.echo(line)
-    if _recording():
+    if recording():
         try:
             store.record_event(problem=problem.id, kind="hint", detail=str(shown.level))
         except ProgressUnavailable as exc:
@@ -380,7 +380,7 @@ def hint(judge, problem_id: str, level: int | None) -> None:
 def solution(judge, problem_id: str, yes: bool) -> None:
     """Show the reference solution and editorial of PROBLEM_ID (asks first until you have solved it)."""
     from judge.editorial import record_view, solution as get_solution, solved
-    from judge.progress import ProgressStore
+    from judge.progress import ProgressStore, recording
 
     problem = judge().problem(problem_id)
     store = ProgressStore()
@@ -395,15 +395,12 @@ def solution(judge, problem_id: str, yes: bool) -> None:
             return
     shown = get_solution(problem)
     # Recorded before printing: a reader who stops the output early has still seen it.
-    warning = record_view(problem.id, store, before_solving=not earned) if _recording() else None
+    warning = record_view(problem.id, store, before_solving=not earned) if recording() else None
     if warning:
         click.echo(f"warning: {warning}", err=True)
     for line in shown.lines():
         click.echo(line)
 
-
-def _recording() -> bool:
-    return os.environ.get("JUDGE_NO_RECORD", "") in ("", "0")
 
 
 @main.command()

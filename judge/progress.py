@@ -127,6 +127,11 @@ def home() -> Path:
     return Path(explicit).expanduser() if explicit else data_dir()
 
 
+def recording() -> bool:
+    """Whether attempts, answers and hints are recorded: unless JUDGE_NO_RECORD is set (and not 0)."""
+    return os.environ.get("JUDGE_NO_RECORD", "") in ("", "0")
+
+
 def source_hash(source: str) -> str:
     return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
 

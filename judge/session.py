@@ -21,7 +21,7 @@ from judge.errors import ConfigError
 from judge.execute import run_call
 from judge.grading import Expected, TrapSet, expect, grade
 from judge.problem import Hidden, Problem
-from judge.progress import ProgressStore, ProgressUnavailable
+from judge.progress import ProgressStore, ProgressUnavailable, recording
 from judge.progress import home as progress_home
 from judge.report import Report, TestResult
 from judge.sandbox import Limits, Sandbox
@@ -44,7 +44,7 @@ class Judge:
         # Every judged run is recorded in the progress database (issue 7) unless
         # record=False or JUDGE_NO_RECORD=1; the store is opened per write, so
         # JUDGE_HOME is read when recording, not here.
-        self.record = (os.environ.get("JUDGE_NO_RECORD", "") in ("", "0")) if record is None else record
+        self.record = recording() if record is None else record
         self.progress = progress or ProgressStore()
         # The reference's expected observations, cached on disk per problem version (issue 6).
         self.cache = cache if cache is not None else ExpectedCache.from_env()
