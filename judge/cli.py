@@ -350,25 +350,12 @@ def start(judge, problem_id: str, path: str | None, force: bool) -> None:
 @click.pass_obj
 def hint(judge, problem_id: str, level: int | None) -> None:
     """Show the next hint for PROBLEM_ID (one level at a time; the level reached is remembered)."""
-    from judge.hints import hint as get_hint, next_level
-    from judge.progress import ProgressStore, ProgressUnavailable, recording
+    from judge.hints import take_hint
+    from judge.progress import ProgressStore, recording
 
-    problem = judge().problem(problem_id)
-    store = ProgressStore()
-    warning = None
-    if level is None:
-        try:
-            level = next_level(problem, store.hint_level(problem.id))
-        except ProgressUnavailable as exc:
-            level, warning = 1, str(exc)
-    shown = get_hint(problem, level)
+    shown, warning = take_hint(judge().problem(problem_id), ProgressStore(), level, record=recording())
     for line in shown.lines():
         click.echo(line)
-    if recording():
-        try:
-            store.record_event(problem=problem.id, kind="hint", detail=str(shown.level))
-        except ProgressUnavailable as exc:
-            warning = warning or str(exc)
     if warning:
         click.echo(f"warning: {warning}", err=True)
 

@@ -8,9 +8,13 @@ exist is a usage error naming the levels there are.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from judge.errors import ConfigError
 from judge.problem import Problem
+
+if TYPE_CHECKING:
+    from judge.progress import ProgressStore
 
 
 @dataclass(frozen=True)
@@ -43,3 +47,27 @@ def hint(problem: Problem, level: int = 1) -> Hint:
     if not 1 <= level <= levels:
         raise ConfigError(f"--level {level}: {problem.id} has hint levels 1 to {levels}")
     return Hint(problem.id, level, levels, problem.hints[level - 1].strip())
+
+
+def take_hint(problem: Problem, store: "ProgressStore", level: int | None = None, *,
+              record: bool = True) -> tuple[Hint, str | None]:
+    """The hint at `level` (default: the next one after the highest shown), noted as shown when `record`.
+
+    Every face (CLI, notebook, web page) takes hints through here, so the level reached is one
+    thing. Returns a one-line warning instead of failing when the progress database is unusable.
+    """
+    from judge.progress import ProgressUnavailable
+
+    warning = None
+    if level is None:
+        try:
+            level = next_level(problem, store.hint_level(problem.id))
+        except ProgressUnavailable as exc:
+            level, warning = 1, str(exc)
+    shown = hint(problem, level)
+    if record:
+        try:
+            store.record_event(problem=problem.id, kind="hint", detail=str(shown.level))
+        except ProgressUnavailable as exc:
+            warning = warning or str(exc)
+    return shown, warning

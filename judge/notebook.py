@@ -240,23 +240,12 @@ class ProblemHandle:
 
     def hint(self, level: int | None = None) -> "Text":
         """The next hint (the level reached is remembered, as `judge hint` does), or hint `level`."""
-        from judge.hints import hint, next_level
-        from judge.progress import ProgressUnavailable
+        from judge.hints import take_hint
 
         try:
-            if level is None:
-                try:
-                    level = next_level(self.problem, self._judge.progress.hint_level(self.id))
-                except ProgressUnavailable:
-                    level = 1
-            shown = hint(self.problem, level)
+            shown, _ = take_hint(self.problem, self._judge.progress, level, record=self._judge.record)
         except ConfigError as exc:
             raise _one_line(exc) from None
-        if self._judge.record:
-            try:
-                self._judge.progress.record_event(problem=self.id, kind="hint", detail=str(shown.level))
-            except ProgressUnavailable:
-                pass  # a hint is still worth showing without progress
         return Text("\n".join(shown.lines()))
 
     def solution(self, *, confirm: bool = False) -> "Text":

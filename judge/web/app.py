@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from judge.errors import ConfigError, ConfigErrors, SandboxError
-from judge.hints import hint as get_hint
+from judge.hints import hint as get_hint, take_hint
 from judge.progress import ProgressStore, ProgressUnavailable, problem_statuses
 from judge.session import MAX_SOURCE_BYTES, Judge
 from judge.web.guard import Guard, GuardMiddleware
@@ -136,13 +136,8 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
 
     @app.get("/api/hint/{problem_id}/{level}")
     def hint(problem_id: str, level: int) -> Response:
-        h = get_hint(judge.problem(problem_id), level)
-        warning = None
-        if judge.record:  # the level reached is remembered, as `judge hint` does
-            try:
-                ProgressStore().record_event(problem=h.problem, kind="hint", detail=str(h.level))
-            except ProgressUnavailable as exc:
-                warning = str(exc)
+        # the level reached is remembered, as `judge hint` does
+        h, warning = take_hint(judge.problem(problem_id), ProgressStore(), level, record=judge.record)
         return JSONResponse({"level": h.level, "levels": h.levels, "text": h.text, "last": h.last, "warning": warning})
 
     @app.get("/api/history/{problem_id}")
