@@ -234,15 +234,47 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
-def _no_leftovers(judge: Judge) -> None:
-    """Every process a run started is gone, and so is its scratch directory."""
-    server = judge._sandbox._process.pid
-    deadline = time.monotonic() + 5
-    while _descendants(server) and time.monotonic() < deadline:
+@dataclass(frozen=True)
+class _Idle:
+    """The run the fork server forked ahead: a monitor, its worker waiting for a request, a scratch directory."""
+
+    pids: frozenset[int]
+    scratch: frozenset[Path]
+
+
+def _idle_run(judge: Judge, problem_id: str) -> _Idle:
+    """Start the judge's fork server for `problem_id` if need be and wait for its run forked ahead.
+
+    Between runs the server holds exactly that and nothing else: the next run takes it.
+    """
+    judge._start_sandbox(judge.problem(problem_id).framework)
+    server, root = judge._sandbox._process.pid, judge._sandbox.scratch_root
+    deadline = time.monotonic() + 120  # the first start imports the framework
+    while time.monotonic() < deadline:
+        pids, scratch = _descendants(server), list(root.iterdir())
+        if len(pids) == 2 and len(scratch) == 1:
+            return _Idle(frozenset(pids), frozenset(scratch))
         time.sleep(0.05)
-    assert _descendants(server) == [], "processes of the run outlived it"
-    left = list(judge._sandbox.scratch_root.iterdir())
-    assert not left, f"scratch directories left behind: {left}"
+    raise AssertionError(f"the fork server holds {pids} and {scratch}, not one run forked ahead")
+
+
+def _no_leftovers(judge: Judge, before: _Idle) -> None:
+    """Every process the run started is gone, and so is its scratch directory.
+
+    The run took the run forked ahead (`before`): those processes and that directory must be
+    gone, and the server must hold nothing but a new run forked ahead, two processes and
+    one directory that are not the old ones.
+    """
+    server, root = judge._sandbox._process.pid, judge._sandbox.scratch_root
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        pids, scratch = set(_descendants(server)), set(root.iterdir())
+        if not pids & before.pids and not scratch & before.scratch and len(pids) == 2 and len(scratch) == 1:
+            break
+        time.sleep(0.05)
+    assert not pids & before.pids, "processes of the run outlived it"
+    assert len(pids) == 2, f"processes of the run outlived it: the server holds {sorted(pids)}"
+    assert not scratch & before.scratch and len(scratch) == 1, f"scratch directories left behind: {scratch}"
 
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -294,6 +326,7 @@ def test_attack(name, arena, attack_judge):
     if name in NEEDS:
         _skip_unless_offered(NEEDS[name])
     fingerprint = arena.fingerprint()
+    before = _idle_run(attack_judge, PROBLEM.get(name, "double"))
     report = attack_judge.run(PROBLEM.get(name, "double"), arena.submission(name))
     failing = [(t.name, t.verdict.value, t.message) for t in report.tests if t.verdict is not AC]
     assert report.verdict in EXPECTED[name], failing
@@ -302,7 +335,7 @@ def test_attack(name, arena, attack_judge):
     for test in report.tests:  # hidden inputs and expected values never reach a message
         assert arena.marker not in test.message
     _plain_report(report)
-    _no_leftovers(attack_judge)
+    _no_leftovers(attack_judge, before)
     _intact(arena, fingerprint)
 
 
@@ -432,12 +465,13 @@ def test_each_layer_alone_stops_its_attack(layer, attack, others_off, verdicts, 
     monkeypatch.setenv(DISABLE_ENV, ",".join(others_off))
     fingerprint = arena.fingerprint()
     with Judge(arena.root, record=False) as judge:
+        before = _idle_run(judge, "double")
         report = judge.run("double", arena.submission(attack))
         assert layer in report_layers(judge), f"{layer} was not active"
         assert report.verdict in verdicts, [(t.name, t.verdict.value, t.message) for t in report.tests]
         if layer != "process group":  # there the attack may fork; what matters is that nothing survives
             assert "PWNED" not in report.output, report.output[-2000:]
-        _no_leftovers(judge)
+        _no_leftovers(judge, before)
     _intact(arena, fingerprint)
 
 

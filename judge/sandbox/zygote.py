@@ -12,6 +12,17 @@ the judge says so (or when the judge goes away), removes the scratch
 directory and reports the exit status. The judge gets the run's three
 descriptors (data socket, control socket, output pipe) over SCM_RIGHTS, so the
 zygote never sees inputs or results.
+
+A run's two forks (monitor, then worker, each copying the page tables of a
+process that holds torch) and its namespaces are made ahead: when the run
+handed over last has ended, the zygote forks the next one, whose worker
+waits for its request as judge code, before any isolation layer or anything
+of a submission; a SPAWN hands it over at once. Every layer is still applied
+by the worker after it reads its request, exactly as for a run forked on
+demand. Before READY, the zygote also does once what every child would
+otherwise do first: Python's install paths (the Landlock allow-list) and
+torch's lazy set-up, through one tiny call of the harness on the judge's own
+function.
 """
 from __future__ import annotations
 
@@ -24,9 +35,13 @@ import signal
 import socket
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-from judge.sandbox import namespaces, worker
+import numpy as np
+
+from judge import execute, wire
+from judge.sandbox import isolation, namespaces, worker
 
 from judge.sandbox import channel
 from judge.sandbox.channel import KILL, SERVER_FAILED as FAILED, SERVER_READY as READY, SPAWN
@@ -50,12 +65,13 @@ def main(fd: int) -> None:
         # A fork after a multi-threaded torch op hangs the child in libgomp; the
         # zygote stays single-threaded and each child sets its own count.
         torch.set_num_threads(1)
+    scratch_root, protected = Path(config["scratch_root"]), tuple(Path(p) for p in config["protected"])
+    _warm_up(protected)
     if not _say(sock, READY):
         os._exit(0)  # the judge is gone already (it stopped on a configuration error)
     code = 0
     try:
-        _serve(sock, Path(config["scratch_root"]), tuple(Path(p) for p in config["protected"]),
-               tuple(config["disabled"]))
+        _serve(sock, scratch_root, protected, tuple(config["disabled"]))
     except BaseException:  # a forked monitor must never unwind into this loop
         code = 70
     os._exit(code)
@@ -77,33 +93,102 @@ def _say(sock: socket.socket, message: bytes) -> bool:
         return False
 
 
+def _warm_up(protected: tuple[Path, ...]) -> None:
+    """Do once, in the zygote, the set-up every child would otherwise repeat in its first milliseconds.
+
+    Nothing of a submission is involved: the install paths Landlock allows (sysconfig
+    and site compute them lazily), and, with torch, one call of the judge's own function
+    through `execute.run_call` with a backward pass and the result encoded, which sets up
+    what torch does lazily on a first operation, a first backward pass and a first
+    conversion to numpy. torch has one thread here (set before), so no thread pool
+    exists at the fork. The tensors are freed; a child's memory limits count from
+    what it starts with, so they mean what they did.
+    """
+    isolation.readable_paths(protected)
+    if sys.modules.get("torch") is None:
+        return
+    image = wire.Array(data=np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4), library="torch", dtype="float32")
+    call = execute.Call(args=(image,), grad_wrt=(0,))
+    observation = execute.run_call(_warm_up_function, call, None)
+    wire.encode(execute.observation_plain(observation), 1 << 20, wire.MAX_NODES)
+
+
+def _warm_up_function(images):
+    patches = images.reshape(1, 1, 2, 2, 2, 2).permute(0, 2, 4, 1, 3, 5).reshape(1, 4, 4)
+    return {"tokens": patches * 2.0, "sums": patches.sum(dim=-1)}
+
+
+@dataclass
+class _Run:
+    """A run forked by the zygote: the judge's ends of its descriptors, and its monitor."""
+
+    data: socket.socket
+    ctl: socket.socket
+    out: int
+    monitor: int | None   # a pidfd, readable once the monitor has exited; None where pidfds are missing
+
+    def hand_over(self, sock: socket.socket) -> None:
+        """Send the judge its three descriptors; the zygote keeps none of them."""
+        try:
+            socket.send_fds(sock, [b"F"], [self.data.fileno(), self.ctl.fileno(), self.out])
+        finally:
+            self.data.close()
+            self.ctl.close()
+            os.close(self.out)
+
+
 def _serve(sock: socket.socket, scratch_root: Path, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # monitors are reaped automatically
+    ahead: _Run | None = _fork_run(sock, scratch_root, protected, disabled)
+    running: int | None = None  # the pidfd of the monitor handed over last, while it runs
     while True:
+        # Fork the next run ahead once the last one handed over has ended: forking while it
+        # runs would take CPU from the submission being timed.
+        if ahead is None and running is None:
+            ahead = _fork_run(sock, scratch_root, protected, disabled)
+        watched = [sock] if running is None else [sock, running]
+        readable, _, _ = select.select(watched, [], [])
+        if running is not None and running in readable:
+            os.close(running)
+            running = None
+        if sock not in readable:
+            continue
         request = sock.recv(1)
         if request != SPAWN:
             return  # judge closed the socket or spoke nonsense
-        data_judge, data_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        ctl_judge, ctl_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        out_read, out_write = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            code = 0
-            try:
-                for s in (sock, data_judge, ctl_judge):
-                    s.close()
-                os.close(out_read)
-                _monitor(data_child, ctl_child, out_write, scratch_root, protected, disabled)
-            except BaseException:
-                code = 70
-            os._exit(code)
-        data_child.close()
-        ctl_child.close()
-        os.close(out_write)
-        socket.send_fds(sock, [b"F"], [data_judge.fileno(), ctl_judge.fileno(), out_read])
-        data_judge.close()
-        ctl_judge.close()
-        os.close(out_read)
+        run = ahead if ahead is not None else _fork_run(sock, scratch_root, protected, disabled)
+        ahead = None
+        if running is not None:
+            os.close(running)
+        running = run.monitor
+        run.hand_over(sock)
+
+
+def _fork_run(sock: socket.socket, scratch_root: Path, protected: tuple[Path, ...],
+              disabled: tuple[str, ...]) -> _Run:
+    """Fork a monitor (which forks the worker, which waits for its request) and keep the judge's ends."""
+    data_judge, data_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    ctl_judge, ctl_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    out_read, out_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            for s in (sock, data_judge, ctl_judge):
+                s.close()
+            os.close(out_read)
+            _monitor(data_child, ctl_child, out_write, scratch_root, protected, disabled)
+        except BaseException:
+            code = 70
+        os._exit(code)
+    data_child.close()
+    ctl_child.close()
+    os.close(out_write)
+    try:
+        monitor = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # before Linux 5.3, or already gone: the next run is forked at once
+        monitor = None
+    return _Run(data_judge, ctl_judge, out_read, monitor)
 
 
 def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_root: Path,
