@@ -87,14 +87,26 @@ class Judge:
         limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=self.threads)
         report = grade(problem, cases, expected, source, Path(label).name, label, self._sandbox, limits, traps,
                        on_result=on_result)
-        if (self.record if record is None else record) and not report.not_attempted:  # a starter is no attempt
-            try:
-                self.progress.record(problem=problem.id, verdict=report.verdict.value, passed=report.passed,
-                                     total=report.total, examples_only=examples_only, source=source,
-                                     submission=origin or label, time_ms=report.time_ms)
-            except ProgressUnavailable as exc:
-                report.warnings.append(str(exc))
+        if self.record if record is None else record:
+            self.record_attempt(problem, report, source, origin or label, examples_only=examples_only)
         return report
+
+    def record_attempt(self, problem: Problem, report: Report, source: str, submission: str, *,
+                       examples_only: bool = False) -> str | None:
+        """Add a judged run to the progress database (a starter is no attempt).
+
+        A failure is the report's warning; it is also returned (None: recorded, or nothing to record).
+        """
+        if report.not_attempted:
+            return None
+        try:
+            self.progress.record(problem=problem.id, verdict=report.verdict.value, passed=report.passed,
+                                 total=report.total, examples_only=examples_only, source=source,
+                                 submission=submission, time_ms=report.time_ms)
+        except ProgressUnavailable as exc:
+            report.warnings.append(str(exc))
+            return str(exc)
+        return None
 
     def run_on_input(self, problem_id: str, submission: str | os.PathLike, input_file: str | os.PathLike) -> Report:
         """Judge the file `submission` on one input of the learner's own, against the reference.

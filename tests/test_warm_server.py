@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -89,13 +90,68 @@ def test_json_reports_and_usage_errors_match_too(warm, root):
     assert hot.stderr == cold.stderr and "unknown problem id 'no_such_problem'" in hot.stderr
 
 
+def recorded(count: int, problem: str = "patchify") -> list:
+    """The problem's attempts once there are `count` (recording follows the reply); fails after 30 s."""
+    deadline = time.monotonic() + 30
+    while True:
+        attempts = ProgressStore().attempts(problem)
+        if len(attempts) >= count or time.monotonic() > deadline:
+            return attempts
+        time.sleep(0.02)
+
+
 def test_warm_runs_go_to_the_same_progress_database(warm, root):
     before = len(ProgressStore().attempts("patchify"))
     judge_run(root, "patchify", str(CORRECT), "--examples")
-    attempts = ProgressStore().attempts("patchify")
+    attempts = recorded(before + 1)
     assert len(attempts) == before + 1
     assert attempts[0].examples_only and attempts[0].submission == str(CORRECT)
     assert attempts[0].source == CORRECT.read_text()
+    assert warm.record_after_reply  # recorded after the client had its answer
+
+
+def test_a_run_is_recorded_after_the_reply_and_before_the_next_run(warm, root, monkeypatch):
+    before = len(ProgressStore().attempts("patchify"))
+    release, waiting = threading.Event(), threading.Event()
+    record = warm.judge.record_attempt
+
+    def held(*args, **kwargs):
+        waiting.set()
+        assert release.wait(60)
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(warm.judge, "record_attempt", held)
+    try:
+        hot = judge_run(root, "patchify", str(CORRECT))  # returns while its recording waits
+        assert hot.returncode == 0 and "accepted" in hot.stdout
+        assert waiting.wait(30) and len(ProgressStore().attempts("patchify")) == before
+    finally:
+        release.set()
+    judge_run(root, "patchify", str(WRONG))
+    attempts = recorded(before + 2)
+    assert [a.submission for a in attempts[:2]] == [str(WRONG), str(CORRECT)]  # newest first
+
+
+def test_a_recording_that_fails_after_the_reply_is_said_and_later_runs_warn_as_cold_runs(warm, root, tmp_path,
+                                                                                        monkeypatch):
+    blocked = tmp_path / "not_a_directory"
+    blocked.write_text("")
+    notes = []
+    monkeypatch.setattr(warm.judge, "progress", ProgressStore(blocked / "progress.db"))
+    monkeypatch.setattr(warm, "on_note", notes.append)
+    try:
+        first = judge_run(root, "patchify", str(CORRECT))
+        deadline = time.monotonic() + 30
+        while not notes and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert first.returncode == 0 and "not_a_directory" not in first.stdout + first.stderr
+        assert len(notes) == 1 and "answered but not recorded" in notes[0] and str(CORRECT) in notes[0]
+        assert not warm.record_after_reply
+        second = judge_run(root, "patchify", str(CORRECT))
+        assert second.returncode == 0
+        assert "not_a_directory" in second.stdout + second.stderr  # the cold path's warning
+    finally:
+        warm.record_after_reply = True
 
 
 def test_the_client_imports_neither_numpy_nor_torch(warm, root):

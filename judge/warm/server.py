@@ -9,6 +9,14 @@ as it does for a configuration error (whose message names files relative to
 the client's working directory).
 Problem files are read afresh on every run (and expected values are cached
 by the files' contents), so edited problems take effect without a restart.
+
+The run is recorded in the progress database after the client has its
+answer: the client's wall clock does not wait for SQLite. The recording
+holds the judging lock, so the next run starts after it and attempts keep
+their order. A recording that fails then cannot reach the client as the
+warning a cold run prints: the server says so in its log (`on_note`) and
+records every later run before answering it, so that the next run carries
+the warning as a cold run does.
 """
 from __future__ import annotations
 
@@ -17,24 +25,40 @@ import socket
 import struct
 import threading
 from pathlib import Path
+from dataclasses import dataclass
 from typing import Callable
 
 from judge.errors import ConfigError, SandboxError
 from judge.problem import find_root
 from judge.report import terminal_output
+from judge.problem import Problem
+from judge.report import Report
 from judge.session import Judge
 from judge.warm import protocol
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    """A run answered but not yet recorded."""
+
+    problem: Problem
+    report: Report
+    source: str
+    submission: str
+    examples_only: bool
 
 
 class WarmServer:
     """Serves warm runs for `judge` until `close()`; `on_stale` is called when a newer judge asks."""
 
     def __init__(self, judge: Judge, judging: threading.Lock, *, on_activity: Callable[[], None] | None = None,
-                 on_stale: Callable[[str], None] | None = None):
+                 on_stale: Callable[[str], None] | None = None, on_note: Callable[[str], None] | None = None):
         self.judge = judge
         self.judging = judging
         self.on_activity = on_activity
         self.on_stale = on_stale
+        self.on_note = on_note
+        self.record_after_reply = True  # until a recording fails (see the module's docstring)
         self.fingerprint = protocol.fingerprint()
         self.path: Path | None = None
         self._inode: int | None = None   # of our socket file: close() removes only that one
@@ -84,6 +108,7 @@ class WarmServer:
             threading.Thread(target=self._handle, args=(conn,), name="warm-run", daemon=True).start()
 
     def _handle(self, conn: socket.socket) -> None:
+        attempt = None
         with conn:
             if _peer_uid(conn) != os.geteuid():
                 return  # the socket's mode already forbids this; a second lock on the same door
@@ -91,46 +116,70 @@ class WarmServer:
                 conn.settimeout(10)  # a request arrives whole at once; a client that stalls is dropped
                 request = protocol.receive(conn)
                 conn.settimeout(None)
-                response = self.answer(request)
+                response, attempt = self._judge(request)
             except (OSError, ValueError):
                 return
             try:
                 protocol.send(conn, response)
             except OSError:
                 pass  # the client left (Ctrl+C); its run is recorded all the same
+        if attempt is not None:  # the connection is closed: the client has its answer and may leave
+            self._record(attempt)
 
     def answer(self, request: dict) -> dict:
-        """The response to one request: the output of `judge run`, or why the client must judge itself."""
+        """The response to one request: the output of `judge run`, or why the client must judge itself.
+
+        The run is recorded before this returns (`_handle` records after sending instead).
+        """
+        response, attempt = self._judge(request)
+        if attempt is not None:
+            self._record(attempt)
+        return response
+
+    def _judge(self, request: dict) -> tuple[dict, _Attempt | None]:
+        """The response, and the attempt still to record (None: nothing to record, or already recorded)."""
         if self.on_activity is not None:
             self.on_activity()
         if request.get("fingerprint") != self.fingerprint:
             if self.on_stale is not None:
                 self.on_stale("the judge's code changed since this server started")
-            return {"fallback": "stale"}
+            return {"fallback": "stale"}, None
         reason = self._context_differs(request.get("context"))
         if reason:
-            return {"fallback": reason}
+            return {"fallback": reason}, None
         source, label, problem_id = request.get("source"), request.get("label"), request.get("problem")
         if not all(isinstance(v, str) for v in (source, label, problem_id)):
-            return {"fallback": "malformed request"}
+            return {"fallback": "malformed request"}, None
         flags = {k: bool(request.get(k)) for k in ("examples_only", "json", "verbose", "colour")}
         origin = request.get("origin") if isinstance(request.get("origin"), str) else label
+        later = self.record_after_reply and self.judge.record
         try:
             problem = self.judge.problem(problem_id)
             with self.judging:
                 # The submission's directory is protected as `judge run` protects it (no classmate's file).
                 graded = Path(origin).parent if Path(origin).is_absolute() else None
                 report = self.judge.run_source(problem, source, label, examples_only=flags["examples_only"],
-                                               origin=origin, graded=graded)
+                                               origin=origin, graded=graded, record=False if later else None)
         except (ConfigError, SandboxError):
             # The client's own run says what is wrong, with paths relative to its working directory
             # (ours may be another); errors are rare, so they may cost a cold start.
-            return {"fallback": "error"}
+            return {"fallback": "error"}, None
         width = request.get("width") if isinstance(request.get("width"), int) else None
         stdout, stderr = terminal_output(report, as_json=flags["json"], verbose=flags["verbose"],
                                          examples_only=flags["examples_only"], colour=flags["colour"],
                                          width=max(40, min(width, 400)) if width else None)
-        return {"code": 0 if report.accepted else 1, "stdout": stdout, "stderr": stderr}
+        response = {"code": 0 if report.accepted else 1, "stdout": stdout, "stderr": stderr}
+        return response, _Attempt(problem, report, source, origin, flags["examples_only"]) if later else None
+
+    def _record(self, attempt: _Attempt) -> None:
+        with self.judging:  # before the next run: attempts keep their order
+            failure = self.judge.record_attempt(attempt.problem, attempt.report, attempt.source, attempt.submission,
+                                                examples_only=attempt.examples_only)
+        if failure is not None:
+            self.record_after_reply = False
+            if self.on_note is not None:
+                self.on_note(f"the run of {attempt.submission} was answered but not recorded: {failure}; "
+                             "later runs are recorded before they are answered")
 
     def _context_differs(self, context: object) -> str | None:
         if not isinstance(context, dict) or not isinstance(context.get("env"), dict):

@@ -75,7 +75,7 @@ def serve(options: ServeOptions, announce: Callable[[str], None], note: Callable
             stale_said.set()
             note(f"{reason}: `judge run` judges by itself until this server is restarted")
 
-    warm = WarmServer(judge, judging, on_activity=activity.touch, on_stale=on_stale)
+    warm = WarmServer(judge, judging, on_activity=activity.touch, on_stale=on_stale, on_note=note)
     try:
         try:
             judge.warm()
