@@ -6,6 +6,7 @@ in a few milliseconds, can ask without importing the renderer.
 from __future__ import annotations
 
 import os
+import sys
 
 
 def use_colour(stream: object, choice: str = "auto") -> bool:
@@ -25,6 +26,16 @@ def use_colour(stream: object, choice: str = "auto") -> bool:
 
 
 def terminal_width() -> int:
-    import shutil  # only when asked: a few milliseconds of the warm client's start
-
-    return max(60, min(120, shutil.get_terminal_size((100, 24)).columns))
+    """The terminal's columns as shutil.get_terminal_size reads them ($COLUMNS, else the terminal
+    of the standard output, else 100), kept within 60-120; shutil itself is not imported: it
+    costs the warm client's start a few milliseconds."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):  # no standard output, a closed one, not a terminal
+            columns = 0
+    return max(60, min(120, columns or 100))

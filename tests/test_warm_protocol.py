@@ -24,6 +24,16 @@ def test_the_socket_lives_in_a_directory_private_to_this_user(runtime):
     assert directory.stat().st_mode & 0o777 == 0o700
 
 
+def test_without_a_runtime_directory_the_socket_lives_under_tmpdir_else_tmp(monkeypatch, tmp_path):
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    assert protocol.socket_dir() == tmp_path / f"tensor-judge-{os.geteuid()}"
+    monkeypatch.setenv("TMPDIR", "relative/dir")  # only absolute paths count, as for XDG_RUNTIME_DIR
+    assert str(protocol.socket_dir()) == f"/tmp/tensor-judge-{os.geteuid()}"
+    monkeypatch.delenv("TMPDIR")
+    assert str(protocol.socket_dir()) == f"/tmp/tensor-judge-{os.geteuid()}"
+
+
 def test_a_directory_open_to_others_or_a_symlink_is_refused(runtime, tmp_path_factory):
     directory = protocol.socket_dir()
     directory.mkdir(mode=0o755)

@@ -154,10 +154,11 @@ def test_a_recording_that_fails_after_the_reply_is_said_and_later_runs_warn_as_c
         warm.record_after_reply = True
 
 
-def test_the_client_imports_neither_numpy_nor_torch(warm, root):
+def test_the_client_imports_neither_numpy_nor_torch_nor_slow_standard_modules(warm, root):
     probe = ("import sys; from judge.warm.client import try_run; "
              f"code = try_run(['--problems-dir', {str(root)!r}, 'run', 'patchify', {str(CORRECT)!r}]); "
-             "print(code, sorted(m for m in ('numpy', 'torch', 'click', 'yaml', 'judge.session') if m in sys.modules), "
+             "print(code, sorted(m for m in ('numpy', 'torch', 'click', 'yaml', 'judge.session', 'socket', 'hashlib', "
+             "'shutil', 'tempfile') if m in sys.modules), "
              "file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, cwd=root)
     assert result.stderr.strip() == "0 []"

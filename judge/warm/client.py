@@ -10,8 +10,8 @@ the caller judges the normal way, which also gives the usual error messages.
 """
 from __future__ import annotations
 
+import _socket  # not `socket`: see protocol.py
 import os
-import socket
 import sys
 from collections import namedtuple
 from pathlib import Path
@@ -75,12 +75,15 @@ def try_run(argv: list[str]) -> int | None:
                "json": args.as_json, "verbose": args.verbose, "colour": use_colour(sys.stdout),
                "width": terminal_width()}
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        try:
             sock.settimeout(CONNECT_TIMEOUT_S)
             sock.connect(str(path))
             sock.settimeout(None)  # judging takes as long as the problem's limits allow
             protocol.send(sock, request)
             response = protocol.receive(sock)
+        finally:
+            sock.close()
     except (OSError, ValueError):
         return None
     code = response.get("code")
