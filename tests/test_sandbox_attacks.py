@@ -23,6 +23,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -238,6 +239,7 @@ def _descendants(pid: int) -> list[int]:
 class _Idle:
     """The run the fork server forked ahead: a monitor, its worker waiting for a request, a scratch directory."""
 
+    sandbox: Any     # the fork server (judge.sandbox.runner.Sandbox) the run goes to
     pids: frozenset[int]
     scratch: frozenset[Path]
 
@@ -247,25 +249,25 @@ def _idle_run(judge: Judge, problem_id: str) -> _Idle:
 
     Between runs the server holds exactly that and nothing else: the next run takes it.
     """
-    judge._start_sandbox(judge.problem(problem_id).framework)
-    server, root = judge._sandbox._process.pid, judge._sandbox.scratch_root
+    sandbox = judge.backend.server(judge.problem(problem_id).framework)  # a torch one serves numpy too
+    server, root = sandbox._process.pid, sandbox.scratch_root
     deadline = time.monotonic() + 120  # the first start imports the framework
     while time.monotonic() < deadline:
         pids, scratch = _descendants(server), list(root.iterdir())
         if len(pids) == 2 and len(scratch) == 1:
-            return _Idle(frozenset(pids), frozenset(scratch))
+            return _Idle(sandbox, frozenset(pids), frozenset(scratch))
         time.sleep(0.05)
     raise AssertionError(f"the fork server holds {pids} and {scratch}, not one run forked ahead")
 
 
-def _no_leftovers(judge: Judge, before: _Idle) -> None:
+def _no_leftovers(before: _Idle) -> None:
     """Every process the run started is gone, and so is its scratch directory.
 
     The run took the run forked ahead (`before`): those processes and that directory must be
     gone, and the server must hold nothing but a new run forked ahead, two processes and
     one directory that are not the old ones.
     """
-    server, root = judge._sandbox._process.pid, judge._sandbox.scratch_root
+    server, root = before.sandbox._process.pid, before.sandbox.scratch_root
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         pids, scratch = set(_descendants(server)), set(root.iterdir())
@@ -335,7 +337,7 @@ def test_attack(name, arena, attack_judge):
     for test in report.tests:  # hidden inputs and expected values never reach a message
         assert arena.marker not in test.message
     _plain_report(report)
-    _no_leftovers(attack_judge, before)
+    _no_leftovers(before)
     _intact(arena, fingerprint)
 
 
@@ -471,7 +473,7 @@ def test_each_layer_alone_stops_its_attack(layer, attack, others_off, verdicts, 
         assert report.verdict in verdicts, [(t.name, t.verdict.value, t.message) for t in report.tests]
         if layer != "process group":  # there the attack may fork; what matters is that nothing survives
             assert "PWNED" not in report.output, report.output[-2000:]
-        _no_leftovers(judge, before)
+        _no_leftovers(before)
     _intact(arena, fingerprint)
 
 
@@ -479,6 +481,6 @@ def report_layers(judge: Judge) -> list[str]:
     from judge.execute import Call
     from judge.sandbox import Limits, Program
 
-    probe = judge._sandbox.run(Program("def probe():\n    return 1\n", "probe.py", "probe"), [Call(args=())],
-                               Limits())
+    probe = judge.backend.run(Program("def probe():\n    return 1\n", "probe.py", "probe"), [Call(args=())],
+                              Limits())
     return probe.isolation_active

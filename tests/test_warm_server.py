@@ -13,6 +13,7 @@ import time
 import pytest
 
 import serving
+from judge.prepared import PreparedProblem
 from judge.progress import ProgressStore
 from judge.session import Judge
 from judge.warm import protocol
@@ -113,14 +114,14 @@ def test_warm_runs_go_to_the_same_progress_database(warm, root):
 def test_a_run_is_recorded_after_the_reply_and_before_the_next_run(warm, root, monkeypatch):
     before = len(ProgressStore().attempts("patchify"))
     release, waiting = threading.Event(), threading.Event()
-    record = warm.judge.record_attempt
+    record = PreparedProblem.record_attempt
 
     def held(*args, **kwargs):
         waiting.set()
         assert release.wait(60)
         return record(*args, **kwargs)
 
-    monkeypatch.setattr(warm.judge, "record_attempt", held)
+    monkeypatch.setattr(PreparedProblem, "record_attempt", held)
     try:
         hot = judge_run(root, "patchify", str(CORRECT))  # returns while its recording waits
         assert hot.returncode == 0 and "accepted" in hot.stdout

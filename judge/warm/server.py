@@ -24,15 +24,14 @@ import os
 import socket
 import struct
 import threading
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from judge.errors import ConfigError, SandboxError
+from judge.prepared import PreparedProblem
 from judge.problem import find_root
-from judge.report import terminal_output
-from judge.problem import Problem
-from judge.report import Report
+from judge.report import Report, terminal_output
 from judge.session import Judge
 from judge.warm import protocol
 
@@ -41,11 +40,10 @@ from judge.warm import protocol
 class _Attempt:
     """A run answered but not yet recorded."""
 
-    problem: Problem
+    prepared: PreparedProblem
     report: Report
     source: str
     submission: str
-    examples_only: bool
 
 
 class WarmServer:
@@ -152,14 +150,14 @@ class WarmServer:
             return {"fallback": "malformed request"}, None
         flags = {k: bool(request.get(k)) for k in ("examples_only", "json", "verbose", "colour")}
         origin = request.get("origin") if isinstance(request.get("origin"), str) else label
-        later = self.record_after_reply and self.judge.record
         try:
-            problem = self.judge.problem(problem_id)
             with self.judging:
                 # The submission's directory is protected as `judge run` protects it (no classmate's file).
                 graded = Path(origin).parent if Path(origin).is_absolute() else None
-                report = self.judge.run_source(problem, source, label, examples_only=flags["examples_only"],
-                                               origin=origin, graded=graded, record=False if later else None)
+                prepared = self.judge.prepared(problem_id, examples_only=flags["examples_only"])
+                later = self.record_after_reply and prepared.record
+                report = prepared.submit(source, label, origin=origin, graded=graded,
+                                         record=False if later else None)
         except (ConfigError, SandboxError):
             # The client's own run says what is wrong, with paths relative to its working directory
             # (ours may be another); errors are rare, so they may cost a cold start.
@@ -169,12 +167,11 @@ class WarmServer:
                                          examples_only=flags["examples_only"], colour=flags["colour"],
                                          width=max(40, min(width, 400)) if width else None)
         response = {"code": 0 if report.accepted else 1, "stdout": stdout, "stderr": stderr}
-        return response, _Attempt(problem, report, source, origin, flags["examples_only"]) if later else None
+        return response, _Attempt(prepared, report, source, origin) if later else None
 
     def _record(self, attempt: _Attempt) -> None:
         with self.judging:  # before the next run: attempts keep their order
-            failure = self.judge.record_attempt(attempt.problem, attempt.report, attempt.source, attempt.submission,
-                                                examples_only=attempt.examples_only)
+            failure = attempt.prepared.record_attempt(attempt.report, attempt.source, attempt.submission)
         if failure is not None:
             self.record_after_reply = False
             if self.on_note is not None:
