@@ -295,7 +295,12 @@ class _Drive:
 
     def _pump(self) -> None:
         open_fds = {self.data.fileno(), self.ctl.fileno(), self.out}
-        while self.exit_record is None:
+        # A worker that said DONE closes its channels (worker.py): once both are closed, nothing it
+        # could still send exists (a copy of a descriptor keeps it open), and its exit record would
+        # add nothing to a finished run, so it is not waited for (the exit takes milliseconds).
+        finished = {self.data.fileno(), self.out}
+        while self.exit_record is None and not (self.protocol.state == "done" and self.kill_reason is None
+                                                and not finished & open_fds):
             readable = channel.wait_readable(sorted(open_fds), self.deadline)
             if not readable and time.monotonic() >= self.deadline:
                 if self.data.fileno() in open_fds and self.kill_reason is None:

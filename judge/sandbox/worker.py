@@ -80,6 +80,20 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
         send(sock, RESULT, dumps({"index": index}).encode() + b"\n"
              + _encode(bound, observation, limits.result_bytes))
     send(sock, DONE)
+    _close_channels(sock, out_fd)
+
+
+def _close_channels(sock: socket.socket, out_fd: int) -> None:
+    """Close what the judge reads, so it need not wait for this process's exit (unmapping a
+    torch-sized address space takes milliseconds). A descriptor the submission duplicated stays
+    open until the exit, and the judge reads it until then."""
+    _flush()
+    sock.close()
+    for fd in {1, 2, out_fd}:
+        try:
+            os.close(fd)
+        except OSError:  # out_fd is already closed by the closed-descriptors layer
+            pass
 
 
 def _set_threads(threads: int) -> None:
