@@ -66,7 +66,10 @@ def main(fd: int) -> None:
         # zygote stays single-threaded and each child sets its own count.
         torch.set_num_threads(1)
     scratch_root, protected = Path(config["scratch_root"]), tuple(Path(p) for p in config["protected"])
-    _warm_up(protected)
+    try:
+        _warm_up(protected)
+    except Exception:  # noqa: BLE001 - only a saving: each child then does its own set-up, as it did before
+        pass
     if not _say(sock, READY):
         os._exit(0)  # the judge is gone already (it stopped on a configuration error)
     code = 0
@@ -139,13 +142,13 @@ class _Run:
 
 def _serve(sock: socket.socket, scratch_root: Path, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # monitors are reaped automatically
-    ahead: _Run | None = _fork_run(sock, scratch_root, protected, disabled)
+    ahead: _Run | None = _fork_run(sock, (), scratch_root, protected, disabled)
     running: int | None = None  # the pidfd of the monitor handed over last, while it runs
     while True:
         # Fork the next run ahead once the last one handed over has ended: forking while it
         # runs would take CPU from the submission being timed.
         if ahead is None and running is None:
-            ahead = _fork_run(sock, scratch_root, protected, disabled)
+            ahead = _fork_run(sock, (), scratch_root, protected, disabled)
         watched = [sock] if running is None else [sock, running]
         readable, _, _ = select.select(watched, [], [])
         if running is not None and running in readable:
@@ -156,7 +159,9 @@ def _serve(sock: socket.socket, scratch_root: Path, protected: tuple[Path, ...],
         request = sock.recv(1)
         if request != SPAWN:
             return  # judge closed the socket or spoke nonsense
-        run = ahead if ahead is not None else _fork_run(sock, scratch_root, protected, disabled)
+        if ahead is None:  # runs overlap (a batch judged by several threads): fork this one now
+            ahead = _fork_run(sock, () if running is None else (running,), scratch_root, protected, disabled)
+        run = ahead
         ahead = None
         if running is not None:
             os.close(running)
@@ -164,9 +169,12 @@ def _serve(sock: socket.socket, scratch_root: Path, protected: tuple[Path, ...],
         run.hand_over(sock)
 
 
-def _fork_run(sock: socket.socket, scratch_root: Path, protected: tuple[Path, ...],
+def _fork_run(sock: socket.socket, pidfds: tuple[int, ...], scratch_root: Path, protected: tuple[Path, ...],
               disabled: tuple[str, ...]) -> _Run:
-    """Fork a monitor (which forks the worker, which waits for its request) and keep the judge's ends."""
+    """Fork a monitor (which forks the worker, which waits for its request) and keep the judge's ends.
+
+    `pidfds` are the zygote's handles on other runs' monitors: the new run must not inherit them.
+    """
     data_judge, data_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     ctl_judge, ctl_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     out_read, out_write = os.pipe()
@@ -176,7 +184,8 @@ def _fork_run(sock: socket.socket, scratch_root: Path, protected: tuple[Path, ..
         try:
             for s in (sock, data_judge, ctl_judge):
                 s.close()
-            os.close(out_read)
+            for fd in (out_read, *pidfds):
+                os.close(fd)
             _monitor(data_child, ctl_child, out_write, scratch_root, protected, disabled)
         except BaseException:
             code = 70
