@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -220,3 +221,60 @@ def test_weaker_isolation_says_only_what_is_really_lost():
     assert line.count("\n") == 0 and "mount namespace" in line
     assert "could fill the disk;" in line  # seccomp and Landlock still stop sockets, IPC and reads
     assert "read and write any file" in exposure(["landlock: off", "mount namespace: off"])
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None  # gone while we looked
+
+
+def _processes_under(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            children.setdefault(_parent(int(entry)), []).append(int(entry))
+    found, todo = [], list(children.get(pid, []))
+    while todo:
+        found.append(todo.pop())
+        todo.extend(children.get(found[-1], []))
+    return found
+
+
+def _foreign_pidfds(pids: list[int]) -> list[str]:
+    """Pidfds these processes hold on processes other than their own children (a monitor watches
+    its worker through one)."""
+    held = []
+    for pid in pids:
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") != "anon_inode:[pidfd]":
+                    continue
+                info = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/fdinfo/{fd}").read_text().splitlines())
+                target = int(info["Pid"])  # -1 once that process has ended: a handle on nothing
+                if target > 0 and _parent(target) != pid:
+                    held.append(f"{pid} holds a pidfd on {target}")
+        except OSError:
+            continue  # a process that ended meanwhile
+    return held
+
+
+def test_runs_forked_ahead_or_while_another_runs_hold_no_handle_on_other_runs():
+    """The zygote keeps a pidfd on the monitor of the run it handed over last; a run forked ahead,
+    or forked at once because another still runs (a batch's threads), must not inherit it."""
+    with Sandbox(preload=("numpy",)) as box:
+        assert _run(box, MODES, _calls("ok")).outcomes[0].observation is not None  # the server is up
+        slow = threading.Thread(target=_run, args=(box, MODES, _calls("sleep")), kwargs={"time_s": 3.0})
+        slow.start()
+        try:
+            # The slow run took the run forked ahead; this one is forked while it runs.
+            result = _run(box, MODES.replace('if mode == "ok":', 'if mode == "ok":\n        time.sleep(1)'),
+                          _calls("ok"), time_s=3.0)
+            assert result.outcomes[0].observation is not None
+            zygote = box._process.pid
+            processes = _processes_under(zygote)
+            assert processes  # the slow run, at least
+            assert _foreign_pidfds(processes) == []
+        finally:
+            slow.join()
