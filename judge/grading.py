@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import checks, wire
-from judge.cases import MAIN, Case
+from judge.cases import MAIN, Case, Observed
 from judge.checks import compare
 from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
@@ -196,7 +196,8 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
             verdict, message = _error_verdict(error)
             return result(verdict, message, details=error.frames)
     for spec in case.test.checks:
-        outcome = checks.get(spec.type).check(case, expected, actual, **spec.params)
+        outcome = checks.get(spec.type).check(case, case.view(spec.type, expected), case.view(spec.type, actual),
+                                              **spec.params)
         if not outcome.passed:
             kind = outcome.kind or ("values" if spec.type == "allclose" else spec.type)
             kind = f"{kind}.{outcome.key}" if outcome.key else kind
@@ -348,7 +349,7 @@ def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, tr
     observed_shapes = _array_shapes(observed.value)
     shapes, made = traps.outputs.get((case.name, trap.function), ((), None))
     if shapes == ():
-        live = run_call(fn, case.calls[MAIN], None)
+        live = run_call(fn, case.calls.main, None)
         shapes = None if live.error is not None else _array_shapes(live.value)
         made = None
         if shapes is not None and _may_match(shapes, observed_shapes):
@@ -360,8 +361,8 @@ def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, tr
     if not _may_match(shapes, observed_shapes):
         return False  # its arrays' shapes differ: compare would fail
     if made is None:
-        made = plain(run_call(fn, case.calls[MAIN], None))
-    return compare.check(case, {MAIN: made}, {MAIN: observed}).passed
+        made = plain(run_call(fn, case.calls.main, None))
+    return compare.check(case, Observed(main=made), Observed(main=observed)).passed
 
 
 def _array_shapes(value: Any, path: tuple = ()) -> dict[tuple, tuple[int, ...]]:

@@ -34,7 +34,7 @@ import numpy as np
 
 from judge import problem as problems
 from judge.rules import collapse, offences
-from judge.cases import MAIN, Case, build_case
+from judge.cases import MAIN, Case, Observed, build_case
 from judge.checks import compare, experiment
 from judge.errors import ConfigError, ConfigErrors
 from judge.execute import Observation, run_call
@@ -321,7 +321,7 @@ class _ProblemCheck:
             except ConfigError as exc:
                 found.append(_error(aspect, str(exc)))
                 continue
-            call = case.calls[f"experiment.{experiment.CALL}"]
+            call = case.calls.of("experiment")[experiment.CALL]
             runs = [("the reference", reference, True)]
             for name in spec.params.get("fails") or ():
                 fn = getattr(traps, name, None)
@@ -547,7 +547,7 @@ def _stated_mismatch(case: Case, reference: Observation, stated: Any) -> str | N
         value = _like(stated, reference.value)
     except (ValueError, TypeError) as exc:
         return f"cannot read the stated output as numbers shaped like the reference's: {exc}"
-    outcome = compare.check(case, {MAIN: reference}, {MAIN: Observation(value=value)})
+    outcome = compare.check(case, Observed(main=reference), Observed(main=Observation(value=value)))
     if outcome.passed:
         return None
     return f"the stated output disagrees with the reference: {outcome.message.splitlines()[0]}"
