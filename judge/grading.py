@@ -143,7 +143,10 @@ def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunRe
             actual[name] = outcome.observation
         elif outcome.verdict is not None and failure is None:
             failure = (outcome.verdict, outcome.message)
-    return _judge_case(case, expected, actual, run, failure, traps)
+    # Each call has the time limit; a test takes as long as its slowest call (an experiment's training run),
+    # timed by the judge, including a call stopped for running past its limit.
+    time_ms = max((o.time_ms for o in outcomes), default=0.0)
+    return _judge_case(case, expected, actual, run, failure, traps, time_ms)
 
 
 @dataclass(frozen=True)
@@ -157,11 +160,9 @@ class _Pending:
 
 
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], run: RunResult,
-                failure: tuple[Verdict, str] | None,
-                traps: TrapSet | None) -> tuple[TestResult, _Pending | None]:
+                failure: tuple[Verdict, str] | None, traps: TrapSet | None,
+                time_ms: float) -> tuple[TestResult, _Pending | None]:
     main = actual.get(MAIN)
-    # Each call has the time limit; a test takes as long as its slowest call (an experiment's training run).
-    time_ms = max((o.time_ms for o in actual.values()), default=0.0)
 
     def result(verdict: Verdict, message: str = "", details=(), pending: _Pending | None = None):
         # Messages quote the submission (its errors, keys, frames): no control sequence gets through (class 8).
