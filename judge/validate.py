@@ -43,17 +43,9 @@ from judge.problem import Hidden, Problem
 from judge.report import Report
 from judge.session import Judge, read_submission
 from judge.solution import load_function, load_module
-from judge.verdict import Verdict
+from judge.verdict import Verdict, folder_names, folder_verdict
 from judge.wire import Array
 from judge.yamlfile import load_yaml
-
-# submissions/<id>/<folder>/ -> the verdict every file in it must get
-VERDICT_FOLDERS = {
-    "accepted": Verdict.ACCEPTED,
-    "wrong_answer": Verdict.WRONG_ANSWER,
-    "time_limit_exceeded": Verdict.TIME_LIMIT_EXCEEDED,
-    "run_time_error": Verdict.RUNTIME_ERROR,
-}
 
 
 class Severity(str, enum.Enum):
@@ -353,13 +345,14 @@ class _ProblemCheck:
             return [_warning(f"{self.id}.submissions", f"no known submissions: {_rel(directory, self.judge.root)}/ "
                                                        "does not exist")]
         for folder in sorted(p for p in directory.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
-            if folder.name not in VERDICT_FOLDERS:
+            verdict = folder_verdict(folder.name)
+            if verdict is None:
                 found.append(_error(f"{self.id}.submissions.{folder.name}",
                                     f"{_rel(folder, self.judge.root)}/: unknown verdict folder; expected one of "
-                                    f"{', '.join(VERDICT_FOLDERS)}"))
+                                    f"{', '.join(folder_names())}"))
                 continue
             for path in sorted(folder.glob("*.py")):
-                found += self._submission(path, VERDICT_FOLDERS[folder.name])
+                found += self._submission(path, verdict)
         if not any((directory / "accepted").glob("*.py")):
             found.append(_warning(f"{self.id}.submissions.accepted", "no accepted submissions besides the reference: "
                                                                      "add genuinely different correct solutions"))
