@@ -149,6 +149,7 @@ class _StoppedAtTheLimit:
 def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() -> None:
     """Not 0 ms: the time of a call with no observation is the judge's measure of it (issue 11 item 6)."""
     from judge import problem as problems
+    from judge.backend import Program
     from judge.cases import build_case
     from judge.execute import Observation
     from judge.grading import grade
@@ -157,8 +158,8 @@ def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() 
     problem = problems.load_problem(REPO, "patchify")
     case = build_case(problem, problem.examples[0])
     expected = {name: Observation(value=1.0) for name in case.calls}
-    report = grade(problem, [case], [expected], "def patchify(*a):\n    while True: pass\n", "s.py", "s.py",
-                   _StoppedAtTheLimit(1003.5), Limits(time_s=1.0))
+    program = Program("def patchify(*a):\n    while True: pass\n", "s.py", problem.entry_point)
+    report = grade(problem, [case], [expected], program, "s.py", _StoppedAtTheLimit(1003.5), Limits(time_s=1.0))
     (test,) = report.tests
     assert test.verdict.value == "time_limit_exceeded" and test.time_ms == 1003.5
 

@@ -58,7 +58,7 @@ class CallOutcome:
     observation: Observation | None = None
     verdict: Verdict | None = None
     message: str = ""
-    time_ms: float = 0.0   # the judge's clock, from the call's start to its result or to its end by a kill or death
+    time_ms: float = 0.0
     output: str = ""       # what the submission printed during this call (it flushes before each result)
 
 
