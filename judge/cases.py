@@ -139,7 +139,7 @@ class Case(Drawn):
 
     def view(self, check: str, observations: Mapping[str, Observation]) -> Observed:
         """`observations` (one side's, by call name) as `check` sees them; KeyError when one it owns is missing."""
-        own = {name: observations[call_name(check, name)] for name in self.calls.of(check)}
+        own = MappingProxyType({name: observations[call_name(check, name)] for name in self.calls.of(check)})
         every = tuple((call, observations.get(name)) for name, call in self.calls.items())
         return Observed(main=observations[MAIN], own=own, every=every)
 

@@ -115,6 +115,8 @@ def test_a_check_sees_the_main_call_and_its_own_calls_only():
     observations = {name: Observation(value=i) for i, name in enumerate(case.calls)}
     seen = case.view("mutation", observations)
     assert seen.main.value == 0 and seen[mutation.CALL].value == 1
+    with pytest.raises(TypeError):
+        seen.own[gradient.CALL] = observations[MAIN]   # nor added to what it sees
     with pytest.raises(KeyError):
         seen[gradient.CALL]                    # another check's call is not reachable by name
     assert [o.value for _, o in seen.every] == [0, 1, 2]      # but every call, unnamed, for mutation
