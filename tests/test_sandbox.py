@@ -280,3 +280,10 @@ def test_runs_forked_ahead_or_while_another_runs_hold_no_handle_on_other_runs():
             assert _foreign_pidfds(processes) == []
         finally:
             slow.join()
+
+
+def test_the_fork_server_is_single_threaded_after_its_warm_up(sandbox):
+    """It ran torch once (forward, backward, to numpy) before READY: no thread may exist at a fork
+    (a child of a multi-threaded process can hang in a lock another thread held)."""
+    assert _run(sandbox, MODES, _calls("ok")).outcomes[0].observation is not None  # READY was said
+    assert len(os.listdir(f"/proc/{sandbox._process.pid}/task")) == 1
