@@ -190,6 +190,39 @@ def test_a_result_with_far_more_items_than_allowed_is_wrong_before_it_is_decoded
     assert decision.verdict is Verdict.WRONG_ANSWER and "cannot match" in decision.message
 
 
+def test_the_harness_says_why_it_refused_a_value(sandbox):
+    """Too large is output_limit_exceeded, not returnable is wrong_answer: decided from the refusal, not its text."""
+    source = ("import numpy as np\n"
+              "def f(mode):\n"
+              "    return np.zeros(1 << 20) if mode == 'big' else object() if mode == 'odd' else 1\n")
+    limits = Limits(time_s=1.0, result_bytes=1 << 20)
+    result = sandbox.run(Program(source, "solution.py", "f"), _calls("big", "odd", "ok"), limits)
+    big, odd, ok = result.outcomes
+    assert (big.refusal, big.observation.error.where) == (Refusal.TOO_LARGE, "return")
+    assert (odd.refusal, odd.observation.error.where) == (Refusal.NOT_RETURNABLE, "return")
+    assert (ok.refusal, ok.observation.value) == (None, 1)
+    decided = [verdicts.of_error(o.observation.error, o.refusal, expected=False).verdict for o in (big, odd)]
+    assert decided == [Verdict.OUTPUT_LIMIT_EXCEEDED, Verdict.WRONG_ANSWER]
+
+
+def test_a_refusal_cannot_be_claimed_for_a_value(sandbox):
+    """A forged RESULT that calls a plain value refused breaks the protocol: the fact is not the child's to invent."""
+    source = ("import os, stat, struct\n"
+              "from judge import wire\n"
+              "def f(mode):\n"
+              "    body = wire.encode({'value': 1, 'error': None, 'time_ms': 0.0, 'grads': None,\n"
+              "                        'inputs_after': None, 'grad_error': None}, 1 << 20)\n"
+              "    payload = b'{\"index\": 0, \"refusal\": \"too_large\"}\\n' + body\n"
+              "    fd = next(fd for fd in range(3, 64) if os.path.exists(f'/proc/self/fd/{fd}')\n"
+              "              and stat.S_ISSOCK(os.fstat(fd).st_mode))\n"
+              "    os.write(fd, b'O' + struct.pack('<Q', len(payload)) + payload)\n"
+              "    return 2\n")
+    result = sandbox.run(Program(source, "solution.py", "f"), _calls("forge"), Limits(time_s=1.0))
+    death = result.outcomes[0].death
+    assert death.kill is Kill.MALFORMED_FRAME and "refused value" in death.detail
+    assert verdicts.of_call(result.outcomes[0], Limits(time_s=1.0)).verdict is Verdict.SECURITY_VIOLATION
+
+
 def test_a_slow_call_is_not_kept_alive_by_frames_and_times_are_the_judges(sandbox):
     """A thread re-sending READY while the call sleeps breaks the protocol at once (class 4)."""
     source = ("import os, stat, struct, threading, time\n"
