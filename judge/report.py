@@ -59,7 +59,19 @@ class TestResult:
 
     def to_json(self) -> dict:
         return {"name": self.name, "group": self.group, "verdict": self.verdict.value,
-                "message": self.message, "time_ms": _finite_ms(self.time_ms)}
+                "message": self.message, "time_ms": _finite_ms(self.time_ms),
+                "details": list(self.details), "output": self.output}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "TestResult":
+        """The result `to_json` wrote (its example values, `shown`, are never written)."""
+        fields = _fields(data, "test", {"name": str, "group": str, "verdict": str, "message": str,
+                                        "time_ms": (int, float), "details": list, "output": str})
+        if not all(type(d) is str for d in fields["details"]):
+            raise ValueError("a test's details are text")
+        return cls(name=fields["name"], group=fields["group"], verdict=_verdict(fields["verdict"]),
+                   message=fields["message"], time_ms=float(fields["time_ms"]), details=tuple(fields["details"]),
+                   output=fields["output"])
 
 
 @dataclass
@@ -103,10 +115,48 @@ class Report:
     def to_json(self) -> dict:
         return {"problem": self.problem, "submission": self.submission, "verdict": self.verdict.value,
                 "passed": self.passed, "total": self.total, "time_ms": _finite_ms(self.time_ms),
-                "tests": [t.to_json() for t in self.tests]}
+                "tests": [t.to_json() for t in self.tests], "output": self.output, "warnings": list(self.warnings)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Report":
+        """The report `to_json` wrote (a stored or sent report); anything else is a ValueError.
+
+        `verdict`, `passed` and `total` are derived from the tests, so they must agree with them.
+        """
+        fields = _fields(data, "report", {"problem": str, "submission": str, "verdict": str, "passed": int,
+                                          "total": int, "time_ms": (int, float), "tests": list, "output": str,
+                                          "warnings": list})
+        if not all(type(w) is str for w in fields["warnings"]):
+            raise ValueError("a report's warnings are text")
+        report = cls(problem=fields["problem"], submission=fields["submission"],
+                     tests=[TestResult.from_json(t) for t in fields["tests"]], time_ms=float(fields["time_ms"]),
+                     output=fields["output"], warnings=list(fields["warnings"]))
+        if (report.verdict.value, report.passed, report.total) != (fields["verdict"], fields["passed"], fields["total"]):
+            raise ValueError("a report's verdict, passed and total disagree with its tests")
+        return report
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=2, allow_nan=False)  # strict JSON, always
+
+
+def _fields(data: Any, what: str, types: dict[str, type | tuple[type, ...]]) -> dict:
+    """`data`'s fields, each of its type (exact: a bool is no number here)."""
+    if type(data) is not dict:
+        raise ValueError(f"a {what} is a JSON object")
+    missing = [k for k in types if k not in data]
+    if missing:
+        raise ValueError(f"a {what} lacks {', '.join(missing)}")
+    wrong = [k for k, kind in types.items() if type(data[k]) not in (kind if isinstance(kind, tuple) else (kind,))]
+    if wrong:
+        raise ValueError(f"a {what}'s {', '.join(wrong)} has the wrong type")
+    return data
+
+
+def _verdict(value: str) -> Verdict:
+    try:
+        return Verdict(value)
+    except ValueError:
+        raise ValueError(f"unknown verdict {value!r}") from None
 
 
 def _finite_ms(ms: float) -> float:

@@ -20,7 +20,7 @@ _LAZY = {
     "LoadKind": "judge.sandbox.result",
     "Refusal": "judge.sandbox.result",
     "RunResult": "judge.sandbox.result",
-    "Program": "judge.sandbox.runner",
+    "Program": "judge.backend",
     "Sandbox": "judge.sandbox.runner",
 }
 
