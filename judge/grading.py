@@ -193,7 +193,7 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
             return result(Verdict.JUDGE_ERROR, f"no result came back for call {name!r}")
         error = observation.error
         decision = None if error is None else verdicts.of_error(error, refusals.get(name),
-                                                                 expected=name == MAIN and raising)
+                                                                 error_expected=name == MAIN and raising)
         if decision is not None:
             return result(decision.verdict, decision.message, details=error.frames)
     for spec in case.test.checks:

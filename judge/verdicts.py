@@ -77,7 +77,8 @@ def of_death(death: Death, limits: Limits) -> Decision:
     if death.exit_code == 0:
         return Decision(Verdict.RUNTIME_ERROR, "the process exited (exit status 0) before returning a result: "
                                                "calling sys.exit() or os._exit() is not allowed")
-    return Decision(Verdict.RUNTIME_ERROR, f"the process exited with status {death.exit_code} before returning a result")
+    return Decision(Verdict.RUNTIME_ERROR,
+                    f"the process exited with status {death.exit_code} before returning a result")
 
 
 def _killed(death: Death, limits: Limits) -> Decision:
@@ -89,7 +90,8 @@ def _killed(death: Death, limits: Limits) -> Decision:
         return Decision(Verdict.TIME_LIMIT_EXCEEDED,
                         f"loading the file took longer than the time limit of {limits.import_time_s:g} s")
     if kill is Kill.CALL_TIME:
-        return Decision(Verdict.TIME_LIMIT_EXCEEDED, f"this test took longer than the time limit of {limits.time_s:g} s")
+        return Decision(Verdict.TIME_LIMIT_EXCEEDED,
+                        f"this test took longer than the time limit of {limits.time_s:g} s")
     if kill is Kill.OUTPUT_FLOOD:
         return Decision(Verdict.OUTPUT_LIMIT_EXCEEDED,
                         f"printed more than {limits.output_bytes // 1024} KiB to stdout/stderr")
@@ -140,14 +142,14 @@ def of_load(load: LoadError, limits: Limits) -> Decision:
     return Decision(verdict, f"loading the file raised {headline}")
 
 
-def of_error(error: ErrorInfo, refusal: Refusal | None, expected: bool) -> Decision | None:
+def of_error(error: ErrorInfo, refusal: Refusal | None, error_expected: bool) -> Decision | None:
     """The verdict of a call that raised `error` (or whose value the child's harness refused);
-    None when the test expects an error there (`expected`) and this one is for its checks to judge."""
-    if expected and not error.is_a("MemoryError"):
+    None when the test expects an error there (`error_expected`) and this one is for its checks to judge."""
+    if error_expected and not error.is_a("MemoryError"):
         return None  # running out of memory is memory_limit_exceeded even where an error is expected (class 10)
     if refusal is Refusal.TOO_LARGE:
         return Decision(Verdict.OUTPUT_LIMIT_EXCEEDED, error.message)
-    if refusal is not None or error.where == "return":
+    if refusal is not None or error.where == "return":  # a refusal the sandbox did not name is not too large
         return Decision(Verdict.WRONG_ANSWER, error.message)
     blocked = blocked_operation(error)
     if blocked:

@@ -212,7 +212,7 @@ def test_the_harness_says_why_it_refused_a_value(sandbox):
     assert (big.refusal, big.observation.error.where) == (Refusal.TOO_LARGE, "return")
     assert (odd.refusal, odd.observation.error.where) == (Refusal.NOT_RETURNABLE, "return")
     assert (ok.refusal, ok.observation.value) == (None, 1)
-    decided = [verdicts.of_error(o.observation.error, o.refusal, expected=False).verdict for o in (big, odd)]
+    decided = [verdicts.of_error(o.observation.error, o.refusal, error_expected=False).verdict for o in (big, odd)]
     assert decided == [Verdict.OUTPUT_LIMIT_EXCEEDED, Verdict.WRONG_ANSWER]
 
 

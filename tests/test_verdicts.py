@@ -137,12 +137,12 @@ ERRORS = [
 
 @pytest.mark.parametrize("error, refusal, verdict, message", ERRORS)
 def test_an_error_decides_its_call(error, refusal, verdict, message):
-    assert verdicts.of_error(error, refusal, expected=False) == verdicts.Decision(verdict, message)
+    assert verdicts.of_error(error, refusal, error_expected=False) == verdicts.Decision(verdict, message)
 
 
 def test_an_expected_error_is_left_to_the_checks_unless_it_is_running_out_of_memory():
-    assert verdicts.of_error(_error("ValueError", "bad shape"), None, expected=True) is None
-    assert verdicts.of_error(_error("MemoryError"), None, expected=True) == \
+    assert verdicts.of_error(_error("ValueError", "bad shape"), None, error_expected=True) is None
+    assert verdicts.of_error(_error("MemoryError"), None, error_expected=True) == \
         verdicts.Decision(MLE, "ran out of memory: MemoryError")
 
 
@@ -176,7 +176,8 @@ def test_every_kill_and_refusal_has_a_verdict():
     assert decided == {Kill.LOAD_TIME: TLE, Kill.CALL_TIME: TLE, Kill.WALL_CLOCK: TLE, Kill.OUTPUT_FLOOD: OLE,
                        Kill.RESULTS_TOTAL: OLE, Kill.MALFORMED_FRAME: SV}
     refused = _error("ReturnValueError", "no", where="return", bases=())
-    assert {r: verdicts.of_error(refused, r, expected=False).verdict
-            for r in (Refusal.TOO_LARGE, Refusal.NOT_RETURNABLE)} == {Refusal.TOO_LARGE: OLE, Refusal.NOT_RETURNABLE: WA}
+    by_refusal = {r: verdicts.of_error(refused, r, error_expected=False).verdict
+                  for r in (Refusal.TOO_LARGE, Refusal.NOT_RETURNABLE)}
+    assert by_refusal == {Refusal.TOO_LARGE: OLE, Refusal.NOT_RETURNABLE: WA}
     assert verdicts.of_call(CallOutcome(refusal=Refusal.TOO_MANY_ITEMS, items_allowed=1), LIMITS).verdict is WA
     assert AC not in decided.values()
