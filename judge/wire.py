@@ -115,7 +115,7 @@ def encode(value: Any, max_bytes: int, max_nodes: int | None = None) -> bytes:
     header = json.dumps(tree, allow_nan=True, separators=(",", ":")).encode()
     if max_nodes is not None and len(header) > MAX_HEADER:
         raise TooLarge(f"result: the value is too large to return (its structure takes over "
-                        f"{MAX_HEADER >> 20} MiB; the limit is {MAX_NODES} items)")
+                       f"{MAX_HEADER >> 20} MiB; the limit is {MAX_NODES} items)")
     return struct.pack("<I", len(header)) + header + b"".join(blobs)
 
 
@@ -128,8 +128,8 @@ def _take(budget: list[int], n: int, path: str) -> None:
 def _node(budget: list[int], path: str, extra: int = 0) -> None:
     budget[1] -= 1
     if budget[1] < 0:
-        raise _RefusedTooLarge(f"{path}: the value is too large to return (more than the limit of {MAX_NODES} items "
-                       "in all: arrays, numbers, strings, list items and dict keys)")
+        raise _RefusedTooLarge(f"{path}: the value is too large to return (more than the limit of {MAX_NODES} "
+                               "items in all: arrays, numbers, strings, list items and dict keys)")
     _take(budget, NODE_COST + extra, path)
 
 
