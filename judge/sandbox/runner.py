@@ -262,6 +262,12 @@ class _Drive:
                 if not readable and self.ctl.fileno() not in open_fds:
                     break
                 continue
+            if self.out in readable:
+                data = channel.read_some(self.out)
+                if not data:
+                    open_fds.discard(self.out)
+                elif not self.output.add(data):
+                    self._kill(Kill.OUTPUT_FLOOD)
             if self.data.fileno() in readable:
                 data = channel.read_some(self.data.fileno(), 1 << 22)
                 if not data:
@@ -279,16 +285,6 @@ class _Drive:
                     except (channel.ChannelError, ValueError, TypeError, KeyError, OverflowError,
                             RecursionError) as exc:  # WireError and ProtocolError are ValueErrors
                         self._kill(Kill.MALFORMED_FRAME, str(exc)[:200])
-            # Output after frames: the child flushes before each frame, so what is read now was printed
-            # after the last frame handled (a flood right after LOADED is the call's, not loading's).
-            # A frame's handler may have drained the pipe since the select: poll again before reading,
-            # since an empty read here means the pipe is closed.
-            if self.out in readable and channel.wait_readable([self.out], 0.0):
-                data = channel.read_some(self.out)
-                if not data:
-                    open_fds.discard(self.out)
-                elif not self.output.add(data):
-                    self._kill(Kill.OUTPUT_FLOOD)
             if self.ctl.fileno() in readable:
                 data = channel.read_some(self.ctl.fileno())
                 if not data:
