@@ -102,6 +102,17 @@ def test_output_flood_is_cut_and_reported(sandbox):
     assert len(result.output) < 20 * 1024  # only the head is kept
 
 
+def test_a_flood_is_charged_to_its_call_never_to_loading(sandbox):
+    """The next worker starts over the output budget: its first call's output is that call's flood, not
+    a load failure (it once was when the pipe was read before the waiting LOADED frame: the whole report
+    then said the file failed to load)."""
+    source = "def f(x):\n    while True:\n        print('x' * 4096)\n"  # loads at once: LOADED right after READY
+    for _ in range(5):  # the order of the pipe and the frames is a race: one run could pass by chance
+        result = _run(sandbox, source, _calls(1, 2))
+        assert result.load_error is None
+        assert [o.death.kill for o in result.outcomes] == [Kill.OUTPUT_FLOOD, Kill.OUTPUT_FLOOD]
+
+
 def test_a_submission_that_hangs_everywhere_stops_at_the_budget(sandbox):
     result = _run(sandbox, MODES, _calls(*["sleep"] * 6), total_time_s=2.5)
     assert result.outcomes[0].death.kill is Kill.CALL_TIME and result.outcomes[-1].skipped

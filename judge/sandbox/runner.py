@@ -262,12 +262,18 @@ class _Drive:
                 if not readable and self.ctl.fileno() not in open_fds:
                     break
                 continue
+            flood_while_loading = False
             if self.out in readable:
                 data = channel.read_some(self.out)
                 if not data:
                     open_fds.discard(self.out)
                 elif not self.output.add(data):
-                    self._kill(Kill.OUTPUT_FLOOD)
+                    # Over the budget before LOADED was handled: the child sends LOADED before its first
+                    # call prints, so when a frame is waiting too, handle it first; the flood is then the
+                    # call's (a later worker starts over a budget an earlier one used up), not loading's.
+                    flood_while_loading = not self.loaded and self.data.fileno() in readable
+                    if not flood_while_loading:
+                        self._kill(Kill.OUTPUT_FLOOD)
             if self.data.fileno() in readable:
                 data = channel.read_some(self.data.fileno(), 1 << 22)
                 if not data:
@@ -285,6 +291,8 @@ class _Drive:
                     except (channel.ChannelError, ValueError, TypeError, KeyError, OverflowError,
                             RecursionError) as exc:  # WireError and ProtocolError are ValueErrors
                         self._kill(Kill.MALFORMED_FRAME, str(exc)[:200])
+            if flood_while_loading:
+                self._kill(Kill.OUTPUT_FLOOD)  # a no-op when LOADED's handler found the flood (and charged the call)
             if self.ctl.fileno() in readable:
                 data = channel.read_some(self.ctl.fileno())
                 if not data:
