@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import checks, verdicts, wire
-from judge.cases import MAIN, Case
+from judge.cases import MAIN, Case, Observed
 from judge.checks import compare
 from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
@@ -148,7 +148,10 @@ def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunRe
                 refusals[name] = outcome.refusal
         elif failure is None:
             failure = verdicts.of_call(outcome, limits)
-    return _judge_case(case, expected, actual, refusals, run, failure, traps, limits)
+    # Each call has the time limit; a test takes as long as its slowest call (an experiment's training run),
+    # timed by the judge, including a call stopped for running past its limit.
+    time_ms = max((o.time_ms for o in outcomes), default=0.0)
+    return _judge_case(case, expected, actual, refusals, run, failure, traps, limits, time_ms)
 
 
 @dataclass(frozen=True)
@@ -162,11 +165,9 @@ class _Pending:
 
 
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], refusals: dict[str, Refusal],
-                run: RunResult, failure: verdicts.Decision | None, traps: TrapSet | None,
-                limits: Limits) -> tuple[TestResult, _Pending | None]:
+                run: RunResult, failure: verdicts.Decision | None, traps: TrapSet | None, limits: Limits,
+                time_ms: float) -> tuple[TestResult, _Pending | None]:
     main = actual.get(MAIN)
-    # Each call has the time limit; a test takes as long as its slowest call (an experiment's training run).
-    time_ms = max((o.time_ms for o in actual.values()), default=0.0)
 
     def result(verdict: Verdict, message: str = "", details=(), pending: _Pending | None = None):
         # Messages quote the submission (its errors, keys, frames): no control sequence gets through (class 8).
@@ -197,7 +198,8 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
         if decision is not None:
             return result(decision.verdict, decision.message, details=error.frames)
     for spec in case.test.checks:
-        outcome = checks.get(spec.type).check(case, expected, actual, **spec.params)
+        outcome = checks.get(spec.type).check(case, case.view(spec.type, expected), case.view(spec.type, actual),
+                                              **spec.params)
         if not outcome.passed:
             kind = outcome.kind or ("values" if spec.type == "allclose" else spec.type)
             kind = f"{kind}.{outcome.key}" if outcome.key else kind
@@ -316,7 +318,7 @@ def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, tr
     observed_shapes = _array_shapes(observed.value)
     shapes, made = traps.outputs.get((case.name, trap.function), ((), None))
     if shapes == ():
-        live = run_call(fn, case.calls[MAIN], None)
+        live = run_call(fn, case.calls.main, None)
         shapes = None if live.error is not None else _array_shapes(live.value)
         made = None
         if shapes is not None and _may_match(shapes, observed_shapes):
@@ -328,8 +330,8 @@ def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, tr
     if not _may_match(shapes, observed_shapes):
         return False  # its arrays' shapes differ: compare would fail
     if made is None:
-        made = plain(run_call(fn, case.calls[MAIN], None))
-    return compare.check(case, {MAIN: made}, {MAIN: observed}).passed
+        made = plain(run_call(fn, case.calls.main, None))
+    return compare.check(case, Observed(main=made), Observed(main=observed)).passed
 
 
 def _array_shapes(value: Any, path: tuple = ()) -> dict[tuple, tuple[int, ...]]:

@@ -210,15 +210,6 @@ def terminal_output(report: Report, *, as_json: bool, verbose: bool, examples_on
     return render_text(report, verbose=verbose, values=examples_only, colour=colour, width=width) + "\n", stderr
 
 
-def render_lines(report: Report, verbose: bool = False, values: bool = False) -> list[tuple[str, str | None]]:
-    """(text, colour) per line, for callers that colour whole lines; see `render` for segments."""
-    result = []
-    for line in render(report, verbose=verbose, values=values):
-        styles = [s for _, s in line if s]
-        result.append((escape_controls("".join(t for t, _ in line).rstrip()), styles[0] if styles else None))
-    return result
-
-
 DETAILED_FAILURES = 3  # failures shown in full without -v
 LISTED_FAILURES = 8    # failures with a row of their own without -v; the rest are named on one line per group
 

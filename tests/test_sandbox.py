@@ -85,6 +85,8 @@ def test_each_death_is_reported_as_facts_and_later_calls_still_run(sandbox):
     assert [d and d[0] for d in decided] == [None, Verdict.TIME_LIMIT_EXCEEDED, None, Verdict.RUNTIME_ERROR, None,
                                              Verdict.RUNTIME_ERROR, None, None]
     assert "time limit of 1 s" in decided[1][1]
+    # the time the judge measured until it stopped the call (the child sleeps 30 s; its own clock is not asked)
+    assert 1000 <= result.outcomes[1].time_ms < 30000
     assert "sys.exit() or os._exit()" in decided[3][1]
     assert "SIGSEGV" in decided[5][1]
     assert result.outcomes[7].observation.error.headline() == "ValueError: bad input"

@@ -85,7 +85,7 @@ class CallOutcome:
     items_allowed: int = 0        # with Refusal.TOO_MANY_ITEMS: the cap the value went over
     death: Death | None = None    # the worker ended during this call
     skipped: bool = False         # never run: earlier calls used up the submission's time budget
-    time_ms: float = 0.0          # measured by the judge, from the frames' arrival
+    time_ms: float = 0.0          # the judge's clock: from the call's start to its result, or to its kill
     output: str = ""              # what the submission printed during this call (it flushes before each result)
 
     def to_plain(self) -> dict:

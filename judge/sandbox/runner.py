@@ -220,6 +220,7 @@ class _Drive:
         self.wall = wall                # absolute deadline of the whole submission
         self.deadline = min(time.monotonic() + limits.import_time_s, wall)
         self.call_started = 0.0         # when the call in progress began (judge's clock)
+        self.stopped_at: float | None = None  # when the judge decided to kill the worker
         self.kill: tuple[Kill, str] | None = None  # why the judge killed this worker, and the particulars
 
     @property
@@ -336,7 +337,7 @@ class _Drive:
             except wire.TooManyNodes:
                 self.protocol.advance()
                 self.result.outcomes[index] = CallOutcome(refusal=Refusal.TOO_MANY_ITEMS, items_allowed=allowed,
-                                                          output=self._call_output())
+                                                          output=self._call_output(), time_ms=self._call_ms())
                 self._start_clock(self.limits.time_s)
                 self.progress(self.result, self.current)
                 return
@@ -377,6 +378,7 @@ class _Drive:
     def _kill(self, reason: Kill, detail: str = "") -> None:
         if self.kill is None:
             self.kill = (reason, detail)
+            self.stopped_at = time.monotonic()
         try:
             self.ctl.sendall(channel.KILL)
         except OSError:
@@ -401,8 +403,12 @@ class _Drive:
         if not self.loaded:
             self.result.load_error = LoadError(death=death)
             return len(self.calls)
-        self.result.outcomes[self.current] = CallOutcome(death=death)
+        self.result.outcomes[self.current] = CallOutcome(death=death, time_ms=self._call_ms())
         return self.current + 1
+
+    def _call_ms(self) -> float:
+        """How long the call in progress ran on the judge's clock: until the kill, else until now."""
+        return ((self.stopped_at or time.monotonic()) - self.call_started) * 1000
 
     def _death(self) -> Death:
         """The facts of this worker's end: the judge's kill, and the monitor's record (trusted: the
