@@ -258,7 +258,7 @@ class _Drive:
         # could still send exists (a copy of a descriptor keeps it open), and its exit record would
         # add nothing to a finished run, so it is not waited for (the exit takes milliseconds).
         finished = {self.data.fileno(), self.out}
-        while self.exit_record is None and not (self.protocol.state == "done" and self.kill_reason is None
+        while self.exit_record is None and not (self.protocol.state == "done" and self.kill is None
                                                 and not finished & open_fds):
             readable = channel.wait_readable(sorted(open_fds), self.deadline)
             if not readable and time.monotonic() >= self.deadline:
