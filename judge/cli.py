@@ -119,7 +119,7 @@ def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], diff
     if not items:
         click.echo("no problem matches")
         return
-    from judge.report import terminal_width
+    from judge.render import terminal_width
 
     width = min(100, terminal_width())
     id_width = max(len("problem"), *(len(i["id"]) for i in items))
@@ -186,7 +186,7 @@ def unit(judge, unit_id: str, as_json: bool) -> None:
     titles = {p.id: p.title for p in judge().problems() if p.id in (*u.problems, *u.extras)}
     import textwrap
 
-    from judge.report import terminal_width
+    from judge.render import terminal_width
 
     columns = min(100, terminal_width())
     click.echo(click.style(f"Unit {u.id}: {u.title}", bold=True))
@@ -293,15 +293,13 @@ def quiz(judge, unit_id: str, answers: tuple[tuple[str, str], ...], ask_all: boo
 def show(judge, problem_id: str) -> None:
     """Show a problem: statement, signature, rules and public examples."""
     from judge.cases import MAIN
-    from judge.display import show_input, show_value
+    from judge.render import show_input, show_value
 
     j = judge()
     problem = j.problem(problem_id)
     click.echo(click.style(f"{problem.title}  [{problem.id}, {problem.difficulty}, {problem.framework}]", bold=True))
     click.echo()
-    from judge.markdown import render_markdown
-    from judge.report import to_text, use_colour
-    from judge.statement import statement_markdown
+    from judge.render import render_markdown, statement_markdown, to_text, use_colour
 
     colour = use_colour(sys.stdout)
     click.echo(to_text(render_markdown(statement_markdown(problem), colour=colour), colour), color=colour)
@@ -457,7 +455,7 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
     if watch and as_json:
         raise ConfigError("--watch and --json are alternatives; choose one")
     judge.launch_sandbox()
-    from judge.report import terminal_output, use_colour
+    from judge.render import terminal_output, use_colour
 
     colour = use_colour(sys.stdout, color)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from judge.report import render_text
+from judge.render import render_text
 
 REPO = Path(__file__).resolve().parent.parent
 HELDOUT = REPO / "tests" / "heldout"

@@ -7,7 +7,7 @@ from judge.checks.allclose import compare_values
 from judge.diagnose import Context, _close
 from judge.numerics import errors, within
 from judge.problem import Tolerance
-from judge.sidebyside import outputs_lines
+from judge.render.sidebyside import outputs_lines
 from judge.wire import Array
 
 INF, NAN = float("inf"), float("nan")

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.report import render_text
+from judge.render import render_text
 from judge.sandbox.isolation import DISABLE_ENV, probe_all
 from judge.session import Judge
 from judge.verdict import Verdict

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from judge.cli import main
 from judge.errors import ConfigError
 from judge.progress import ProgressStore
-from judge.report import render_text
+from judge.render import render_text
 from judge.starter import default_path, starter_source, write_starter
 from judge.verdict import NOT_ATTEMPTED
 

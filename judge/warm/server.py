@@ -21,7 +21,7 @@ from typing import Callable
 
 from judge.errors import ConfigError, SandboxError
 from judge.problem import find_root
-from judge.report import terminal_output
+from judge.render import terminal_output
 from judge.session import Judge
 from judge.warm import protocol
 

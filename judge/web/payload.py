@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import textwrap
 
-from judge.report import Report, TestResult, to_text, values_lines
+from judge.render import to_text, values_lines
+from judge.report import Report, TestResult
 
 _KNOWN_MISTAKE = "this matches a known mistake: "
 _HINT = "hint: "

@@ -1,4 +1,4 @@
-"""Text rendering of reports (judge/report.py) and side-by-side example values (judge/sidebyside.py)."""
+"""Text rendering of reports (judge/render/text.py) and side-by-side example values (judge/render/sidebyside.py)."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from judge.problem import Tolerance
-from judge.report import Report, Shown, render_lines, render_text, use_colour
+from judge.render import render_lines, render_text, use_colour
+from judge.report import Report, Shown
 from judge.report import TestResult as Result  # (not a pytest test class)
 from judge.verdict import NOT_ATTEMPTED, Verdict
 from judge.wire import Array

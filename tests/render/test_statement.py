@@ -1,13 +1,13 @@
-"""judge/statement.py: the statement's prose, then its rules as a list (issue 12)."""
+"""judge/render/statement.py: the statement's prose, then its rules as a list (issue 12)."""
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
 
 from judge.problem import Rule, load_problem
-from judge.statement import statement_markdown
+from judge.render import statement_markdown
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_rules_follow_the_prose_as_a_list() -> None:

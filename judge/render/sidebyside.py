@@ -13,8 +13,9 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from judge.display import show_input
 from judge.numerics import within
+from judge.render.display import show_input
+from judge.render.segments import Line, plain
 from judge.values import MISSING, all_leaves, fmt_entry, numeric, top_key
 from judge.wire import Array, kind_of
 
@@ -22,8 +23,6 @@ MAX_ENTRIES = 64     # entries per value shown in full
 MAX_WIDTH = 100      # wider pairs of blocks are stacked instead of side by side
 MARK = "*"
 
-Segment = tuple[str, "str | None"]
-Line = list[Segment]
 
 
 def inputs_lines(inputs: tuple[tuple[str, Any, Any], ...], indent: str) -> list[Line]:
@@ -87,7 +86,7 @@ def _pairs(actual: np.ndarray, expected: np.ndarray, bad: np.ndarray, indent: st
     for index, a, e, b in _slices(actual, expected, bad):
         left = _block(a, b, width, "red")
         right = _block(e, b, width, "green")
-        block_width = len(_plain(left[0]))
+        block_width = len(plain(left[0]))
         if 2 * block_width + 4 + len(indent) > MAX_WIDTH:
             return _stacked(actual, expected, bad, indent, width)
         label = f"{index}  " if index else ""
@@ -142,10 +141,6 @@ def _block(values: np.ndarray, bad: np.ndarray, width: int, style: str) -> list[
 
 def _cell_width(*arrays: np.ndarray) -> int:
     return max((len(fmt_entry(x)) for arr in arrays for x in arr.reshape(-1)), default=1)
-
-
-def _plain(line: Line) -> str:
-    return "".join(text for text, _ in line)
 
 
 # ------------------------------------------------------------------ values

@@ -6,10 +6,13 @@ the statement's prose does not repeat them; every face that shows a statement
 """
 from __future__ import annotations
 
-from judge.problem import Problem
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the render layer does not load problems
+    from judge.problem import Problem
 
 
-def statement_markdown(problem: Problem) -> str:
+def statement_markdown(problem: "Problem") -> str:
     """The statement as learners read it: the prose, then every rule as a list item."""
     text = problem.statement.rstrip()
     if not problem.rules:
