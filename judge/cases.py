@@ -9,6 +9,7 @@ for the reference and the submission.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from judge import checks, generators, wire
 from judge.compose import References
 from judge.errors import ConfigError
 from judge.execute import Call
-from judge.problem import Problem, TestSpec, Tolerance
+from judge.problem import Problem, TestSpec, Tolerance, load_composable
 
 MAIN = "main"
 
@@ -63,7 +64,7 @@ def derive_seed(*parts: str) -> int:
 def draw_inputs(problem: Problem, test: TestSpec) -> tuple[Any, ...]:
     """The test's arguments, in signature order, as plain decoded values."""
     drawn: dict[str, Any] = {}
-    references = References(problem.root)  # for `output_of`: other problems' references
+    references = References(functools.partial(load_composable, problem.root))  # for `output_of`
     for name in problem.args:
         spec = test.inputs.get(name)
         if isinstance(spec, generators.Spec):
