@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.verdict import NOT_ATTEMPTED, Verdict
+from judge.verdict import Verdict
 
 # Every message is capped, so no submission can make a report large (issue 10, class 5):
 # a test's message, each detail line and the number of detail lines.
@@ -20,6 +20,9 @@ MAX_DETAILS = 12
 
 NOT_RUN = "not run: the file failed to load"  # the message of every test after the first when loading failed
 SAME_MISTAKE = "the same mistake as named above"  # a diagnosis already given on an earlier test
+KNOWN_MISTAKE = "this matches a known mistake: "  # a trap the problem's author named
+DIAGNOSIS = "what went wrong: "                    # a generic diagnosis (judge.diagnose)
+HINT = "hint: "
 
 
 def cap_message(text: str, limit: int = MAX_MESSAGE) -> str:
@@ -47,7 +50,32 @@ class Shown:
 
 
 @dataclass(frozen=True)
+class Mistake:
+    """The mistake a failure was recognised as: a trap the author named, or a generic diagnosis."""
+
+    name: str                 # the trap's name, or the generic diagnosis' function name
+    message: str
+    known: bool               # a trap (a known mistake) rather than a generic diagnosis
+    repeated: bool = False    # already named on an earlier test of the same report
+
+    @property
+    def line(self) -> str:
+        """The line that names it under a failure message."""
+        if self.repeated:
+            return SAME_MISTAKE
+        return f"{KNOWN_MISTAKE if self.known else DIAGNOSIS}{self.message}"
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "message": self.message, "known": self.known, "repeated": self.repeated}
+
+
+@dataclass(frozen=True)
 class TestResult:
+    """One test's outcome. `message` says what failed; the state around it is kept in fields
+    (filled by judge.grading) rather than in the text: the mistake it matches, the test's hint,
+    whether the function was not attempted yet or the test was not run. `text` joins them as
+    users read them, in the terminal and in the JSON report's `message`."""
+
     name: str
     group: str
     verdict: Verdict
@@ -56,10 +84,26 @@ class TestResult:
     details: tuple[str, ...] = ()
     shown: Shown | None = None
     output: str = ""                  # what the submission printed during this test's calls
+    mistake: Mistake | None = None
+    hint: str | None = None           # shown only for the failures it explains (`hint_when`)
+    not_attempted: bool = False       # failed only because the function still raises NotImplementedError
+    not_run: bool = False             # not run: the file failed to load (said on the first test)
+
+    @property
+    def text(self) -> str:
+        """The whole message: what failed, then the mistake it matches, then the hint."""
+        text = self.message
+        if self.mistake is not None:
+            text = f"{text}\n{self.mistake.line}"
+        if self.hint:
+            text = f"{text}\n{HINT}{self.hint}" if text else f"{HINT}{self.hint}"
+        return text
 
     def to_json(self) -> dict:
         return {"name": self.name, "group": self.group, "verdict": self.verdict.value,
-                "message": self.message, "time_ms": _finite_ms(self.time_ms)}
+                "message": self.text, "time_ms": _finite_ms(self.time_ms),
+                "mistake": self.mistake.to_json() if self.mistake is not None else None,
+                "hint": self.hint, "not_attempted": self.not_attempted, "not_run": self.not_run}
 
 
 @dataclass
@@ -93,8 +137,7 @@ class Report:
     @property
     def not_attempted(self) -> bool:
         """Every test failed only because the function still raises NotImplementedError."""
-        return bool(self.tests) and all(t.verdict is not Verdict.ACCEPTED and t.message.startswith(NOT_ATTEMPTED)
-                                        for t in self.tests)
+        return bool(self.tests) and all(t.verdict is not Verdict.ACCEPTED and t.not_attempted for t in self.tests)
 
     @property
     def first_failure(self) -> TestResult | None:

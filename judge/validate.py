@@ -501,7 +501,7 @@ def _failure(report: Report) -> str:
     failing = report.first_failure
     if failing is None:
         return f"it passed all {report.total} tests"
-    message = failing.message.splitlines()[0] if failing.message else "no message"
+    message = failing.text.splitlines()[0] if failing.text else "no message"
     return f"first failing test: {failing.name} ({failing.group}): {message}"
 
 

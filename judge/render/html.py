@@ -25,7 +25,7 @@ def report_html(report: Report, examples_only: bool) -> str:
     rows = []
     for test in report.tests:
         passed = test.verdict is Verdict.ACCEPTED
-        message = "<br>".join(inline_html(part) for part in test.message.splitlines())
+        message = "<br>".join(inline_html(part) for part in test.text.splitlines())
         drawn = False
         if test.shown is not None and (examples_only or not passed):
             block, drawn = values_lines(test.shown)

@@ -10,13 +10,11 @@ import textwrap
 
 from judge.escape import escape_controls
 from judge.render.segments import Line, to_text
-from judge.report import NOT_RUN, SAME_MISTAKE, Report, Shown, TestResult
+from judge.report import HINT, Report, Shown, TestResult
 from judge.terminal import terminal_width
 from judge.verdict import Verdict
 
 _GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check": "property checks"}
-_KNOWN_MISTAKE = "this matches a known mistake: "
-_DIAGNOSIS = "what went wrong: "     # a generic diagnosis (judge.diagnose)
 
 
 def render_text(report: Report, *, verbose: bool = False, values: bool = False, colour: bool = False,
@@ -71,8 +69,8 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
     values_drawn = False
     abbreviated = False
     # a file that failed to load is said once, on its first test; the rest are one line at the end
-    not_run = [t for t in report.tests if t.message.startswith(NOT_RUN)]
-    for group, tests in _groups([t for t in report.tests if not t.message.startswith(NOT_RUN)]):
+    not_run = [t for t in report.tests if t.not_run]
+    for group, tests in _groups([t for t in report.tests if not t.not_run]):
         lines.append([(f"{_GROUP_TITLES.get(group, group)}", "bold")])
         passes: list[TestResult] = []
         unlisted: list[TestResult] = []
@@ -98,7 +96,7 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
             if compact and failures > DETAILED_FAILURES:
                 abbreviated = True
                 continue
-            lines.extend(_message(test.message, mistakes, width))
+            lines.extend(_message(test, mistakes, width))
             lines.extend(_printed(test, verbose))
             turn = values or verbose or not values_drawn  # one block of values per screen without -v
             drawn = False
@@ -165,22 +163,20 @@ def _passes(passes: list[TestResult], name_width: int) -> list[Line]:
     return [[("  ", None), ("✓", "green"), (f" {len(passes)} passed: {passes[0].name} … {passes[-1].name}", "dim")]]
 
 
-def _message(message: str, mistakes: set[str], width: int = 100) -> list[Line]:
-    """A failure message; a known mistake named once already is referred to, not repeated."""
-    lines: list[Line] = []
-    for part in message.splitlines():
-        style = None
-        if part.startswith((_KNOWN_MISTAKE, _DIAGNOSIS)):
-            if part in mistakes:
-                lines.append([("      this matches the known mistake named above", "yellow")])
-                continue
-            mistakes.add(part)
-            style = "yellow"
-        elif part == SAME_MISTAKE:
-            style = "yellow"
-        elif part.startswith("hint: "):
-            style = "cyan"
-        lines.extend([(text, style)] for text in _wrap(part, width, "      "))
+def _message(test: TestResult, mistakes: set[str], width: int = 100) -> list[Line]:
+    """A failure message, then its mistake (yellow) and hint (cyan); a mistake named once already
+    in this rendering is referred to, not repeated."""
+    parts = test.message.splitlines() or ([""] if test.mistake is not None else [])
+    lines: list[Line] = [[(text, None)] for part in parts for text in _wrap(part, width, "      ")]
+    if test.mistake is not None:
+        line = test.mistake.line
+        if not test.mistake.repeated and line in mistakes:
+            lines.append([("      this matches the known mistake named above", "yellow")])
+        else:
+            mistakes.add(line)
+            lines.extend([(text, "yellow")] for text in _wrap(line, width, "      "))
+    if test.hint:
+        lines.extend([(text, "cyan")] for text in _wrap(f"{HINT}{test.hint}", width, "      "))
     return lines
 
 

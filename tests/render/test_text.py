@@ -10,7 +10,7 @@ import pytest
 
 from judge.problem import Tolerance
 from judge.render import render_lines, render_text, use_colour
-from judge.report import Report, Shown
+from judge.report import Mistake, Report, Shown
 from judge.report import TestResult as Result  # (not a pytest test class)
 from judge.verdict import NOT_ATTEMPTED, Verdict
 from judge.wire import Array
@@ -135,7 +135,7 @@ def test_hidden_tests_never_show_values():
 
 def test_not_attempted_is_one_short_summary():
     tests = [Result(f"t{i}", "hidden", Verdict.RUNTIME_ERROR, f"{NOT_ATTEMPTED}: the function still raises "
-                        "NotImplementedError", 0.1) for i in range(5)]
+                        "NotImplementedError", 0.1, not_attempted=True) for i in range(5)]
     report = Report("patchify", "patchify.py", tests)
     assert report.not_attempted
     text = render_text(report)
@@ -149,7 +149,8 @@ def test_not_attempted_is_one_short_summary():
 
 def test_known_mistake_is_named_once():
     mistake = "this matches a known mistake: column-major order"
-    tests = [Result(f"t{i}", "hidden", Verdict.WRONG_ANSWER, f"wrong values\n{mistake}", 1.0) for i in range(3)]
+    named = Mistake("column_major", "column-major order", known=True)
+    tests = [Result(f"t{i}", "hidden", Verdict.WRONG_ANSWER, "wrong values", 1.0, mistake=named) for i in range(3)]
     text = render_text(Report("p", "s.py", tests))
     assert text.count(mistake) == 1
     assert text.count("this matches the known mistake named above") == 2
@@ -165,7 +166,8 @@ def test_json_report_is_unchanged_by_shown_values():
     report = Report("p", "s.py", [example({"out": arr([1.0])}, {"out": arr([2.0])})], time_ms=3.0)
     data = report.to_json()
     assert set(data) == {"problem", "submission", "verdict", "passed", "total", "time_ms", "tests"}
-    assert set(data["tests"][0]) == {"name", "group", "verdict", "message", "time_ms"}
+    assert set(data["tests"][0]) == {"name", "group", "verdict", "message", "time_ms",
+                                     "mistake", "hint", "not_attempted", "not_run"}  # no values
     json.dumps(data)
 
 

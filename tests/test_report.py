@@ -1,0 +1,45 @@
+"""judge/report.py: a test's state lives in fields, and the JSON report keeps its promised shape."""
+from __future__ import annotations
+
+import json
+
+from judge.report import Mistake, Report
+from judge.report import TestResult as Result  # (not a pytest test class)
+from judge.verdict import Verdict
+
+TRAP = Mistake("column_major", "patches are enumerated column-major", known=True)
+GENERIC = Mistake("transposed", "`tokens` is transposed", known=False)
+
+
+def test_text_joins_message_mistake_and_hint_as_users_read_them():
+    test = Result("t", "hidden", Verdict.WRONG_ANSWER, "token 1 is wrong", mistake=TRAP, hint="rows first")
+    assert test.text == ("token 1 is wrong\nthis matches a known mistake: patches are enumerated column-major\n"
+                         "hint: rows first")
+    assert Result("t", "hidden", Verdict.WRONG_ANSWER, "bad", mistake=GENERIC).text == \
+        "bad\nwhat went wrong: `tokens` is transposed"
+    repeated = Mistake(TRAP.name, TRAP.message, known=True, repeated=True)
+    assert Result("t", "hidden", Verdict.WRONG_ANSWER, "bad", mistake=repeated).text == \
+        "bad\nthe same mistake as named above"
+    assert Result("t", "hidden", Verdict.WRONG_ANSWER, "", hint="rows first").text == "hint: rows first"
+
+
+def test_json_keeps_the_promised_fields_and_adds_the_state():
+    test = Result("t", "hidden", Verdict.WRONG_ANSWER, "token 1 is wrong", 2.0, mistake=TRAP, hint="rows first")
+    data = json.loads(Report("patchify", "s.py", [test], time_ms=5.0).dumps())
+    entry = data["tests"][0]
+    assert {k: entry[k] for k in ("name", "group", "verdict", "time_ms")} == \
+        {"name": "t", "group": "hidden", "verdict": "wrong_answer", "time_ms": 2.0}
+    assert entry["message"] == test.text  # the spec's message names the trap when one is recognised
+    assert entry["mistake"] == {"name": "column_major", "message": TRAP.message, "known": True, "repeated": False}
+    assert entry["hint"] == "rows first" and entry["not_attempted"] is False and entry["not_run"] is False
+    plain = Result("ok", "example", Verdict.ACCEPTED).to_json()
+    assert plain["mistake"] is None and plain["hint"] is None and plain["message"] == ""
+
+
+def test_not_attempted_is_read_from_the_field_never_from_the_message():
+    forged = [Result("t", "hidden", Verdict.RUNTIME_ERROR, "not attempted yet: the function still raises "
+                     "NotImplementedError")]
+    assert not Report("p", "s.py", forged).not_attempted
+    flagged = [Result("t", "hidden", Verdict.RUNTIME_ERROR, "raised NotImplementedError", not_attempted=True)]
+    assert Report("p", "s.py", flagged).not_attempted
+    assert not Report("p", "s.py", flagged + [Result("ok", "hidden", Verdict.ACCEPTED)]).not_attempted
