@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge.errors import ConfigError
-from judge.render import render_text, report_html, to_text
+from judge.render import problems_html, render_text, report_html, to_text
 from judge.report import Report
 from judge.verdict import Verdict
 
@@ -273,12 +273,7 @@ class ProblemList(list):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        rows = "".join(f"<tr><td>{html.escape(p.status)}</td><td><code>{html.escape(p.id)}</code></td>"
-                       f"<td>{html.escape(p.title)}</td><td>{html.escape(p.difficulty)}</td>"
-                       f"<td>{html.escape(p.framework)}</td><td>{html.escape(', '.join(p.tags))}</td></tr>"
-                       for p in self)
-        return ("<table><thead><tr><th>status</th><th>id</th><th>title</th><th>difficulty</th>"
-                f"<th>framework</th><th>tags</th></tr></thead><tbody>{rows}</tbody></table>")
+        return problems_html(self)
 
 
 # ---------------------------------------------------------------- source recovery

@@ -6,7 +6,7 @@
     display    values and input specs as text (small tensors in full)
     markdown   Markdown statements for a terminal (`render_markdown`)
     statement  a problem's statement as Markdown (prose, then its rules)
-    html       reports for notebooks (`report_html`), lines as HTML, statements for the web page
+    html       reports and problem lists for notebooks, lines as HTML, statements for the web page
 
 The faces (CLI, notebook, web page, warm server, service) import what they
 show from here; `judge.report` keeps only the data. Names load on first use
@@ -29,6 +29,7 @@ _LAZY = {
     "show_input": "judge.render.display",
     "show_value": "judge.render.display",
     "report_html": "judge.render.html",
+    "problems_html": "judge.render.html",
     "lines_html": "judge.render.html",
     "inline_html": "judge.render.html",
     "markdown_html": "judge.render.html",

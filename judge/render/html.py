@@ -1,4 +1,4 @@
-"""HTML renderings: reports for notebooks, styled lines as spans, statements for the web page.
+"""HTML renderings: reports and problem lists for notebooks, styled lines as spans, statements for the web page.
 
 Styles (judge.render.segments) become inline CSS colours here, as `to_text`
 makes them ANSI colours for a terminal; every text is escaped, so nothing a
@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import html
 import re
-from typing import Any
+from typing import Any, Iterable
 
 from judge.render.segments import Line
 from judge.render.text import values_lines
@@ -44,6 +44,16 @@ def report_html(report: Report, examples_only: bool) -> str:
             f"<code>{html.escape(report.problem)}</code>{scope}</p>"
             "<table><thead><tr><th></th><th>test</th><th>group</th><th>verdict</th><th>time</th>"
             f"<th style='text-align:left'>message</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def problems_html(problems: Iterable[Any]) -> str:
+    """Problem summaries (status, id, title, difficulty, framework, tags) as an HTML table."""
+    rows = "".join(f"<tr><td>{html.escape(p.status)}</td><td><code>{html.escape(p.id)}</code></td>"
+                   f"<td>{html.escape(p.title)}</td><td>{html.escape(p.difficulty)}</td>"
+                   f"<td>{html.escape(p.framework)}</td><td>{html.escape(', '.join(p.tags))}</td></tr>"
+                   for p in problems)
+    return ("<table><thead><tr><th>status</th><th>id</th><th>title</th><th>difficulty</th>"
+            f"<th>framework</th><th>tags</th></tr></thead><tbody>{rows}</tbody></table>")
 
 
 _CSS = {"red": "#cf222e", "green": "#1a7f37", "yellow": "#9a6700", "cyan": "#0969da", "dim": "#6e7781"}
