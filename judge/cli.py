@@ -669,11 +669,13 @@ def grade(judge, problem_id: str, directory: str, workers: int | None, as_json: 
 def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
     """For authors: check problems (all when no ID is given): schema, reference, examples, known
     submissions and time limits. Exits with 0 only when every problem validates."""
-    from judge.validate import render, validate as validate_problems
+    from judge.render import to_text, use_colour, validation_lines
+    from judge.validate import validate as validate_problems
+
+    colour = use_colour(sys.stdout)
 
     def show(checked) -> None:
-        for text, colour in render(checked, verbose=verbose):
-            click.echo(click.style(text, fg=colour) if colour else text)
+        click.echo(to_text(validation_lines(checked, verbose=verbose), colour), color=colour)
 
     result = validate_problems(judge(), problem_ids or None, on_problem=show)
     failed = [p.problem for p in result.problems if not p.ok]

@@ -568,7 +568,7 @@ def _like(stated: Any, reference: Any) -> Any:
     return stated
 
 
-# ---------------------------------------------------------------- rendering
+# ---------------------------------------------------------------- collapsing identical diagnostics
 
 def collapsed(diagnostics: list[Diagnostic], limit: int = 4) -> list[Diagnostic]:
     """Identical messages of one severity as one diagnostic naming every aspect that reported it."""
@@ -583,20 +583,3 @@ def collapsed(diagnostics: list[Diagnostic], limit: int = 4) -> list[Diagnostic]
             aspect = f"{aspect} (also {others})"
         result.append(Diagnostic(aspect, severity, message))
     return result
-
-
-def render(checked: ProblemValidation, verbose: bool = False) -> list[tuple[str, str | None]]:
-    """(text, colour) lines for one problem: errors and warnings always, `ok` lines when verbose."""
-    lines: list[tuple[str, str | None]] = []
-    for d in collapsed(checked.diagnostics):
-        if d.severity is Severity.ERROR:
-            lines.append((f"  ERROR {d.aspect}: {d.message}", "red"))
-        elif d.severity is Severity.WARNING:
-            lines.append((f"  WARN  {d.aspect}: {d.message}", "yellow"))
-        elif verbose:
-            lines.append((f"  ok    {d.aspect}: {d.message}", None))
-    status = "valid" if checked.ok else "INVALID"
-    counts = f"{len(checked.errors)} error(s), {len(checked.warnings)} warning(s)"
-    lines.append((f"{checked.problem}: {status} ({counts}, {checked.seconds:.1f} s)",
-                  "green" if checked.ok else "red"))
-    return lines

@@ -7,6 +7,7 @@
     markdown   Markdown statements for a terminal (`render_markdown`)
     statement  a problem's statement as Markdown (prose, then its rules)
     html       reports and problem lists for notebooks, lines as HTML, statements for the web page
+    validation `judge validate`'s findings per problem
 
 The faces (CLI, notebook, web page, warm server, service) import what they
 show from here; `judge.report` keeps only the data. Names load on first use
@@ -33,6 +34,7 @@ _LAZY = {
     "lines_html": "judge.render.html",
     "inline_html": "judge.render.html",
     "markdown_html": "judge.render.html",
+    "validation_lines": "judge.render.validation",
     "use_colour": "judge.terminal",
     "terminal_width": "judge.terminal",
 }
