@@ -13,6 +13,7 @@ that file's `judge_error` row, never a stop of the batch.
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import json
 import os
@@ -120,7 +121,14 @@ def grade_directory(judge, problem_id: str, directory: Path, workers: int,
     started = time.perf_counter()
     problem = judge.problem(problem_id)
     files = find_submissions(directory)
-    judge_source = judge.grader(problem, graded=directory)
+    prepared = judge.prepared(problem_id)
+    if problem.framework == "torch":
+        # Imported here, once: the files' wrong answers are diagnosed from several threads, and a
+        # thread seeing a half-imported torch in sys.modules fails.
+        importlib.import_module("torch")
+
+    def judge_source(source: str, label: str) -> Report:
+        return prepared.submit(source, label, record=False, graded=directory)
 
     def one(path: Path) -> Row:
         name = path.relative_to(directory).as_posix()

@@ -90,29 +90,21 @@ class _LazyJudge:
 def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], difficulty: str | None,
           status: str | None) -> None:
     """List every problem: id, title, difficulty, tags, and your status (solved, attempted, new)."""
-    from judge.progress import problem_statuses
-
-    problems = []
-    for pid in judge().problem_ids():
-        try:
-            problems.append(judge().problem(pid))
-        except ConfigError as exc:  # one broken file must not hide the others
-            first = exc.lines()[0] if isinstance(exc, ConfigErrors) else str(exc)
-            click.echo(f"warning: {pid} is not listed: {first}", err=True)
+    listing = judge().problem_set.listing()
+    for broken in listing.broken:  # one broken file must not hide the others
+        click.echo(f"warning: {broken.id} is not listed: {broken.error}", err=True)
+    entries = list(listing.entries)
     if unit_id is not None:
         from judge.units import load_unit
 
         unit = load_unit(judge().root, unit_id)
         order = {pid: i for i, pid in enumerate([*unit.problems, *unit.extras])}
-        problems = sorted((p for p in problems if p.id in order), key=lambda p: order[p.id])
-    problems = [p for p in problems if all(t in p.tags for t in tags)
-                and (difficulty is None or p.difficulty == difficulty)]
-    statuses, warning = problem_statuses([p.id for p in problems])
-    if warning:
-        click.echo(f"warning: {warning}", err=True)
-    items = [{"id": p.id, "title": p.title, "difficulty": p.difficulty, "tags": list(p.tags),
-              "framework": p.framework, "status": statuses[p.id].value} for p in problems]
-    items = [i for i in items if status is None or i["status"] == status]
+        entries = sorted((e for e in entries if e.problem.id in order), key=lambda e: order[e.problem.id])
+    if listing.warning:
+        click.echo(f"warning: {listing.warning}", err=True)
+    items = [e.to_json() for e in entries if all(t in e.problem.tags for t in tags)
+             and (difficulty is None or e.problem.difficulty == difficulty)
+             and (status is None or e.status == status)]
     if as_json:
         click.echo(json.dumps(items, indent=2))
         return
@@ -183,7 +175,8 @@ def unit(judge, unit_id: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(standing.to_json(), indent=2))
         return
-    titles = {p.id: p.title for p in judge().problems() if p.id in (*u.problems, *u.extras)}
+    problems, _ = judge().problem_set.load()
+    titles = {p.id: p.title for p in problems if p.id in (*u.problems, *u.extras)}
     import textwrap
 
     from judge.render import terminal_width
@@ -309,7 +302,8 @@ def show(judge, problem_id: str) -> None:
     click.echo()
     click.echo(click.style("Limits", bold=True))
     click.echo(f"    {problem.limits.time_s:g} s per test, {problem.limits.memory_mb} MiB of memory")
-    for case, expected in j.example_outputs(problem):
+    for example in j.problem_set.examples(problem):
+        case, expected = example.case, example.expected
         click.echo()
         click.echo(click.style(f"Example: {case.name}", bold=True))
         for name, spec in case.test.inputs.items():
@@ -577,12 +571,9 @@ def progress(judge, as_json: bool, export_to: str | None, import_from: str | Non
             click.echo(f"deleted {store.reset()} record(s) from {store.path}")
             return
         j = judge()
-        problems = []
-        for pid in j.problem_ids():
-            try:
-                problems.append(j.problem(pid))
-            except ConfigError as exc:
-                click.echo(f"warning: {pid} is not counted: {exc}", err=True)
+        problems, broken = j.problem_set.load()
+        for b in broken:
+            click.echo(f"warning: {b.id} is not counted: {b.error}", err=True)
         seen = overview(problems, load_units(j.root), store)
     except ProgressUnavailable as exc:
         raise ConfigError(str(exc)) from None

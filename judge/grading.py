@@ -27,7 +27,8 @@ from judge.escape import escape_controls
 from judge.execute import ErrorInfo, Observation, run_call
 from judge.problem import Problem, Trap
 from judge.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
-from judge.sandbox import Limits, Program, RunResult, Sandbox, isolation
+from judge.backend import Backend, Program
+from judge.sandbox import Limits, RunResult, isolation
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
 Expected = dict[str, Observation]
@@ -86,11 +87,11 @@ NODE_SLACK = 256
 TRAP_KEEP_BYTES = 16 << 20  # trap outputs larger than this are recomputed rather than kept
 
 
-def grade(problem: Problem, cases: list[Case], expected: list[Expected], source: str, filename: str,
-          submission: str, sandbox: Sandbox, limits: Limits, traps: TrapSet | None = None,
+def grade(problem: Problem, cases: list[Case], expected: list[Expected], program: Program, submission: str,
+          backend: Backend, limits: Limits, traps: TrapSet | None = None,
           on_result: Callable[[TestResult], None] | None = None) -> Report:
-    """Run `source` on every case and judge it; `on_result` gets each test's result, in order,
-    as soon as the sandbox has finished that test's calls (the web page streams them)."""
+    """Run `program` on every case through `backend` and judge it; `on_result` gets each test's
+    result, in order, as soon as the backend has finished that test's calls (the web page streams them)."""
     started = time.perf_counter()
     rng = random.SystemRandom()
     calls, ends, orders, node_limits = [], [], [], []
@@ -122,8 +123,8 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], source:
 
     # Without a listener, judge after the run: diagnosing a failure imports the traps' framework,
     # which would otherwise compete with the submission for the CPU while it is being timed.
-    run = sandbox.run(Program(source=source, filename=filename, entry_point=problem.entry_point), calls, limits,
-                      on_progress=judge_finished if on_result is not None else None, node_limits=node_limits)
+    run = backend.run(program, calls, limits, on_progress=judge_finished if on_result is not None else None,
+                      node_limits=node_limits)
     judge_finished(run, len(calls))
     warnings = []
     if run.isolation_failed:

@@ -79,7 +79,7 @@ def check(problem_id: str, solution: Callable | str | os.PathLike, *, examples_o
         try:
             problem = j.problem(problem_id)
             source, label = solution_source(solution, problem.entry_point)
-            report = j.run_source(problem, source, label, examples_only=examples_only, record=record)
+            report = j.prepared(problem.id, examples_only=examples_only).submit(source, label, record=record)
         finally:
             if own:
                 j.close()
@@ -102,14 +102,17 @@ def problem(problem_id: str, problems_dir: str | os.PathLike | None = None) -> "
 
 def problems(problems_dir: str | os.PathLike | None = None) -> "ProblemList":
     """Every problem of the problem set, with your status; a table in a notebook."""
-    from judge import problem as problem_files
-    from judge.progress import problem_statuses
+    from judge.problemset import ProblemSet
 
-    root = problem_files.find_root(problems_dir)
-    loaded = [problem_files.load_problem(root, pid) for pid in problem_files.problem_ids(root)]
-    statuses, warning = problem_statuses([p.id for p in loaded])
-    return ProblemList([ProblemSummary(p.id, p.title, p.difficulty, p.framework, tuple(p.tags),
-                                       statuses[p.id].value) for p in loaded], warning)
+    try:
+        listing = ProblemSet.find(problems_dir).listing()
+    except ConfigError as exc:
+        raise _one_line(exc) from None
+    warnings = [*([listing.warning] if listing.warning else []),
+                *(f"{b.id} is not listed: {b.error}" for b in listing.broken)]
+    return ProblemList([ProblemSummary(e.problem.id, e.problem.title, e.problem.difficulty, e.problem.framework,
+                                       tuple(e.problem.tags), e.status) for e in listing.entries],
+                       "; ".join(warnings) or None)
 
 
 # ---------------------------------------------------------------- results
@@ -174,7 +177,8 @@ class ProblemHandle:
               record: bool | None = None) -> CheckResult:
         try:
             source, label = solution_source(solution, self.problem.entry_point)
-            report = self._judge.run_source(self.problem, source, label, examples_only=examples_only, record=record)
+            prepared = self._judge.prepared(self.problem.id, examples_only=examples_only)
+            report = prepared.submit(source, label, record=record)
         except ConfigError as exc:
             raise _one_line(exc) from None
         return CheckResult(report, examples_only, source)

@@ -25,6 +25,7 @@ from typing import Any, Mapping
 from judge import generators
 from judge.compose import Composable
 from judge.errors import ConfigError
+from judge.sandbox.limits import Limits
 from judge.solution import load_function
 from judge.yamlfile import Errors, Fields, Mapping, Sequence, load_yaml
 
@@ -108,8 +109,8 @@ class TestSpec:
 
 
 @dataclass(frozen=True)
-class Limits:
-    """Per-test limits, and the margins `judge validate` holds them to (as Kattis does).
+class Margins:
+    """The margins `judge validate` holds a problem's time limit to (as Kattis does).
 
     `ac_to_time_limit`: the time limit must be at least this many times the
     slowest accepted submission's slowest test. `time_limit_to_tle`: a
@@ -117,8 +118,6 @@ class Limits:
     by this factor, and no other verdict may be within this factor of the limit.
     """
 
-    time_s: float = 2.0
-    memory_mb: int = 1024
     ac_to_time_limit: float = 2.0
     time_limit_to_tle: float = 1.5
 
@@ -139,10 +138,11 @@ class Problem:
     starter: str
     hints: tuple[str, ...]
     examples: tuple[TestSpec, ...]
-    limits: Limits
+    limits: Limits                     # what a run may use (YAML `limits:` time_s, memory_mb)
     path: Path
     root: Path
     rules: tuple[Rule, ...] = ()
+    margins: Margins = Margins()       # YAML `limits:` ac_to_time_limit, time_limit_to_tle
 
     def rule(self, rule_id: str) -> Rule | None:
         return next((r for r in self.rules if r.id == rule_id), None)
@@ -239,10 +239,10 @@ def load_problem(root: Path, problem_id: str) -> Problem:
     args = _names(top, "args")
     limits_fields = top.sub("limits")
     limits = Limits(time_s=limits_fields.get("time_s", float, default=2.0, check=_positive),
-                    memory_mb=limits_fields.get("memory_mb", int, default=1024, check=_positive),
-                    ac_to_time_limit=limits_fields.get("ac_to_time_limit", float, default=2.0, check=_at_least_one),
-                    time_limit_to_tle=limits_fields.get("time_limit_to_tle", float, default=1.5,
-                                                        check=_at_least_one))
+                    memory_mb=limits_fields.get("memory_mb", int, default=1024, check=_positive))
+    margins = Margins(ac_to_time_limit=limits_fields.get("ac_to_time_limit", float, default=2.0, check=_at_least_one),
+                      time_limit_to_tle=limits_fields.get("time_limit_to_tle", float, default=1.5,
+                                                          check=_at_least_one))
     limits_fields.unknown({"time_s", "memory_mb", "ac_to_time_limit", "time_limit_to_tle"})
     rules = _rules(top, errors)
     rule_ids = tuple(r.id for r in rules)
@@ -261,6 +261,7 @@ def load_problem(root: Path, problem_id: str) -> Problem:
         hints=tuple(top.get("hints", list, default=[], check=_all_str)),
         examples=examples,
         limits=limits,
+        margins=margins,
         path=path,
         root=root,
         rules=rules,

@@ -68,6 +68,11 @@ class Mistake:
     def to_json(self) -> dict:
         return {"name": self.name, "message": self.message, "known": self.known, "repeated": self.repeated}
 
+    @classmethod
+    def from_json(cls, data: Any) -> "Mistake":
+        fields = _fields(data, "mistake", {"name": str, "message": str, "known": bool, "repeated": bool})
+        return cls(fields["name"], fields["message"], fields["known"], fields["repeated"])
+
 
 @dataclass(frozen=True)
 class TestResult:
@@ -95,15 +100,47 @@ class TestResult:
         text = self.message
         if self.mistake is not None:
             text = f"{text}\n{self.mistake.line}"
-        if self.hint:
+        if self.hint is not None:
             text = f"{text}\n{HINT}{self.hint}" if text else f"{HINT}{self.hint}"
         return text
 
     def to_json(self) -> dict:
         return {"name": self.name, "group": self.group, "verdict": self.verdict.value,
                 "message": self.text, "time_ms": _finite_ms(self.time_ms),
+                "details": list(self.details), "output": self.output,
                 "mistake": self.mistake.to_json() if self.mistake is not None else None,
                 "hint": self.hint, "not_attempted": self.not_attempted, "not_run": self.not_run}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "TestResult":
+        """The result `to_json` wrote (its example values, `shown`, are never written)."""
+        fields = _fields(data, "test", {"name": str, "group": str, "verdict": str, "message": str,
+                                        "time_ms": (int, float), "details": list, "output": str,
+                                        "mistake": (dict, type(None)), "hint": (str, type(None)),
+                                        "not_attempted": bool, "not_run": bool})
+        if not all(type(d) is str for d in fields["details"]):
+            raise ValueError("a test's details are text")
+        mistake = Mistake.from_json(fields["mistake"]) if fields["mistake"] is not None else None
+        return cls(name=fields["name"], group=fields["group"], verdict=_verdict(fields["verdict"]),
+                   message=_failure(fields["message"], mistake, fields["hint"]), time_ms=float(fields["time_ms"]),
+                   details=tuple(fields["details"]), output=fields["output"], mistake=mistake,
+                   hint=fields["hint"], not_attempted=fields["not_attempted"], not_run=fields["not_run"])
+
+
+def _failure(text: str, mistake: Mistake | None, hint: str | None) -> str:
+    """What failed: the JSON `message` (`TestResult.text`) without the mistake and hint lines it ends with."""
+    if hint is not None:
+        if text == f"{HINT}{hint}":
+            text = ""
+        elif text.endswith(f"\n{HINT}{hint}"):
+            text = text[:-len(f"\n{HINT}{hint}")]
+        else:
+            raise ValueError("a test's message does not end with its hint")
+    if mistake is not None:
+        if not text.endswith(f"\n{mistake.line}"):
+            raise ValueError("a test's message does not name its mistake")
+        text = text[:-len(f"\n{mistake.line}")]
+    return text
 
 
 @dataclass
@@ -146,10 +183,48 @@ class Report:
     def to_json(self) -> dict:
         return {"problem": self.problem, "submission": self.submission, "verdict": self.verdict.value,
                 "passed": self.passed, "total": self.total, "time_ms": _finite_ms(self.time_ms),
-                "tests": [t.to_json() for t in self.tests]}
+                "tests": [t.to_json() for t in self.tests], "output": self.output, "warnings": list(self.warnings)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Report":
+        """The report `to_json` wrote (a stored or sent report); anything else is a ValueError.
+
+        `verdict`, `passed` and `total` are derived from the tests, so they must agree with them.
+        """
+        fields = _fields(data, "report", {"problem": str, "submission": str, "verdict": str, "passed": int,
+                                          "total": int, "time_ms": (int, float), "tests": list, "output": str,
+                                          "warnings": list})
+        if not all(type(w) is str for w in fields["warnings"]):
+            raise ValueError("a report's warnings are text")
+        report = cls(problem=fields["problem"], submission=fields["submission"],
+                     tests=[TestResult.from_json(t) for t in fields["tests"]], time_ms=float(fields["time_ms"]),
+                     output=fields["output"], warnings=list(fields["warnings"]))
+        if (report.verdict.value, report.passed, report.total) != (fields["verdict"], fields["passed"], fields["total"]):
+            raise ValueError("a report's verdict, passed and total disagree with its tests")
+        return report
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=2, allow_nan=False)  # strict JSON, always
+
+
+def _fields(data: Any, what: str, types: dict[str, type | tuple[type, ...]]) -> dict:
+    """`data`'s fields, each of its type (exact: a bool is no number here)."""
+    if type(data) is not dict:
+        raise ValueError(f"a {what} is a JSON object")
+    missing = [k for k in types if k not in data]
+    if missing:
+        raise ValueError(f"a {what} lacks {', '.join(missing)}")
+    wrong = [k for k, kind in types.items() if type(data[k]) not in (kind if isinstance(kind, tuple) else (kind,))]
+    if wrong:
+        raise ValueError(f"a {what}'s {', '.join(wrong)} has the wrong type")
+    return data
+
+
+def _verdict(value: str) -> Verdict:
+    try:
+        return Verdict(value)
+    except ValueError:
+        raise ValueError(f"unknown verdict {value!r}") from None
 
 
 def _finite_ms(ms: float) -> float:

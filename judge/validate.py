@@ -41,6 +41,7 @@ from judge.execute import Observation, run_call
 from judge.grading import Expected, expect, plain
 from judge.problem import Hidden, Problem
 from judge.report import Report
+from judge.sandbox.limits import Limits
 from judge.session import Judge, read_submission
 from judge.solution import load_function, load_module
 from judge.verdict import Verdict
@@ -130,26 +131,19 @@ def validate(judge: Judge, problem_ids: Iterable[str] | None = None,
     if unknown:
         judge.problem(unknown[0])  # raises the usual "unknown problem id ..., known problems: ..." error
     result = Validation()
-    recording = getattr(judge, "record", None)
-    if recording is not None:
-        judge.record = False  # validation runs are not a learner's attempts
-    try:
-        if everything:
-            orphans = _orphans(judge.root, known)
-            if orphans.diagnostics:
-                result.problems.append(orphans)
-                if on_problem:
-                    on_problem(orphans)
-        for pid in ids:
-            started = time.perf_counter()
-            checked = ProblemValidation(pid, _ProblemCheck(judge, pid).run())
-            checked.seconds = time.perf_counter() - started
-            result.problems.append(checked)
+    if everything:
+        orphans = _orphans(judge.root, known)
+        if orphans.diagnostics:
+            result.problems.append(orphans)
             if on_problem:
-                on_problem(checked)
-    finally:
-        if recording is not None:
-            judge.record = recording
+                on_problem(orphans)
+    for pid in ids:
+        started = time.perf_counter()
+        checked = ProblemValidation(pid, _ProblemCheck(judge, pid).run())
+        checked.seconds = time.perf_counter() - started
+        result.problems.append(checked)
+        if on_problem:
+            on_problem(checked)
     return result
 
 
@@ -281,7 +275,7 @@ class _ProblemCheck:
         problem, hidden = self.problem, self.hidden
         found: list[Diagnostic] = []
         try:
-            shown = self.judge.example_outputs(problem)
+            shown = [(e.case, e.expected) for e in self.judge.problem_set.examples(problem)]
             reference = load_function(hidden.reference, problem.entry_point)
         except ConfigError as exc:
             return [_error(f"{self.id}.examples", str(exc))]
@@ -399,10 +393,10 @@ class _ProblemCheck:
         finishes between the two limits is a verdict flipping within the margin.
         """
         limits = self.problem.limits
-        margin = limits.time_limit_to_tle
+        margin = self.problem.margins.time_limit_to_tle
         raised = replace(self.problem, limits=replace(limits, time_s=limits.time_s * margin))
         try:
-            report = self.judge.run_source(raised, read_submission(path), name)
+            report = self.judge.prepared(raised).submit(read_submission(path), name, record=False)
         except ConfigError as exc:
             return [_error(aspect, str(exc))]
         if report.verdict is Verdict.TIME_LIMIT_EXCEEDED:
@@ -419,7 +413,7 @@ class _ProblemCheck:
     def _margin(self, aspect: str, name: str, report: Report) -> list[Diagnostic]:
         """A verdict that would flip to time_limit_exceeded on a `time_limit_to_tle` times slower machine."""
         limits = self.problem.limits
-        margin = limits.time_limit_to_tle
+        margin = self.problem.margins.time_limit_to_tle
         timed = [t for t in report.tests if t.verdict is not Verdict.TIME_LIMIT_EXCEEDED]
         if not timed:
             return []
@@ -437,9 +431,9 @@ class _ProblemCheck:
         if self.slowest_accepted is None:
             return [_warning(aspect, "no accepted run to derive a time limit from")]
         ms, who, test = self.slowest_accepted
-        derived = ms * limits.ac_to_time_limit / 1000
+        derived = ms * self.problem.margins.ac_to_time_limit / 1000
         basis = (f"slowest accepted: {who} on test {test!r}, {ms:.1f} ms, x ac_to_time_limit "
-                 f"{limits.ac_to_time_limit:g}")
+                 f"{self.problem.margins.ac_to_time_limit:g}")
         if derived > limits.time_s:
             return [_error(aspect, f"limits.time_s = {limits.time_s:g} s is below the derived limit {derived:.3g} s "
                                    f"({basis}): raise time_s or speed up the slow solution")]
@@ -448,7 +442,8 @@ class _ProblemCheck:
     # ------------------------------------------------------------ helpers
     def _judge(self, path: Path, aspect: str, found: list[Diagnostic]) -> Report | None:
         try:
-            return self.judge.run_source(self.problem, read_submission(path), _rel(path, self.judge.root))
+            source = read_submission(path)
+            return self.judge.prepared(self.problem.id).submit(source, _rel(path, self.judge.root), record=False)
         except ConfigError as exc:
             found.append(_error(aspect, str(exc)))
             return None
@@ -485,7 +480,7 @@ def _stub_problem(root: Path, problem_id: str) -> Problem | None:
     framework = data.get("framework") if data.get("framework") in problems.FRAMEWORKS else "torch"
     return Problem(id=problem_id, title="", difficulty="", tags=(), framework=framework,
                    entry_point=str(data.get("entry_point") or problem_id), args=tuple(args), signature="",
-                   statement="", starter="", hints=(), examples=(), limits=problems.Limits(), path=path, root=root)
+                   statement="", starter="", hints=(), examples=(), limits=Limits(), path=path, root=root)
 
 
 def _summary(report: Report) -> str:

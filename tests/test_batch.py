@@ -92,15 +92,21 @@ class _FakeJudge:
     """A judge whose grading fails on one file, as a judge bug would."""
 
     def problem(self, problem_id):
-        return type("P", (), {"id": problem_id})()
+        return type("P", (), {"id": problem_id, "framework": "numpy"})()
 
-    def grader(self, problem, graded=None):
-        def judge_source(source: str, label: str) -> reports.Report:
-            if "boom" in label:
-                raise RuntimeError("the sandbox vanished")
-            return reports.Report(problem=problem.id, submission=label,
-                                  tests=[reports.TestResult("t1", "hidden", Verdict.ACCEPTED, "", 1.0)], time_ms=1.0)
-        return judge_source
+    def prepared(self, problem_id):
+        return _FailingOnBoom(problem_id)
+
+
+class _FailingOnBoom:
+    def __init__(self, problem_id: str):
+        self.problem_id = problem_id
+
+    def submit(self, source: str, label: str, *, record=None, graded=None) -> reports.Report:
+        if "boom" in label:
+            raise RuntimeError("the sandbox vanished")
+        return reports.Report(problem=self.problem_id, submission=label,
+                              tests=[reports.TestResult("t1", "hidden", Verdict.ACCEPTED, "", 1.0)], time_ms=1.0)
 
 
 def test_a_judge_failure_on_one_file_is_that_files_row_only(tmp_path):

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-import judge.session as session
+import judge.prepared as prepared_mod
 from judge import cache as cache_mod
 from judge import problem as problems
 from judge import wire
 from judge.cache import FORMAT, ExpectedCache, cache_key, default_directory
+from judge.prepared import expected_of
 from judge.session import Judge
 
 PROBLEM = "patchify"
@@ -34,13 +35,13 @@ def problem_set(tmp_path, repo) -> Path:
 def reference_calls(monkeypatch) -> list[str]:
     """Records every time the reference is actually run (a cache miss)."""
     calls: list[str] = []
-    real = session._reference_outputs
+    real = prepared_mod._reference_outputs
 
     def counting(problem, reference_path, cases):
         calls.append(problem.id)
         return real(problem, reference_path, cases)
 
-    monkeypatch.setattr(session, "_reference_outputs", counting)
+    monkeypatch.setattr(prepared_mod, "_reference_outputs", counting)
     return calls
 
 
@@ -48,7 +49,7 @@ def prepare(root: Path, directory: Path | None):
     """Cases and expectations of the full problem, as `judge run` prepares them (no sandbox needed)."""
     j = Judge(root, cache=ExpectedCache(directory), record=False)
     problem = j.problem(PROBLEM)
-    cases, expected, _ = j.prepare(problem, problems.load_hidden(problem))
+    cases, expected = expected_of(problem, problems.load_hidden(problem), j.cache)
     return j, cases, expected
 
 
@@ -172,10 +173,10 @@ def test_cache_directory_from_the_environment(monkeypatch, tmp_path):
 def test_show_examples_come_from_the_cache(problem_set, tmp_path, reference_calls):
     j = Judge(problem_set, cache=ExpectedCache(tmp_path / "cache"), record=False)
     problem = j.problem(PROBLEM)
-    first = j.example_outputs(problem)
-    second = j.example_outputs(problem)
+    first = j.problem_set.examples(problem)
+    second = j.problem_set.examples(problem)
     assert reference_calls == [PROBLEM]
-    assert encoded([e for _, e in first]) == encoded([e for _, e in second])
+    assert encoded([e.expected for e in first]) == encoded([e.expected for e in second])
 
 
 _PROBE = """

@@ -106,7 +106,9 @@ def test_run_json_stdout_stays_pure_when_the_submission_prints(tmp_path: Path) -
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
     assert report["verdict"] == "accepted"
-    assert "debug" not in result.stdout and "to stderr" not in result.stdout
+    # What it printed is data inside the report (each test's "output"), never a line of stdout of its own.
+    assert not any(line.startswith(("debug", "to stderr", '{"verdict"')) for line in result.stdout.splitlines())
+    assert "debug 4 3 96 96" in "".join(t["output"] for t in report["tests"])
 
 
 def test_run_exit_code_1_for_a_runtime_error() -> None:

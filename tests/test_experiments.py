@@ -1,6 +1,7 @@
 """judge/experiments: the synthetic world, the training loop, retrieval, and a run through the sandbox."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -10,8 +11,6 @@ import torch
 from judge import experiments, problem as problems
 from judge.experiments import retrieval, training
 from judge.experiments.world import make_world
-from judge.grading import grade
-from judge.sandbox import Limits
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -106,15 +105,12 @@ def test_training_is_deterministic(name: str) -> None:
 
 def _experiment_report(judge, problem_id: str, source: str):
     """Judge `source` on the problem's experiment tests only, in the sandbox."""
-    problem = judge.problem(problem_id)
-    hidden = problems.load_hidden(problem)
-    judge._start_sandbox(problem.framework)
-    cases, expected, traps = judge.prepare(problem, hidden)
-    chosen = [i for i, c in enumerate(cases) if any(s.type == "experiment" for s in c.test.checks)]
+    prepared = judge.prepared(problem_id)
+    chosen = [i for i, c in enumerate(prepared.cases) if any(s.type == "experiment" for s in c.test.checks)]
     assert chosen
-    limits = Limits(time_s=problem.limits.time_s, memory_mb=problem.limits.memory_mb, threads=judge.threads)
-    return grade(problem, [cases[i] for i in chosen], [expected[i] for i in chosen], source, "s.py", "s.py",
-                 judge._sandbox, limits, traps)
+    only = replace(prepared, cases=tuple(prepared.cases[i] for i in chosen),
+                   expected=tuple(prepared.expected[i] for i in chosen))
+    return only.submit(source, "s.py")
 
 
 def test_simsiam_without_stop_gradient_collapses_in_the_sandbox(judge) -> None:

@@ -257,7 +257,7 @@ def symmetric_clip_loss(image_embeddings, text_embeddings, temperature):
 
 
 def test_clip_swap_symmetry_catches_a_one_directional_loss(judge) -> None:
-    report = judge.run_source(judge.problem("clip_loss"), ONE_DIRECTION, "one_direction.py")
+    report = judge.prepared("clip_loss").submit(ONE_DIRECTION, "one_direction.py")
     result = {t.name: t for t in report.tests}["image_text_swap_symmetry"]
     assert result.verdict is Verdict.WRONG_ANSWER
     assert result.message.startswith("`image_embeddings` and `text_embeddings` were swapped, so `loss` should stay "

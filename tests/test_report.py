@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from judge.report import Mistake, Report
 from judge.report import TestResult as Result  # (not a pytest test class)
 from judge.verdict import Verdict
@@ -43,3 +45,26 @@ def test_not_attempted_is_read_from_the_field_never_from_the_message():
     flagged = [Result("t", "hidden", Verdict.RUNTIME_ERROR, "raised NotImplementedError", not_attempted=True)]
     assert Report("p", "s.py", flagged).not_attempted
     assert not Report("p", "s.py", flagged + [Result("ok", "hidden", Verdict.ACCEPTED)]).not_attempted
+
+
+def test_from_json_reads_the_fields_back_and_the_message_without_them():
+    tests = [Result("a", "hidden", Verdict.WRONG_ANSWER, "token 1 is wrong", 2.0, mistake=TRAP, hint="rows first"),
+             Result("b", "hidden", Verdict.WRONG_ANSWER, "", 1.0, hint="rows first"),
+             Result("c", "hidden", Verdict.WRONG_ANSWER, "bad", 1.0,
+                    mistake=Mistake(TRAP.name, TRAP.message, known=True, repeated=True)),
+             Result("d", "hidden", Verdict.RUNTIME_ERROR, "not run: the file failed to load (see the first test)",
+                    not_run=True),
+             Result("e", "hidden", Verdict.RUNTIME_ERROR, "raised NotImplementedError", not_attempted=True)]
+    report = Report("patchify", "s.py", tests, time_ms=5.0)
+    again = Report.from_json(json.loads(report.dumps()))
+    assert again.tests == tests and again.to_json() == report.to_json()
+
+
+def test_from_json_refuses_a_message_that_does_not_carry_its_mistake_or_hint():
+    data = Result("a", "hidden", Verdict.WRONG_ANSWER, "wrong", mistake=TRAP, hint="rows first").to_json()
+    with pytest.raises(ValueError, match="hint"):
+        Result.from_json({**data, "message": "wrong"})
+    with pytest.raises(ValueError, match="mistake"):
+        Result.from_json({**data, "message": "wrong\nhint: rows first"})
+    with pytest.raises(ValueError, match="wrong type"):
+        Result.from_json({**data, "mistake": "column_major"})

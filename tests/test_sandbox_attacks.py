@@ -236,12 +236,13 @@ def _descendants(pid: int) -> list[int]:
 
 def _no_leftovers(judge: Judge) -> None:
     """Every process a run started is gone, and so is its scratch directory."""
-    server = judge._sandbox._process.pid
+    sandbox = judge.backend.server("numpy")  # the server that ran it (a torch one serves numpy too)
+    server = sandbox._process.pid
     deadline = time.monotonic() + 5
     while _descendants(server) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _descendants(server) == [], "processes of the run outlived it"
-    left = list(judge._sandbox.scratch_root.iterdir())
+    left = list(sandbox.scratch_root.iterdir())
     assert not left, f"scratch directories left behind: {left}"
 
 
@@ -445,6 +446,6 @@ def report_layers(judge: Judge) -> list[str]:
     from judge.execute import Call
     from judge.sandbox import Limits, Program
 
-    probe = judge._sandbox.run(Program("def probe():\n    return 1\n", "probe.py", "probe"), [Call(args=())],
-                               Limits())
+    probe = judge.backend.run(Program("def probe():\n    return 1\n", "probe.py", "probe"), [Call(args=())],
+                              Limits())
     return probe.isolation_active

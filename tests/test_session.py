@@ -1,5 +1,10 @@
-"""The library API's own decisions: here, what no submission may read."""
+"""The library API's own decisions: what no submission may read, prepared problems shared by threads."""
 from __future__ import annotations
+
+import threading
+import time
+
+import pytest
 
 from judge.progress import home as progress_home
 from judge.session import Judge
@@ -13,3 +18,80 @@ def test_protected_paths_cover_the_whole_problem_set_and_the_graded_directory(re
     assert progress_home().resolve() in paths
     assert judge.cache.directory is None or judge.cache.directory.resolve() in paths
     assert judge.protected_paths() == tuple(p for p in paths if p != tmp_path.resolve())
+
+
+# ---------------------------------------------------------------- prepared problems, shared by threads
+
+class _NoRun:
+    """A backend that must not be reached (preparing never runs a submission)."""
+
+    def run(self, *args, **kwargs):
+        raise AssertionError("preparing a problem ran something")
+
+    def close(self) -> None:
+        pass
+
+
+def _private_set(tmp_path, repo):
+    import shutil
+
+    root = tmp_path / "set"
+    (root / "problems").mkdir(parents=True)
+    shutil.copy(repo / "problems" / "patchify.yaml", root / "problems")
+    shutil.copytree(repo / "hidden_tests" / "patchify", root / "hidden_tests" / "patchify",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+@pytest.fixture
+def reference_runs(monkeypatch) -> list[str]:
+    import judge.prepared as prepared_mod
+
+    runs: list[str] = []
+    real = prepared_mod._reference_outputs
+
+    def counting(problem, reference_path, cases):
+        runs.append(problem.id)
+        time.sleep(0.2)  # long enough for the other threads to arrive while this one prepares
+        return real(problem, reference_path, cases)
+
+    monkeypatch.setattr(prepared_mod, "_reference_outputs", counting)
+    return runs
+
+
+def test_threads_asking_for_one_problem_prepare_it_once(tmp_path, repo, reference_runs):
+    from judge.cache import ExpectedCache
+
+    judge = Judge(_private_set(tmp_path, repo), backend=_NoRun(), cache=ExpectedCache(None), record=False)
+    got: list = []
+    threads = [threading.Thread(target=lambda: got.append(judge.prepared("patchify"))) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert reference_runs == ["patchify"] and len(got) == 4
+    assert all(p.cases is got[0].cases and p.expected is got[0].expected for p in got)
+
+
+def test_an_edited_problem_is_prepared_again(tmp_path, repo, reference_runs):
+    from judge.cache import ExpectedCache
+
+    root = _private_set(tmp_path, repo)
+    judge = Judge(root, backend=_NoRun(), cache=ExpectedCache(None), record=False)
+    first = judge.prepared("patchify")
+    assert judge.prepared("patchify").cases is first.cases       # kept while nothing changed
+    tests = root / "hidden_tests" / "patchify" / "tests.yaml"
+    tests.write_text(tests.read_text() + "\n# edited\n")
+    assert judge.prepared("patchify").cases is not first.cases
+    assert reference_runs == ["patchify", "patchify"]
+
+
+def test_recording_follows_the_judges_settings_when_asked(tmp_path, repo):
+    from judge.cache import ExpectedCache
+    from judge.progress import ProgressStore
+
+    judge = Judge(_private_set(tmp_path, repo), backend=_NoRun(), cache=ExpectedCache(None), record=False)
+    assert judge.prepared("patchify", examples_only=True).record is False
+    judge.record, judge.progress = True, ProgressStore(tmp_path / "p.sqlite3")
+    again = judge.prepared("patchify", examples_only=True)
+    assert again.record is True and again.progress is judge.progress

@@ -7,6 +7,7 @@ test must also name the mistake the file makes (issue 12).
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,23 @@ def test_known_submission_gets_its_verdict(judged, problem_id: str, path: Path) 
         assert keyword in first.text, (
             f"{path.name}: the first failing test {first.name!r} should name the mistake ({keyword!r}); "
             f"its message is:\n{first.text}")
+
+
+@pytest.mark.parametrize("problem_id, path", SUBMISSIONS)
+def test_known_submissions_report_round_trips_through_json(judged, problem_id: str, path: Path) -> None:
+    """What the service stores and a remote backend sends back reads back as the same report."""
+    from dataclasses import replace
+
+    from judge.report import Report
+
+    report = judged(problem_id, path)
+    data = json.loads(report.dumps())
+    again = Report.from_json(data)
+    assert again.to_json() == data
+    # The same report, less what JSON never carries (example values) and times rounded to 0.1 ms.
+    assert again.tests == [replace(t, shown=None, time_ms=round(t.time_ms, 1)) for t in report.tests]
+    assert (again.problem, again.submission, again.output, again.warnings) == \
+        (report.problem, report.submission, report.output, report.warnings)
 
 
 @pytest.mark.parametrize("problem_id", _problem_ids())

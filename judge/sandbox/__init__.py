@@ -14,7 +14,7 @@ _LAZY = {
     "Limits": "judge.sandbox.limits",
     "CallOutcome": "judge.sandbox.runner",
     "LoadError": "judge.sandbox.runner",
-    "Program": "judge.sandbox.runner",
+    "Program": "judge.backend",
     "RunResult": "judge.sandbox.runner",
     "Sandbox": "judge.sandbox.runner",
 }

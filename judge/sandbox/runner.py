@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import wire
+from judge.backend import Program
 from judge.errors import SandboxError
 from judge.execute import Call, ErrorInfo, Observation
 from judge.sandbox import channel, frames
@@ -48,15 +49,6 @@ MEMORY_PACE = 0.5
 # What one decoded node (a Python object, an ndarray header, a dict slot) costs the judge, measured
 # as an upper bound; with Limits.results_total_bytes it bounds the judge's memory per submission.
 HELD_PER_NODE = 1024
-
-
-@dataclass(frozen=True)
-class Program:
-    """What to run: the submission's source and the function to call."""
-
-    source: str
-    filename: str
-    entry_point: str
 
 
 @dataclass(frozen=True)

@@ -144,15 +144,9 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
     @app.get(f"{PREFIX}/problems")
     def list_problems(user: Caller) -> dict:
         """Every problem: id, title, difficulty, tags, framework."""
-        items = []
-        for pid in judge.problem_ids():
-            try:
-                p = judge.problem(pid)
-            except ConfigError:
-                continue  # a broken problem is not served; the others are
-            items.append({"id": p.id, "title": p.title, "difficulty": p.difficulty, "tags": list(p.tags),
-                          "framework": p.framework})
-        return {"problems": items}
+        problems, _ = judge.problem_set.load()  # a broken problem is not served; the others are
+        return {"problems": [{"id": p.id, "title": p.title, "difficulty": p.difficulty, "tags": list(p.tags),
+                              "framework": p.framework} for p in problems]}
 
     @app.get(f"{PREFIX}/problems/{{problem_id}}")
     def get_problem(problem_id: str, user: Caller) -> dict:

@@ -2,7 +2,7 @@
 
 A `Processor` is what every worker holds, whichever queue feeds it (a
 Dramatiq worker process or the in-process pool): one `Judge`, whose fork
-server is the warm sandbox, and each problem's grader prepared once. The
+server is the warm sandbox, and each problem prepared once (`Judge.prepared`). The
 sandbox enforces every time limit; the queue only delivers ids, at least once.
 """
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import threading
 from dataclasses import dataclass, field
 
 from judge.errors import ConfigError, SandboxError
@@ -32,34 +31,17 @@ class Processor:
     store: Store
     judge: object                      # judge.session.Judge (imported by the caller: it brings numpy)
     name: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
-    _graders: dict = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def warm(self) -> None:
-        """Prepare every problem now: torch problems first, so the fork server starts once with torch."""
-        problems = []
-        for pid in self.judge.problem_ids():
-            try:
-                problems.append(self.judge.problem(pid))
-            except ConfigError as exc:  # a broken problem fails its own submissions, not the worker
-                log.warning("problem %s is not served: %s", pid, exc)
+        """Prepare every problem now: torch problems first, so the torch fork server starts at once."""
+        problems, broken = self.judge.problem_set.load()
+        for b in broken:  # a broken problem fails its own submissions, not the worker
+            log.warning("problem %s is not served: %s", b.id, b.error)
         for problem in sorted(problems, key=lambda p: p.framework != "torch"):
             try:
-                self._grader(problem.id)
+                self.judge.prepared(problem.id)
             except ConfigError as exc:
                 log.warning("problem %s is not served: %s", problem.id, exc)
-
-    def _grader(self, problem_id: str):
-        # Serialised: preparing a problem may (re)start the fork server, which must not race a judging.
-        with self._lock:
-            if problem_id not in self._graders:
-                self._graders[problem_id] = self.judge.grader(self.judge.problem(problem_id))
-            return self._graders[problem_id]
-
-    def _reset(self) -> None:
-        with self._lock:
-            self._graders.clear()
-            self.judge.close()
 
     def process(self, submission_id: str) -> str:
         """Judge the submission unless it is done or held by another worker: judged, skipped or duplicate."""
@@ -72,14 +54,14 @@ class Processor:
                                  f"judging was started {submission.attempts - 1} times and never finished")
         else:
             try:
-                report = self._grader(submission.problem)(submission.source, label)
+                report = self.judge.prepared(submission.problem).submit(submission.source, label, record=False)
             except ConfigError as exc:  # the problem itself is broken or gone
                 report = judge_error(submission.problem, label, str(exc))
             except (SandboxError, OSError):
                 # The fork server is gone (a broken pipe to it, or it would not start): start a fresh
                 # one for the next submission. This one stays
                 # "running" until its lease ends; then the reaper sends it again.
-                self._reset()
+                self.judge.backend.close()  # its servers start afresh on the next run
                 raise
         if self.store.finish(submission.id, report.to_json()):
             return JUDGED

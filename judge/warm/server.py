@@ -116,12 +116,11 @@ class WarmServer:
         flags = {k: bool(request.get(k)) for k in ("examples_only", "json", "verbose", "colour")}
         origin = request.get("origin") if isinstance(request.get("origin"), str) else label
         try:
-            problem = self.judge.problem(problem_id)
             with self.judging:
                 # The submission's directory is protected as `judge run` protects it (no classmate's file).
                 graded = Path(origin).parent if Path(origin).is_absolute() else None
-                report = self.judge.run_source(problem, source, label, examples_only=flags["examples_only"],
-                                               origin=origin, graded=graded)
+                prepared = self.judge.prepared(problem_id, examples_only=flags["examples_only"])
+                report = prepared.submit(source, label, origin=origin, graded=graded)
         except (ConfigError, SandboxError):
             # The client's own run says what is wrong, with paths relative to its working directory
             # (ours may be another); errors are rare, so they may cost a cold start.

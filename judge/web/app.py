@@ -81,11 +81,15 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     # ------------------------------------------------------------ pages
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request) -> Response:
-        problems = judge.problems()
-        statuses, warning = problem_statuses([p.id for p in problems])
+        listing = judge.problem_set.listing()
+        problems = [e.problem for e in listing.entries]
+        # One broken problem file is named, not a failed page: the others are listed.
+        warning = "; ".join([*([listing.warning] if listing.warning else []),
+                             *(f"{b.id} is not listed: {b.error}" for b in listing.broken)]) or None
         units = _unit_standings(judge.root)
         unit_of = {pid: u["id"] for u in units for pid in u["all_problems"]}
-        rows = [{"problem": p, "status": statuses[p.id].value, "unit": unit_of.get(p.id, "")} for p in problems]
+        rows = [{"problem": e.problem, "status": e.status, "unit": unit_of.get(e.problem.id, "")}
+                for e in listing.entries]
         return page("index.html", request, rows=rows, units=units, warning=warning,
                     difficulties=sorted({p.difficulty for p in problems}, key=_difficulty_order),
                     tags=sorted({t for p in problems for t in p.tags}))
@@ -203,8 +207,9 @@ async def _judge_events(state: WebState, problem, source: str, examples_only: bo
     def work() -> None:
         try:
             with state.judging:
-                report = state.judge.run_source(problem, source, "editor.py", examples_only=examples_only,
-                                                origin="web editor", on_result=lambda t: put("test", test_payload(t)))
+                prepared = state.judge.prepared(problem.id, examples_only=examples_only)
+                report = prepared.submit(source, "editor.py", origin="web editor",
+                                         on_result=lambda t: put("test", test_payload(t)))
             put("done", report_payload(report, examples_only))
         except (ConfigError, SandboxError) as exc:
             put("error", {"message": str(exc)})
@@ -245,7 +250,8 @@ def _examples(judge: Judge, problem) -> list[dict]:
     from judge.render import show_input, show_value
 
     examples = []
-    for case, expected in judge.example_outputs(problem):
+    for example in judge.problem_set.examples(problem):
+        case, expected = example.case, example.expected
         inputs = [(name, show_input(spec, case.args[case.arg_index(name)], "")) for name, spec in case.test.inputs.items()]
         main = expected[MAIN]
         output = f"raises {main.error.type}" if main.error is not None else show_value(main.value, "")

@@ -165,15 +165,16 @@ def test_render_lines_keeps_the_old_shape():
 def test_json_report_is_unchanged_by_shown_values():
     report = Report("p", "s.py", [example({"out": arr([1.0])}, {"out": arr([2.0])})], time_ms=3.0)
     data = report.to_json()
-    assert set(data) == {"problem", "submission", "verdict", "passed", "total", "time_ms", "tests"}
-    assert set(data["tests"][0]) == {"name", "group", "verdict", "message", "time_ms",
+    assert set(data) == {"problem", "submission", "verdict", "passed", "total", "time_ms", "tests", "output",
+                         "warnings"}
+    assert set(data["tests"][0]) == {"name", "group", "verdict", "message", "time_ms", "details", "output",
                                      "mistake", "hint", "not_attempted", "not_run"}  # no values
     json.dumps(data)
 
 
 def test_examples_mode_on_a_real_wrong_solution(judge):
     problem = judge.problem("patchify")
-    report = judge.run_source(problem, COLUMN_MAJOR, "column_major.py", examples_only=True)
+    report = judge.prepared("patchify", examples_only=True).submit(COLUMN_MAJOR, "column_major.py")
     text = render_text(report, values=True)
     assert [t.group for t in report.tests] == ["example"] * len(problem.examples)
     assert "images = torch.Tensor of shape (1, 1, 4, 4)" in text
@@ -185,7 +186,7 @@ def test_examples_mode_on_a_real_wrong_solution(judge):
 
 
 def test_full_run_never_reveals_hidden_values(judge):
-    report = judge.run_source(judge.problem("patchify"), COLUMN_MAJOR, "column_major.py")
+    report = judge.prepared("patchify").submit(COLUMN_MAJOR, "column_major.py")
     assert all(t.shown is None for t in report.tests if t.group != "example")
     assert all(t.shown is not None for t in report.tests if t.group == "example")
 
@@ -207,7 +208,7 @@ def patchify(images, patch_height, patch_width):
 
 def test_printed_output_is_attributed_to_the_test_that_printed_it(judge):
     problem = judge.problem("patchify")
-    report = judge.run_source(problem, PRINTS, "prints.py", record=False)
+    report = judge.prepared("patchify").submit(PRINTS, "prints.py", record=False)
     tests = {t.name: t for t in report.tests}
     assert tests["tiny_index_image"].output == "shape (1, 1, 4, 4)\n"
     assert tests["worked_example_96px"].output.startswith("shape (4, 3, 96, 96)\n")

@@ -77,8 +77,9 @@ def test_a_dead_fork_server_is_replaced_and_the_submission_judged_after_its_leas
         source = (repo / "submissions/patchify/accepted/unfold.py").read_text()
         [first] = store.create(user, [("patchify", source)])
         assert proc.process(first) == JUDGED
-        own_judge._sandbox._process.kill()            # the fork server dies under the worker
-        own_judge._sandbox._process.wait()
+        server = own_judge.backend.server("torch")._process
+        server.kill()                                  # the fork server dies under the worker
+        server.wait()
         [sid] = store.create(user, [("patchify", source)])
         with pytest.raises((SandboxError, OSError)):
             proc.process(sid)

@@ -1,0 +1,128 @@
+"""The execution backend seam: plain forms, the sandbox backend's servers, and the library driven
+through a backend that is not the sandbox at all."""
+from __future__ import annotations
+
+import builtins
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from judge import wire
+from judge.backend import Program, SandboxBackend
+from judge.execute import Call, Observation, register_source, run_call
+from judge.sandbox.limits import Limits
+from judge.sandbox.runner import CallOutcome, RunResult
+from judge.session import Judge
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+# ---------------------------------------------------------------- plain forms
+
+def test_program_plain_form_round_trips_through_json():
+    program = Program("def f(x):\n    return x\n", "f.py", "f", "torch", ("/tmp/class",))
+    assert Program.from_plain(json.loads(json.dumps(program.to_plain()))) == program
+
+
+@pytest.mark.parametrize("change", [
+    {"framework": "jax"}, {"hidden": ["relative/dir"]}, {"source": b"bytes"}, {"extra": 1}, {"hidden": "/tmp"},
+])
+def test_a_malformed_program_is_refused(change):
+    plain = {**Program("x = 1\n", "f.py", "f").to_plain(), **change}
+    with pytest.raises(ValueError):
+        Program.from_plain(plain)
+
+
+def test_limits_plain_form_round_trips():
+    limits = Limits(time_s=0.5, memory_mb=256, threads=1)
+    assert Limits.from_plain(json.loads(json.dumps(limits.to_plain()))) == limits
+
+
+# ---------------------------------------------------------------- a backend without a sandbox
+
+class InProcessBackend:
+    """Runs trusted code in this process: what a test needs to drive the library without a sandbox.
+
+    Values cross as they would from a child: each observation goes through the wire format.
+    """
+
+    def __init__(self) -> None:
+        self.programs: list[Program] = []
+
+    def run(self, program, calls, limits, *, on_progress=None, node_limits=None):
+        self.programs.append(program)
+        register_source(program.filename, program.source)
+        module = {"__name__": "submission", "__file__": program.filename, "__builtins__": builtins}
+        exec(compile(program.source, program.filename, "exec", dont_inherit=True), module)
+        fn = module[program.entry_point]
+        outcomes = [CallOutcome(observation=Observation.from_plain(wire.roundtrip(run_call(fn, c, program.filename)
+                                                                                  .to_plain())))
+                    for c in calls]
+        result = RunResult(outcomes=outcomes)
+        if on_progress is not None:
+            on_progress(result, len(calls))
+        return result
+
+    def close(self) -> None:
+        pass
+
+
+KNOWN = ["patchify/accepted/reshape_permute.py", "patchify/wrong_answer/column_major.py",
+         "patchify/wrong_answer/modifies_input.py", "patchify/wrong_answer/detached_numpy.py",
+         "clip_loss/accepted/cross_entropy.py", "clip_loss/wrong_answer/one_direction.py",
+         "unpatchify/accepted/reshape_permute.py", "vit_cost/accepted/direct.py"]
+
+
+def _known(relative: str) -> tuple[str, Path]:
+    return relative.split("/")[0], REPO / "submissions" / relative
+
+
+def _seen(report) -> list[tuple]:
+    """What a learner reads, less the times (which differ between any two runs)."""
+    return [(t.name, t.group, t.verdict, t.message, t.details) for t in report.tests]
+
+
+@pytest.mark.parametrize("relative", KNOWN)
+def test_a_fake_backend_and_the_sandbox_give_equal_reports(judge, relative):
+    problem_id, path = _known(relative)
+    fake = InProcessBackend()
+    with Judge(REPO, backend=fake, record=False) as through_fake:
+        faked = through_fake.run(problem_id, path)
+    real = judge.prepared(problem_id).submit(path.read_text(), str(path), record=False)
+    assert _seen(faked) == _seen(real)
+    assert faked.verdict is real.verdict and faked.passed == real.passed
+    [program] = fake.programs
+    assert (program.filename, program.framework) == (path.name, judge.problem(problem_id).framework)
+    assert program.hidden == (str(path.parent.resolve()),)   # the graded directory travels with the program
+
+
+# ---------------------------------------------------------------- the sandbox backend's servers
+
+PROBE = Program("def probe(x):\n    return x + 1\n", "probe.py", "probe")
+
+
+def test_a_torch_program_starts_its_own_server_and_the_numpy_one_stays_up():
+    backend = SandboxBackend()
+    try:
+        first = backend.run(PROBE, [Call(args=(1,))], Limits())
+        numpy_server = backend.server("numpy")
+        results: list = []
+        torch_program = Program("import torch\ndef probe(x):\n    return int(torch.tensor(x) + 1)\n",
+                                "probe.py", "probe", framework="torch")
+        threads = [threading.Thread(target=lambda: results.append(backend.run(torch_program, [Call(args=(2,))],
+                                                                              Limits()))),
+                   threading.Thread(target=lambda: results.append(backend.run(PROBE, [Call(args=(3,))], Limits())))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        values = sorted(r.outcomes[0].observation.value for r in results)
+        assert first.outcomes[0].observation.value == 2 and values == [3, 4]
+        assert numpy_server._process.poll() is None            # never closed under a run
+        assert backend.server("torch") is not numpy_server
+        assert backend.server("numpy") is backend.server("torch")  # numpy programs now use the torch server
+    finally:
+        backend.close()
+    assert numpy_server._process is None
