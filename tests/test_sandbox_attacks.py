@@ -301,7 +301,7 @@ def test_attack(name, arena, attack_judge):
     assert "PWNED" not in report.output, report.output[-2000:]
     assert arena.secret not in report.output and arena.marker not in report.output
     for test in report.tests:  # hidden inputs and expected values never reach a message
-        assert arena.marker not in test.message
+        assert arena.marker not in test.text
     _plain_report(report)
     _no_leftovers(attack_judge)
     _intact(arena, fingerprint)
