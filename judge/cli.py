@@ -285,37 +285,13 @@ def quiz(judge, unit_id: str, answers: tuple[tuple[str, str], ...], ask_all: boo
 @click.pass_obj
 def show(judge, problem_id: str) -> None:
     """Show a problem: statement, signature, rules and public examples."""
-    from judge.cases import MAIN
-    from judge.render import show_input, show_value
+    from judge.render import problem_lines, to_text, use_colour
 
     j = judge()
     problem = j.problem(problem_id)
-    click.echo(click.style(f"{problem.title}  [{problem.id}, {problem.difficulty}, {problem.framework}]", bold=True))
-    click.echo()
-    from judge.render import render_markdown, statement_markdown, to_text, use_colour
-
     colour = use_colour(sys.stdout)
-    click.echo(to_text(render_markdown(statement_markdown(problem), colour=colour), colour), color=colour)
-    click.echo()
-    click.echo(click.style("Signature", bold=True))
-    click.echo(f"    {problem.signature}")
-    click.echo()
-    click.echo(click.style("Limits", bold=True))
-    click.echo(f"    {problem.limits.time_s:g} s per test, {problem.limits.memory_mb} MiB of memory")
-    for example in j.problem_set.examples(problem):
-        case, expected = example.case, example.expected
-        click.echo()
-        click.echo(click.style(f"Example: {case.name}", bold=True))
-        for name, spec in case.test.inputs.items():
-            click.echo(f"    {name} = {show_input(spec, case.args[case.arg_index(name)], '    ')}")
-        main = expected[MAIN]
-        if main.error is not None:
-            click.echo(f"    raises {main.error.type}")
-        else:
-            click.echo("    returns:")
-            click.echo(show_value(main.value, "      "))
-        if case.test.explanation:
-            click.echo(f"    {case.test.explanation.strip()}")
+    lines = problem_lines(problem, j.problem_set.examples(problem), colour=colour)
+    click.echo(to_text(lines, colour), color=colour)
 
 
 @main.command()

@@ -234,13 +234,9 @@ class Statement:
     problem: Any
 
     def markdown(self) -> str:
-        from judge.render import statement_markdown
+        from judge.render import problem_markdown
 
-        p = self.problem
-        parts = [f"## {p.title}", f"`{p.id}` · {p.difficulty} · {p.framework}", "", statement_markdown(p)]
-        parts += ["", "```python", p.signature, "```",
-                  f"Limits: {p.limits.time_s:g} s per test, {p.limits.memory_mb} MiB."]
-        return "\n".join(parts)
+        return problem_markdown(self.problem)
 
     def _repr_markdown_(self) -> str:
         return self.markdown()

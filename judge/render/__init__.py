@@ -5,7 +5,8 @@
     sidebyside a public example's output beside the expected one, mismatches marked
     display    values and input specs as text (small tensors in full)
     markdown   Markdown statements for a terminal (`render_markdown`)
-    statement  a problem's statement as Markdown (prose, then its rules)
+    statement  a problem's statement as Markdown (prose, then its rules), a notebook's problem page
+    problem    a problem as `judge show` prints it (statement, signature, limits, examples)
     html       reports and problem lists for notebooks, lines as HTML, statements for the web page
     validation `judge validate`'s findings per problem
 
@@ -27,6 +28,8 @@ _LAZY = {
     "values_lines": "judge.render.text",
     "render_markdown": "judge.render.markdown",
     "statement_markdown": "judge.render.statement",
+    "problem_markdown": "judge.render.statement",
+    "problem_lines": "judge.render.problem",
     "show_input": "judge.render.display",
     "show_value": "judge.render.display",
     "report_html": "judge.render.html",
