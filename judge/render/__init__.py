@@ -9,6 +9,8 @@
     problem    a problem as `judge show` prints it (statement, signature, limits, examples)
     html       reports and problem lists for notebooks, lines as HTML, statements for the web page
     validation `judge validate`'s findings per problem
+    listing    `judge list`'s table
+    units      `judge units` and `judge unit`
 
 The faces (CLI, notebook, web page, warm server, service) import what they
 show from here; `judge.report` keeps only the data. Names load on first use
@@ -38,6 +40,9 @@ _LAZY = {
     "inline_html": "judge.render.html",
     "markdown_html": "judge.render.html",
     "validation_lines": "judge.render.validation",
+    "listing_lines": "judge.render.listing",
+    "units_lines": "judge.render.units",
+    "unit_lines": "judge.render.units",
     "use_colour": "judge.terminal",
     "terminal_width": "judge.terminal",
 }
