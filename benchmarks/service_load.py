@@ -42,6 +42,8 @@ sys.path.insert(0, str(REPO / "tests" / "service"))   # the throwaway servers th
 
 from servers import free_port, postgres_server, redis_server, wait_for_port  # noqa: E402
 
+from judge.verdict import Verdict, folder_verdict  # noqa: E402
+
 PROBLEM = "patchify"
 SUBMISSIONS = REPO / "submissions" / PROBLEM
 ATTACKS = REPO / "tests" / "attacks"
@@ -104,13 +106,19 @@ class Outcome:
                 and self.conflicting_judgings == 0 and (not self.faults or (self.killed_worker and self.redis_restarted)))
 
 
+def _known(verdict: Verdict) -> list[Path]:
+    """The known submissions that must get `verdict`: every folder that judge.verdict's rule maps to it."""
+    return sorted(path for folder in SUBMISSIONS.iterdir() if folder_verdict(folder.name) is verdict
+                  for path in folder.glob("*.py"))
+
+
 def corpus(n: int, ports: dict[str, int], database_file: str) -> list[Item]:
     """n submissions in MIX's proportions, interleaved so that faults hit every kind."""
     files = {
         "accepted": [SUBMISSIONS / "accepted" / f for f in ("reshape_permute.py", "unfold.py")],
-        "wrong": sorted((SUBMISSIONS / "wrong_answer").glob("*.py")),
-        "runtime_error": sorted((SUBMISSIONS / "run_time_error").glob("*.py")),
-        "tle": sorted((SUBMISSIONS / "time_limit_exceeded").glob("*.py")),
+        "wrong": _known(Verdict.WRONG_ANSWER),
+        "runtime_error": _known(Verdict.RUNTIME_ERROR),
+        "tle": _known(Verdict.TIME_LIMIT_EXCEEDED),
     }
     pools: dict[str, list[Item]] = {kind: [Item(p.stem, kind, p.read_text(), frozenset(MIX[kind][1]))
                                            for p in paths] for kind, paths in files.items()}

@@ -62,7 +62,9 @@ class Backend(Protocol):
 
     `on_progress(result, n)` says the first n outcomes are final (a backend that cannot
     stream calls it once, at the end); `node_limits[i]` caps the items call i's result
-    may have before it is refused undecoded.
+    may have before it is refused undecoded. Each outcome's `time_ms` is how long its call
+    ran as the backend measured it, whatever became of the call: a test takes as long as its
+    slowest call, a call stopped at its time limit included.
     """
 
     def run(self, program: Program, calls: Sequence[Call], limits: Limits, *,

@@ -1,40 +1,59 @@
-"""Cases: a test's inputs drawn from their seeds, and the calls the judge will make.
+"""Cases: a test's identity, its inputs drawn from their seeds, and the calls the judge will make.
 
 A `Case` is what both the reference and the submission are run on. Inputs are
 drawn deterministically (a seed derived from problem id, test name and
 argument name, unless the YAML fixes one) and stored in their plain,
-boundary-crossing form. Each selected check may add calls (a gradient call, a
-perturbed batch), so everything a check needs is computed by the same machinery
-for the reference and the submission.
+boundary-crossing form (`Drawn`). Each selected check may add calls (a
+gradient call, a perturbed batch) from the drawn inputs; the calls are all
+built before the `Case` is made and never change after (`Calls`).
+
+This module owns how calls are named: "main" for the call on the test's own
+inputs and "<check>.<name>" for a check's extra call. Those names key the
+expected-value cache; nothing else spells them. A check sees its calls'
+observations through `Observed`, which gives it the main call and its own
+calls by the short names its `calls` chose, never another check's by name.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
-import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, TypeVar
 
 import numpy as np
 
 from judge import checks, generators, wire
 from judge.compose import References
 from judge.errors import ConfigError
-from judge.execute import Call
+from judge.execute import Call, Observation
 from judge.problem import Problem, TestSpec, Tolerance, load_composable
 
-MAIN = "main"
+MAIN = "main"  # the call on the test's own inputs
+V = TypeVar("V")
+
+
+def call_name(check: str, name: str) -> str:
+    """The name of the extra call `name` of `check` among a test's calls (and in the expected-value cache)."""
+    return f"{check}.{name}"
+
+
+def owned_by(check: str, by_call: Mapping[str, V]) -> dict[str, V]:
+    """The entries of `by_call` (keyed by call name) that belong to `check`'s extra calls, by their short names."""
+    prefix = call_name(check, "")
+    return {name[len(prefix):]: value for name, value in by_call.items() if name.startswith(prefix)}
 
 
 @dataclass(frozen=True)
-class Case:
+class Drawn:
+    """A test with its arguments drawn: what a check's `calls` builds its extra calls from."""
+
     test: TestSpec
     arg_names: tuple[str, ...]
     args: tuple[Any, ...]
     tolerance: Tolerance = Tolerance()
-    calls: dict[str, Call] = field(default_factory=dict)
     problem: str = ""                 # the problem id, part of every seed
-
 
     @property
     def name(self) -> str:
@@ -54,6 +73,88 @@ class Case:
         the same test must draw the same bytes from any directory and after edits above it.
         """
         return derive_seed(self.problem, self.test.name, f"check:{purpose}")  # ":" keeps it apart from argument names
+
+
+class Calls(Mapping[str, Call]):
+    """A test's calls by name, read-only, in a fixed order: the main call, then each check's
+    extra calls in the order the test lists its checks (the order the cache records)."""
+
+    def __init__(self, main: Call | None = None, extra: tuple[tuple[str, str, Call], ...] = ()) -> None:
+        named: dict[str, Call] = {} if main is None else {MAIN: main}
+        owned: dict[str, dict[str, Call]] = {}
+        for check, name, call in extra:
+            full = call_name(check, name)
+            if full in named:
+                raise ValueError(f"two calls named {full!r}")
+            named[full] = call
+            owned.setdefault(check, {})[name] = call
+        self._named = MappingProxyType(named)
+        self._owned = MappingProxyType({check: MappingProxyType(calls) for check, calls in owned.items()})
+
+    def __getitem__(self, name: str) -> Call:
+        return self._named[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._named)
+
+    def __len__(self) -> int:
+        return len(self._named)
+
+    def __repr__(self) -> str:
+        return f"Calls({list(self._named)})"
+
+    @property
+    def main(self) -> Call:
+        return self._named[MAIN]
+
+    def of(self, check: str) -> Mapping[str, Call]:
+        """The extra calls of `check`, by the names its `calls` gave them."""
+        return self._owned.get(check, MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What one check sees of one side of a test: the reference's or the submission's observations.
+
+    `main` is the call on the test's inputs; `observed[name]` is one of the
+    check's own extra calls, by the name its `calls` gave it. Other checks'
+    calls cannot be reached by name, so a check cannot read them by mistake;
+    `every` pairs each of the test's calls with its observation (None where
+    none came back), for a check about all calls (mutation reads every call's
+    inputs back).
+    """
+
+    main: Observation
+    own: Mapping[str, Observation] = field(default_factory=dict)
+    every: tuple[tuple[Call, Observation | None], ...] = ()
+
+    def __getitem__(self, name: str) -> Observation:
+        return self.own[name]
+
+
+@dataclass(frozen=True)
+class Case(Drawn):
+    """A drawn test with every call the judge makes on it."""
+
+    calls: Calls = field(default_factory=Calls)
+
+    def view(self, check: str, observations: Mapping[str, Observation]) -> Observed:
+        """`observations` (one side's, by call name) as `check` sees them; KeyError when one it owns is missing."""
+        own = MappingProxyType({name: observations[call_name(check, name)] for name in self.calls.of(check)})
+        every = tuple((call, observations.get(name)) for name, call in self.calls.items())
+        return Observed(main=observations[MAIN], own=own, every=every)
+
+
+def with_calls(drawn: Drawn) -> Case:
+    """`drawn` with the main call and the extra calls of each of its test's checks."""
+    extra = []
+    for spec in drawn.test.checks:
+        make = checks.get(spec.type).calls
+        if make is not None:
+            extra.extend((spec.type, name, call) for name, call in make(drawn, **spec.params).items())
+    calls = Calls(Call(args=drawn.args), tuple(extra))
+    return Case(test=drawn.test, arg_names=drawn.arg_names, args=drawn.args, tolerance=drawn.tolerance,
+                problem=drawn.problem, calls=calls)
 
 
 def derive_seed(*parts: str) -> int:
@@ -84,14 +185,6 @@ def draw_inputs(problem: Problem, test: TestSpec) -> tuple[Any, ...]:
 
 def build_case(problem: Problem, test: TestSpec, default_tolerance: Tolerance | None = None) -> Case:
     """Draw the inputs of `test` and collect the calls its checks need."""
-    args = draw_inputs(problem, test)
     tolerance = test.tolerance or default_tolerance or Tolerance()
-    case = Case(test=test, arg_names=problem.args, args=args, tolerance=tolerance, problem=problem.id)
-    calls = {MAIN: Call(args=args)}
-    for spec in test.checks:
-        extra = checks.get(spec.type).calls
-        if extra is not None:
-            for name, call in extra(case, **spec.params).items():
-                calls[f"{spec.type}.{name}"] = call
-    case.calls.update(calls)
-    return case
+    return with_calls(Drawn(test=test, arg_names=problem.args, args=draw_inputs(problem, test),
+                            tolerance=tolerance, problem=problem.id))

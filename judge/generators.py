@@ -331,10 +331,6 @@ def generator_names() -> list[str]:
     return sorted(_GENERATORS)
 
 
-def generator_docs() -> dict[str, str]:
-    return {name: g.doc for name, g in sorted(_GENERATORS.items())}
-
-
 def parse_input(value: Any, owner: Fields, key: str) -> Spec | Any:
     """A generator `Spec` when `value` is a generator mapping, else the plain value."""
     if not isinstance(value, Mapping):

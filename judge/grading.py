@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import checks, wire
-from judge.cases import MAIN, Case
+from judge.cases import MAIN, Case, Observed
 from judge.checks import compare
 from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
@@ -144,7 +144,10 @@ def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunRe
             actual[name] = outcome.observation
         elif outcome.verdict is not None and failure is None:
             failure = (outcome.verdict, outcome.message)
-    return _judge_case(case, expected, actual, run, failure, traps)
+    # Each call has the time limit; a test takes as long as its slowest call (an experiment's training run),
+    # timed by the judge, including a call stopped for running past its limit.
+    time_ms = max((o.time_ms for o in outcomes), default=0.0)
+    return _judge_case(case, expected, actual, run, failure, traps, time_ms)
 
 
 @dataclass(frozen=True)
@@ -158,11 +161,9 @@ class _Pending:
 
 
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], run: RunResult,
-                failure: tuple[Verdict, str] | None,
-                traps: TrapSet | None) -> tuple[TestResult, _Pending | None]:
+                failure: tuple[Verdict, str] | None, traps: TrapSet | None,
+                time_ms: float) -> tuple[TestResult, _Pending | None]:
     main = actual.get(MAIN)
-    # Each call has the time limit; a test takes as long as its slowest call (an experiment's training run).
-    time_ms = max((o.time_ms for o in actual.values()), default=0.0)
 
     def result(verdict: Verdict, message: str = "", details=(), pending: _Pending | None = None,
                not_attempted: bool = False):
@@ -199,7 +200,8 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
             verdict, message = _error_verdict(error)
             return result(verdict, message, details=error.frames, not_attempted=_not_implemented(error))
     for spec in case.test.checks:
-        outcome = checks.get(spec.type).check(case, expected, actual, **spec.params)
+        outcome = checks.get(spec.type).check(case, case.view(spec.type, expected), case.view(spec.type, actual),
+                                              **spec.params)
         if not outcome.passed:
             kind = outcome.kind or ("values" if spec.type == "allclose" else spec.type)
             kind = f"{kind}.{outcome.key}" if outcome.key else kind
@@ -345,7 +347,7 @@ def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, tr
     observed_shapes = _array_shapes(observed.value)
     shapes, made = traps.outputs.get((case.name, trap.function), ((), None))
     if shapes == ():
-        live = run_call(fn, case.calls[MAIN], None)
+        live = run_call(fn, case.calls.main, None)
         shapes = None if live.error is not None else _array_shapes(live.value)
         made = None
         if shapes is not None and _may_match(shapes, observed_shapes):
@@ -357,8 +359,8 @@ def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, tr
     if not _may_match(shapes, observed_shapes):
         return False  # its arrays' shapes differ: compare would fail
     if made is None:
-        made = plain(run_call(fn, case.calls[MAIN], None))
-    return compare.check(case, {MAIN: made}, {MAIN: observed}).passed
+        made = plain(run_call(fn, case.calls.main, None))
+    return compare.check(case, Observed(main=made), Observed(main=observed)).passed
 
 
 def _array_shapes(value: Any, path: tuple = ()) -> dict[tuple, tuple[int, ...]]:

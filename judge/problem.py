@@ -31,7 +31,6 @@ from judge.yamlfile import Errors, Fields, Mapping, Sequence, load_yaml
 
 FRAMEWORKS = ("torch", "numpy")
 DIFFICULTIES = ("easy", "medium", "hard")
-GROUPS = ("example", "hidden", "check")
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 # What a rule can license a test to check: the five stages of `compare`, then
 # every other check type. A test's checks must each be licensed by one of the
@@ -56,9 +55,6 @@ class Tolerance:
             if name == key:
                 return tol
         return Tolerance(self.rtol, self.atol)
-
-    def describe(self) -> str:
-        return f"rtol={self.rtol:g}, atol={self.atol:g}"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from judge.cases import MAIN, owned_by
 from judge.execute import Observation
 from judge.problem import Problem, Rule, TestSpec
 from judge.wire import Array
@@ -54,7 +55,7 @@ def licenses(rule: Rule, enforced: Enforced) -> bool:
 def enforced(test: TestSpec, expected: dict[str, Observation]) -> list[Enforced]:
     """What the checks of `test` can fail on, given the reference's observations of its calls."""
     found: list[Enforced] = []
-    main = expected.get("main")
+    main = expected.get(MAIN)
     for spec in test.checks:
         if spec.type in _VALUE_CHECKS:
             value = main.value if main is not None and main.error is None else None
@@ -140,9 +141,9 @@ def _keys(kind: str, params: dict, expected: dict[str, Observation]) -> list[str
         declared = list(params["keys"])
     if declared is not None:
         return [str(k) for k in declared]
-    observed = next((o.value for name, o in expected.items() if name.startswith(f"{kind}.")), None)
+    observed = next((o.value for o in owned_by(kind, expected).values()), None)
     if observed is None:
-        main = expected.get("main")
+        main = expected.get(MAIN)
         observed = main.value if main is not None else None
     if isinstance(observed, dict):
         if kind == "gradient":  # with no `outputs`, every output that carries a graph is backpropagated

@@ -34,7 +34,7 @@ import numpy as np
 
 from judge import problem as problems
 from judge.rules import collapse, offences
-from judge.cases import MAIN, Case, build_case
+from judge.cases import MAIN, Case, Observed, build_case
 from judge.checks import compare, experiment
 from judge.errors import ConfigError, ConfigErrors
 from judge.execute import Observation, run_call
@@ -44,17 +44,9 @@ from judge.report import Report
 from judge.sandbox.limits import Limits
 from judge.session import Judge, read_submission
 from judge.solution import load_function, load_module
-from judge.verdict import Verdict
+from judge.verdict import Verdict, folder_names, folder_verdict
 from judge.wire import Array
 from judge.yamlfile import load_yaml
-
-# submissions/<id>/<folder>/ -> the verdict every file in it must get
-VERDICT_FOLDERS = {
-    "accepted": Verdict.ACCEPTED,
-    "wrong_answer": Verdict.WRONG_ANSWER,
-    "time_limit_exceeded": Verdict.TIME_LIMIT_EXCEEDED,
-    "run_time_error": Verdict.RUNTIME_ERROR,
-}
 
 
 class Severity(str, enum.Enum):
@@ -315,7 +307,7 @@ class _ProblemCheck:
             except ConfigError as exc:
                 found.append(_error(aspect, str(exc)))
                 continue
-            call = case.calls[f"experiment.{experiment.CALL}"]
+            call = case.calls.of("experiment")[experiment.CALL]
             runs = [("the reference", reference, True)]
             for name in spec.params.get("fails") or ():
                 fn = getattr(traps, name, None)
@@ -347,13 +339,14 @@ class _ProblemCheck:
             return [_warning(f"{self.id}.submissions", f"no known submissions: {_rel(directory, self.judge.root)}/ "
                                                        "does not exist")]
         for folder in sorted(p for p in directory.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
-            if folder.name not in VERDICT_FOLDERS:
+            verdict = folder_verdict(folder.name)
+            if verdict is None:
                 found.append(_error(f"{self.id}.submissions.{folder.name}",
                                     f"{_rel(folder, self.judge.root)}/: unknown verdict folder; expected one of "
-                                    f"{', '.join(VERDICT_FOLDERS)}"))
+                                    f"{', '.join(folder_names())}"))
                 continue
             for path in sorted(folder.glob("*.py")):
-                found += self._submission(path, VERDICT_FOLDERS[folder.name])
+                found += self._submission(path, verdict)
         if not any((directory / "accepted").glob("*.py")):
             found.append(_warning(f"{self.id}.submissions.accepted", "no accepted submissions besides the reference: "
                                                                      "add genuinely different correct solutions"))
@@ -542,7 +535,7 @@ def _stated_mismatch(case: Case, reference: Observation, stated: Any) -> str | N
         value = _like(stated, reference.value)
     except (ValueError, TypeError) as exc:
         return f"cannot read the stated output as numbers shaped like the reference's: {exc}"
-    outcome = compare.check(case, {MAIN: reference}, {MAIN: Observation(value=value)})
+    outcome = compare.check(case, Observed(main=reference), Observed(main=Observation(value=value)))
     if outcome.passed:
         return None
     return f"the stated output disagrees with the reference: {outcome.message.splitlines()[0]}"

@@ -29,6 +29,23 @@ class Verdict(str, enum.Enum):
         return _SHORT[self]
 
 
+# Known submissions live in submissions/<id>/<folder>/, the folder named for the verdict its files must
+# get: the verdict's value, or `run_time_error`, the name shared/spec/judge.md documents for runtime_error.
+FOLDER_ALIASES = {"run_time_error": Verdict.RUNTIME_ERROR}
+
+
+def folder_verdict(folder: str) -> Verdict | None:
+    """The verdict every submission in a folder named `folder` must get; None for any other name."""
+    if folder in FOLDER_ALIASES:
+        return FOLDER_ALIASES[folder]
+    return next((v for v in Verdict if v.value == folder), None)
+
+
+def folder_names() -> list[str]:
+    """Every folder name `folder_verdict` knows: each verdict's value, then the aliases."""
+    return [v.value for v in Verdict] + list(FOLDER_ALIASES)
+
+
 _SHORT = {
     Verdict.ACCEPTED: "AC",
     Verdict.WRONG_ANSWER: "WA",

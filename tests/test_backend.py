@@ -57,9 +57,9 @@ class InProcessBackend:
         module = {"__name__": "submission", "__file__": program.filename, "__builtins__": builtins}
         exec(compile(program.source, program.filename, "exec", dont_inherit=True), module)
         fn = module[program.entry_point]
-        outcomes = [CallOutcome(observation=Observation.from_plain(wire.roundtrip(run_call(fn, c, program.filename)
-                                                                                  .to_plain())))
-                    for c in calls]
+        observations = [Observation.from_plain(wire.roundtrip(run_call(fn, c, program.filename).to_plain()))
+                        for c in calls]
+        outcomes = [CallOutcome(observation=o, time_ms=o.time_ms) for o in observations]
         result = RunResult(outcomes=outcomes)
         if on_progress is not None:
             on_progress(result, len(calls))

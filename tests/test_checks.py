@@ -9,8 +9,9 @@ import pytest
 import torch
 
 from judge import checks, wire
-from judge.cases import MAIN, Case
-from judge.execute import Call, Observation, run_call
+from judge.cases import Case, Drawn, Observed, call_name, with_calls
+from judge.checks import experiment, gradient, leakage, mutation
+from judge.execute import Observation, run_call
 from judge import problem
 from judge.problem import CheckSpec, Tolerance
 from judge.verdict import Verdict
@@ -20,18 +21,12 @@ EXACT = Tolerance(rtol=0.0, atol=0.0)
 
 def make_case(args: dict[str, Any], check: str, params: dict | None = None, *, public: bool = False,
               tolerance: Tolerance = EXACT) -> Case:
-    """A case on `args` selecting one check, with the calls that check asks for (as build_case does)."""
+    """A case on `args` selecting one check, with the calls that check asks for (as build_case makes them)."""
     params = params or {}
     test = problem.TestSpec(name="t", group="example" if public else "hidden", inputs={},
                     checks=(CheckSpec(check, params),), tolerance=tolerance, source="tests.yaml:1")
     plain_args = tuple(wire.roundtrip(v) for v in args.values())
-    case = Case(test=test, arg_names=tuple(args), args=plain_args, tolerance=tolerance)
-    calls = {MAIN: Call(args=plain_args)}
-    extra = checks.get(check).calls
-    if extra is not None:
-        calls.update({f"{check}.{name}": call for name, call in extra(case, **params).items()})
-    case.calls.update(calls)
-    return case
+    return with_calls(Drawn(test=test, arg_names=tuple(args), args=plain_args, tolerance=tolerance))
 
 
 def observe(fn: Callable, case: Case) -> dict[str, Observation]:
@@ -43,7 +38,12 @@ def observe(fn: Callable, case: Case) -> dict[str, Observation]:
 def run_check(check: str, args: dict, reference: Callable, submission: Callable, params: dict | None = None,
               **case_options):
     case = make_case(args, check, params, **case_options)
-    return checks.get(check).check(case, observe(reference, case), observe(submission, case), **(params or {}))
+    return judged(check, case, observe(reference, case), observe(submission, case), **(params or {}))
+
+
+def judged(check: str, case: Case, expected: dict[str, Observation], actual: dict[str, Observation], **params):
+    """`check` on observations keyed by call name, each side seen as grading shows it to the check."""
+    return checks.get(check).check(case, case.view(check, expected), case.view(check, actual), **params)
 
 
 def text_of(result) -> str:
@@ -384,13 +384,14 @@ def test_mutation_looks_inside_dict_arguments() -> None:
 def test_mutation_fails_when_the_inputs_do_not_come_back() -> None:
     case = make_case(X, "mutation")
     forged = {name: Observation(value=1.0) for name in case.calls}   # no inputs_after
-    result = checks.get("mutation").check(case, forged, forged)
+    result = judged("mutation", case, forged, forged)
     assert not result.passed and "could not be read back" in result.message
 
 
 # ---------------------------------------------------------------- gradient
 
 GRAD = {"wrt": ["x"], "outputs": ["y"]}
+BACKWARD = call_name("gradient", gradient.CALL)
 
 
 def test_gradient_passes_for_the_same_gradients() -> None:
@@ -478,7 +479,7 @@ def test_gradient_fails_when_no_gradients_come_back() -> None:
     case = make_case(X, "gradient", GRAD)
     expected = observe(lambda x: {"y": x * 2}, case)
     forged = {name: Observation(value=obs.value) for name, obs in expected.items()}   # grads dropped
-    result = checks.get("gradient").check(case, expected, forged, **GRAD)
+    result = judged("gradient", case, expected, forged, **GRAD)
     assert not result.passed and "no gradient reaches `x`" in result.message
 
 
@@ -536,7 +537,7 @@ def test_leakage_redraws_the_listed_rows_and_watches_the_others() -> None:
 def test_leakage_can_watch_every_row_while_all_labels_change() -> None:
     params = {"arg": "labels", "rows": "all", "watch": "all", "message": "labels are only for scoring"}
     case = make_case(PROBE, "leakage", params)
-    before, after = case.args[1].data, case.calls["leakage.perturbed"].args[1].data
+    before, after = case.args[1].data, case.calls.of("leakage")[leakage.CALL].args[1].data
     # every label moved, to another label of the range the argument spans
     assert after.dtype == before.dtype and np.all(after != before) and set(after) <= {0, 1, 2}
     independent = lambda features, labels: {"predictions": np.argmax(features, 1)}  # noqa: E731
@@ -603,12 +604,12 @@ def test_gradient_fails_when_the_gradients_are_missing_or_malformed() -> None:
     case = make_case(X, "gradient", {"wrt": ["x"]})
     expected = observe(lambda x: x * 2, case)
     actual = observe(lambda x: x * 2, case)
-    assert checks.get("gradient").check(case, expected, actual, wrt=["x"]).passed
-    good = actual["gradient.backward"]
+    assert judged("gradient", case, expected, actual, wrt=["x"]).passed
+    good = actual[BACKWARD]
     for forged in (None, (), (good.grads[0], good.grads[0]),
                    (wire.Array(data=good.grads[0].data[:1], library="torch", dtype="float32"),)):
-        actual["gradient.backward"] = replace(good, grads=forged)
-        assert not checks.get("gradient").check(case, expected, actual, wrt=["x"]).passed, forged
+        actual[BACKWARD] = replace(good, grads=forged)
+        assert not judged("gradient", case, expected, actual, wrt=["x"]).passed, forged
 
 
 def test_gradient_fails_for_an_output_without_autograd_history_where_the_reference_has_one() -> None:
@@ -617,9 +618,9 @@ def test_gradient_fails_for_an_output_without_autograd_history_where_the_referen
     case = make_case(X, "gradient", {"wrt": ["x"]})
     expected = observe(lambda x: x * 2, case)
     actual = observe(lambda x: x * 2, case)
-    value = actual["gradient.backward"].value
-    actual["gradient.backward"] = replace(actual["gradient.backward"], value=replace(value, has_grad_fn=False))
-    result = checks.get("gradient").check(case, expected, actual, wrt=["x"])
+    value = actual[BACKWARD].value
+    actual[BACKWARD] = replace(actual[BACKWARD], value=replace(value, has_grad_fn=False))
+    result = judged("gradient", case, expected, actual, wrt=["x"])
     assert not result.passed and "not connected to the autograd graph" in result.message
 
 
@@ -629,10 +630,11 @@ def test_mutation_fails_when_the_inputs_after_are_missing() -> None:
     case = make_case(X, "mutation", {})
     expected = observe(lambda x: x * 2, case)
     actual = observe(lambda x: x * 2, case)
-    assert checks.get("mutation").check(case, expected, actual).passed
+    assert judged("mutation", case, expected, actual).passed
+    inputs = call_name("mutation", mutation.CALL)
     for forged in (None, ()):
-        actual["mutation.inputs"] = replace(actual["mutation.inputs"], inputs_after=forged)
-        result = checks.get("mutation").check(case, expected, actual)
+        actual[inputs] = replace(actual[inputs], inputs_after=forged)
+        result = judged("mutation", case, expected, actual)
         assert not result.passed and "did not come back" in result.message
 
 
@@ -677,7 +679,7 @@ def test_experiment_says_the_representation_collapsed() -> None:
 
 def _weights_case():
     case = make_case(FOUR, "experiment", SIMSIAM)
-    good = observe(_simsiam, case)["experiment.run"]
+    good = observe(_simsiam, case)[call_name("experiment", experiment.CALL)]
     return case, good
 
 
@@ -696,7 +698,9 @@ def test_experiment_fails_malformed_or_forged_weights(forge, says) -> None:
     """Whatever comes back is judged as weights on held-out data; anything else fails, never passes."""
     case, good = _weights_case()
     forged = Observation(value=forge(dict(good.value)))
-    result = checks.get("experiment").check(case, {}, {"experiment.run": forged}, **SIMSIAM)
+    unused = Observation(value=None)  # the check scores the run's weights only
+    result = checks.get("experiment").check(case, Observed(main=unused), Observed(main=unused, own={experiment.CALL: forged}),
+                                            **SIMSIAM)
     assert not result.passed and says in result.message
 
 
@@ -705,7 +709,7 @@ def test_experiment_sends_training_data_only() -> None:
     from judge.experiments import simsiam
 
     case = make_case(FOUR, "experiment", SIMSIAM)
-    data = case.calls["experiment.run"].experiment["data"]
+    data = case.calls.of("experiment")[experiment.CALL].experiment["data"]
     assert set(data) == {"weights", "views", "batches"}
     _, heldout = simsiam.setup(np.random.default_rng(SIMSIAM["seed"]), simsiam.SETTINGS)
     sent = np.concatenate([v.data for v in data["views"]])

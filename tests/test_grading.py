@@ -133,3 +133,37 @@ def test_without_a_listener_the_report_is_the_same(judge):
                                                on_result=lambda t: None)
     plain = judge.prepared("patchify").submit(SLOW_LATE.replace("time.sleep(1.0)", "pass"), "a.py")
     assert [(t.name, t.verdict, t.text) for t in streamed.tests] == [(t.name, t.verdict, t.text) for t in plain.tests]
+
+
+class _StoppedAtTheLimit:
+    """A sandbox whose every call the judge stopped after `ms` milliseconds: no observation came back."""
+
+    def __init__(self, ms: float) -> None:
+        self.ms = ms
+
+    def run(self, program, calls, limits, on_progress=None, node_limits=None):
+        from judge.sandbox import CallOutcome, RunResult
+        from judge.verdict import Verdict
+
+        return RunResult(outcomes=[CallOutcome(verdict=Verdict.TIME_LIMIT_EXCEEDED, time_ms=self.ms,
+                                               message="this test took longer than the time limit of 1 s")
+                                   for _ in calls])
+
+
+def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() -> None:
+    """Not 0 ms: the time of a call with no observation is the judge's measure of it (issue 11 item 6)."""
+    from judge import problem as problems
+    from judge.backend import Program
+    from judge.cases import build_case
+    from judge.execute import Observation
+    from judge.grading import grade
+    from judge.sandbox import Limits
+
+    problem = problems.load_problem(REPO, "patchify")
+    case = build_case(problem, problem.examples[0])
+    expected = {name: Observation(value=1.0) for name in case.calls}
+    program = Program("def patchify(*a):\n    while True: pass\n", "s.py", problem.entry_point)
+    report = grade(problem, [case], [expected], program, "s.py", _StoppedAtTheLimit(1003.5), Limits(time_s=1.0))
+    (test,) = report.tests
+    assert test.verdict.value == "time_limit_exceeded" and test.time_ms == 1003.5
+

@@ -10,25 +10,23 @@ import torch
 import torch.nn.functional as F
 
 from judge import checks, problem, wire
-from judge.cases import MAIN, Case
+from judge.cases import Case, Drawn, call_name, with_calls
 from judge.checks import invariance
 from judge.errors import ConfigError
-from judge.execute import Call, Observation, run_call
+from judge.execute import Observation, run_call
 from judge.problem import CheckSpec, Tolerance
 from judge.verdict import Verdict
 
 TOL = Tolerance(rtol=1e-5, atol=1e-6)
-CALL = f"invariance.{invariance.CALL}"
+CALL = call_name("invariance", invariance.CALL)
 
 
 def make_case(args: dict[str, Any], params: dict, tolerance: Tolerance = TOL) -> Case:
-    """A case selecting the invariance check with `params`, with its calls (as build_case does)."""
+    """A case selecting the invariance check with `params`, with its calls (as build_case makes them)."""
     test = problem.TestSpec(name="t", group="check", inputs={}, checks=(CheckSpec("invariance", params),),
                             tolerance=tolerance, source="tests.yaml:7")
     plain = tuple(wire.roundtrip(v) for v in args.values())
-    case = Case(test=test, arg_names=tuple(args), args=plain, tolerance=tolerance)
-    case.calls.update({MAIN: Call(args=plain), **{f"invariance.{k}": c for k, c in invariance.calls(case, **params).items()}})
-    return case
+    return with_calls(Drawn(test=test, arg_names=tuple(args), args=plain, tolerance=tolerance))
 
 
 def observe(fn: Callable, case: Case) -> dict[str, Observation]:
@@ -38,7 +36,9 @@ def observe(fn: Callable, case: Case) -> dict[str, Observation]:
 
 def run(args: dict, params: dict, reference: Callable, submission: Callable, tolerance: Tolerance = TOL):
     case = make_case(args, params, tolerance)
-    return checks.get("invariance").check(case, observe(reference, case), observe(submission, case), **params)
+    expected, actual = observe(reference, case), observe(submission, case)
+    return checks.get("invariance").check(case, case.view("invariance", expected), case.view("invariance", actual),
+                                          **params)
 
 
 def transformed(case: Case, name: str) -> np.ndarray:

@@ -73,6 +73,8 @@ def test_each_death_gets_its_verdict_and_later_calls_still_run(sandbox):
     assert verdicts == [None, Verdict.TIME_LIMIT_EXCEEDED, None, Verdict.RUNTIME_ERROR, None,
                         Verdict.RUNTIME_ERROR, None, None]
     assert "time limit of 1 s" in result.outcomes[1].message
+    # the time the judge measured until it stopped the call (the child sleeps 30 s; its own clock is not asked)
+    assert 1000 <= result.outcomes[1].time_ms < 30000
     assert "sys.exit() or os._exit()" in result.outcomes[3].message
     assert "SIGSEGV" in result.outcomes[5].message
     assert result.outcomes[7].observation.error.headline() == "ValueError: bad input"

@@ -12,20 +12,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from judge.verdict import Verdict, folder_names, folder_verdict
 
-# Folder name -> expected overall verdict (shared/spec/judge.md layout).
-FOLDER_VERDICTS = {
-    "accepted": "accepted",
-    "wrong_answer": "wrong_answer",
-    "time_limit_exceeded": "time_limit_exceeded",
-    "run_time_error": "runtime_error",
-    "runtime_error": "runtime_error",
-    "memory_limit_exceeded": "memory_limit_exceeded",
-    "output_limit_exceeded": "output_limit_exceeded",
-    "compile_error": "compile_error",
-    "security_violation": "security_violation",
-}
+REPO = Path(__file__).resolve().parent.parent
 
 # Wrong answers: a phrase the first failing test's message must contain (the mistake, named).
 PATCHIFY_DIAGNOSES = {
@@ -128,16 +117,16 @@ def _failures(report) -> str:
 @pytest.mark.parametrize("problem_id, path", SUBMISSIONS)
 def test_known_submission_gets_its_verdict(judged, problem_id: str, path: Path) -> None:
     folder = path.parent.name
-    assert folder in FOLDER_VERDICTS, (
-        f"{path.relative_to(REPO)}: unknown folder {folder!r}; expected one of {', '.join(FOLDER_VERDICTS)}")
+    expected = folder_verdict(folder)   # the one rule validate uses (judge.verdict)
+    assert expected is not None, (
+        f"{path.relative_to(REPO)}: unknown folder {folder!r}; expected one of {', '.join(folder_names())}")
     report = judged(problem_id, path)
-    expected = FOLDER_VERDICTS[folder]
-    assert report.verdict.value == expected, (
+    assert report.verdict is expected, (
         f"{path.relative_to(REPO)}: expected {expected}, got {report.verdict.value} "
         f"({report.passed}/{report.total} passed); failing tests:\n{_failures(report)}")
-    if folder != "accepted":
+    if expected is not Verdict.ACCEPTED:
         assert report.first_failure is not None and report.first_failure.text, "a failure must say why"
-    if problem_id in DIAGNOSES and folder == "wrong_answer":
+    if problem_id in DIAGNOSES and expected is Verdict.WRONG_ANSWER:
         keyword = DIAGNOSES[problem_id].get(path.name)
         assert keyword is not None, f"add {path.name} and its diagnostic phrase to DIAGNOSES[{problem_id!r}]"
         first = report.first_failure

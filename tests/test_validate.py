@@ -208,7 +208,9 @@ def test_unknown_verdict_folder_and_orphaned_hidden_tests(set_judge, edit, probl
         shutil.rmtree(problem_set / "submissions" / PROBLEM / "wrong", ignore_errors=True)
     assert "error: ghost.schema: hidden_tests/ghost/ belongs to no problem: problems/ghost.yaml does not exist" in found
     assert any(e.startswith("error: unpatchify.submissions.wrong: submissions/unpatchify/wrong/: unknown verdict "
-                            "folder; expected one of accepted, wrong_answer, time_limit_exceeded, run_time_error")
+                            "folder; expected one of accepted, wrong_answer, runtime_error, time_limit_exceeded, "
+                            "memory_limit_exceeded, output_limit_exceeded, compile_error, security_violation, "
+                            "judge_error, run_time_error")
                for e in found), found
     shutil.rmtree(problem_set / "hidden_tests" / "ghost")
 

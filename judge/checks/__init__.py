@@ -2,11 +2,14 @@
 
 A check is a plain function `check(case, expected, actual, **params) ->
 CheckResult`, one per module (as DMOJ keeps one checker per file).
-`expected` and `actual` map call names to `Observation`s: "main" is the call
-on the test's inputs; a check that needs more (a gradient, a perturbed batch)
-declares extra calls with `calls(case, **params)`, which the judge runs on the
-reference and on the submission alike. Checks never raise for a wrong answer;
-a check that crashes is a judge error, never a silent "wrong".
+`expected` and `actual` are the reference's and the submission's
+observations as this check sees them (`judge.cases.Observed`): `.main` is the
+call on the test's inputs. A check that needs more (a gradient, a perturbed
+batch) declares extra calls with `calls(drawn, **params) -> {name: Call}`,
+which the judge runs on the reference and on the submission alike; the check
+reads them back as `actual[name]`, by the name it chose (how they are named
+among the test's calls is `judge.cases`' business). Checks never raise for a
+wrong answer; a check that crashes is a judge error, never a silent "wrong".
 
 Tests select checks in YAML by key: `compare: {}`, `raises: ValueError`,
 `gradient: {wrt: [images]}`, and so on; `PARAMS` in each module declares the
@@ -32,7 +35,7 @@ _MODULES = ("compare", "structure", "shape", "dtype", "finite", "allclose", "rai
 class CheckType:
     name: str
     check: Callable[..., CheckResult]
-    calls: Callable[..., dict] | None
+    calls: Callable[..., dict] | None   # (drawn, **params) -> {name: Call}: the check's extra calls
     params: dict[str, Param]
     doc: str
 

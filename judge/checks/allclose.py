@@ -19,7 +19,7 @@ MAX_ROWS = 8
 
 
 def check(case, expected, actual, **params) -> CheckResult:
-    return compare_values(expected["main"].value, actual["main"].value, case.tolerance, case.public)
+    return compare_values(expected.main.value, actual.main.value, case.tolerance, case.public)
 
 
 def compare_values(expected, actual, tolerance, reveal: bool, what: str = "") -> CheckResult:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from judge.checks import allclose, dtype, finite, shape, structure
+from judge.cases import Observed
 from judge.checks.result import CheckResult, fail, ok
 from judge.execute import Observation
 
@@ -38,7 +39,7 @@ def matches_reference(case, expected: Observation, actual: Observation, what: st
         want = {k: v for k, v in want.items() if k in keys}
         if isinstance(got, dict):
             got = {k: v for k, v in got.items() if k in keys}
-    result = check(case, {"main": Observation(value=want)}, {"main": Observation(value=got)})
+    result = check(case, Observed(main=Observation(value=want)), Observed(main=Observation(value=got)))
     if result.passed:
         return result
     return fail(f"{what}: {result.message}", lines=result.lines, verdict=result.verdict)

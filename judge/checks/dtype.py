@@ -19,7 +19,7 @@ PARAMS: dict = {}
 
 
 def check(case, expected, actual, **params) -> CheckResult:
-    for path, e, a in leaves(expected["main"].value, actual["main"].value):
+    for path, e, a in leaves(expected.main.value, actual.main.value):
         if isinstance(e, Array) and isinstance(a, Array) and not e.scalar and e.dtype != a.dtype:
             return fail(f"{label(path)} has dtype {a.dtype}; expected {e.dtype}", diagnose=True, key=top_key(path))
         if type(e) is int and type(a) is not int:

@@ -121,5 +121,5 @@ def _weights(value, shapes: dict[str, tuple[int, ...]]):
 
 
 def check(case, expected, actual, **p) -> CheckResult:
-    outcome = evaluate(case, actual[f"experiment.{CALL}"], **p)
+    outcome = evaluate(case, actual[CALL], **p)
     return ok() if outcome.failed is None else fail(outcome.message)

@@ -10,7 +10,7 @@ PARAMS: dict = {}
 
 
 def check(case, expected, actual, **params) -> CheckResult:
-    for path, e, a in leaves(expected["main"].value, actual["main"].value):
+    for path, e, a in leaves(expected.main.value, actual.main.value):
         ev, av = numeric(e), numeric(a)
         if ev is None or av is None or ev.shape != av.shape:
             continue

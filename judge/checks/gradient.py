@@ -29,12 +29,13 @@ from judge.wire import Array
 PARAMS = params(Param("wrt", list, required=True, what="a list of argument names"),
                 Param("outputs", list, default=None, what="a list of output keys"))
 
+CALL = "backward"  # the extra call: the test's inputs, backpropagated
 _DETACHED = ("the output is not connected to the autograd graph: .detach(), .data, .numpy(), "
              "torch.tensor(...) or a round trip through numpy breaks it")
 
 
 def calls(case, *, wrt: list[str], outputs: list[str] | None = None) -> dict[str, Call]:
-    return {"backward": Call(args=case.args, grad_wrt=tuple(case.arg_index(n) for n in wrt),
+    return {CALL: Call(args=case.args, grad_wrt=tuple(case.arg_index(n) for n in wrt),
                              grad_outputs=None if outputs is None else tuple(outputs),
                              grad_seed=case.seed("gradient"))}
 
@@ -56,7 +57,7 @@ def named_grads(wrt: list[str], expected: tuple | None, actual: tuple | None) ->
 
 
 def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None = None) -> CheckResult:
-    exp, act = expected["gradient.backward"], actual["gradient.backward"]
+    exp, act = expected[CALL], actual[CALL]
     if act.grad_error is not None:
         return fail(f"backward pass failed: {act.grad_error.headline()}", lines=act.grad_error.frames,
                     verdict=Verdict.RUNTIME_ERROR)

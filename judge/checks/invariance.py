@@ -300,15 +300,15 @@ def check(case, expected, actual, *, transform: str, args: list[str], keys: dict
     rels = relations(case, transform, keys, relation)
     perm = row_permutation(case, args, block, axis) if transform == "permute_rows" else None
     what = describe_transform(transform, args, block, low, high, axis)
-    broken = violations(case, expected["main"].value, expected[f"invariance.{CALL}"].value, rels, perm)
+    broken = violations(case, expected.main.value, expected[CALL].value, rels, perm)
     if broken:  # the declaration, not the submission, is wrong
         return fail(f"the reference breaks this declared invariance ({what}): {broken[0]}; "
                     f"fix the test at {case.test.source}", verdict=Verdict.JUDGE_ERROR)
-    broken = violations(case, actual["main"].value, actual[f"invariance.{CALL}"].value, rels, perm)
+    broken = violations(case, actual.main.value, actual[CALL].value, rels, perm)
     if broken:
         return fail(f"{what}, so {broken[0]}", lines=broken[1:])
     keys = None if None in rels else sorted({k for k in rels} | {r.source for r in rels.values() if r.source})
-    same = matches_reference(case, expected[f"invariance.{CALL}"], actual[f"invariance.{CALL}"],
+    same = matches_reference(case, expected[CALL], actual[CALL],
                              f"when {what}", keys)
     if not same.passed:
         return same

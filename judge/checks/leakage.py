@@ -46,6 +46,7 @@ PARAMS = params(Param("arg", str, required=True, what="the name of the batched a
                 Param("outputs", list, default=None, what="a list of output keys"),
                 Param("message", str, default=None, what="what a change means, for the learner"))
 
+CALL = "perturbed"  # the extra call: the test's inputs with some rows of `arg` redrawn
 _MIXED = "samples are mixed across the batch (a reshape or sum over the batch dimension?)"
 
 
@@ -94,7 +95,7 @@ def calls(case, *, arg: str, sample: int = -1, rows=None, watch=None, outputs=No
     data = _redraw(original.data, changed, np.random.default_rng(case.seed("leakage")))
     args = list(case.args)
     args[index] = Array(data=data, library=original.library, dtype=original.dtype)
-    return {"perturbed": Call(args=tuple(args))}
+    return {CALL: Call(args=tuple(args))}
 
 
 def check(case, expected, actual, *, arg: str, sample: int = -1, rows=None, watch=None, outputs=None,
@@ -104,7 +105,7 @@ def check(case, expected, actual, *, arg: str, sample: int = -1, rows=None, watc
     watched = _indices(watch, batch, "watch") if watch is not None else [i for i in range(batch) if i not in changed]
     redrawn = f"sample {changed[0]}" if len(changed) == 1 else "every row" if len(changed) == batch \
         else f"rows {_listing(changed)}"
-    base, perturbed = actual["main"].value, actual["leakage.perturbed"].value
+    base, perturbed = actual.main.value, actual[CALL].value
     compared = False
     for path, a, b in leaves(base, perturbed):
         if outputs is not None and path.split(".")[0] not in outputs:
@@ -122,8 +123,9 @@ def check(case, expected, actual, *, arg: str, sample: int = -1, rows=None, watc
         wanted = f"`{'`, `'.join(outputs)}`" if outputs else "an output"
         return fail(f"leakage: {wanted} with one row per row of `{arg}` ({batch}) was expected in both calls; "
                     "nothing could be compared")
-    for name, what in (("main", "on the test's inputs"), ("leakage.perturbed", f"with {redrawn} redrawn")):
-        same = matches_reference(case, expected[name], actual[name], what, outputs)
+    for want, got, what in ((expected.main, actual.main, "on the test's inputs"),
+                            (expected[CALL], actual[CALL], f"with {redrawn} redrawn")):
+        same = matches_reference(case, want, got, what, outputs)
         if not same.passed:
             return same
     return ok()

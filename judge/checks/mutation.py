@@ -21,10 +21,11 @@ from judge.execute import Call
 from judge.wire import Array
 
 PARAMS: dict = {}
+CALL = "inputs"  # the extra call: the test's inputs again, read back afterwards
 
 
 def calls(case, **params) -> dict[str, Call]:
-    return {"inputs": Call(args=case.args)}
+    return {CALL: Call(args=case.args)}
 
 
 def _entries(name: str, before: Any, now: Any) -> Iterator[tuple[str, Any, Any]]:
@@ -37,14 +38,13 @@ def _entries(name: str, before: Any, now: Any) -> Iterator[tuple[str, Any, Any]]
 
 
 def check(case, expected, actual, **params) -> CheckResult:
-    for call_name, call in case.calls.items():
-        observed = actual.get(call_name)
+    for call, observed in actual.every:
         if observed is None:
-            continue  # a call of another check that has no observation is judged by grading
+            continue  # a call with no observation is judged by grading, before any check
         result = _unchanged(case, call.args, observed.inputs_after)
         if not result.passed:
             return result
-    return matches_reference(case, expected["mutation.inputs"], actual["mutation.inputs"], "on the test's inputs")
+    return matches_reference(case, expected[CALL], actual[CALL], "on the test's inputs")
 
 
 def _unchanged(case, before_args, after) -> CheckResult:

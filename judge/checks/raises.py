@@ -16,7 +16,7 @@ PARAMS = params(Param("type", str, required=True, shorthand=True,
 
 
 def check(case, expected, actual, *, type: str) -> CheckResult:
-    observed = actual["main"]
+    observed = actual.main
     if observed.error is None:
         return fail(f"returned a value instead of raising {type}")
     if observed.error.is_a(type):

@@ -9,7 +9,7 @@ PARAMS: dict = {}
 
 
 def check(case, expected, actual, **params) -> CheckResult:
-    for path, e, a in leaves(expected["main"].value, actual["main"].value):
+    for path, e, a in leaves(expected.main.value, actual.main.value):
         if isinstance(e, Array) and isinstance(a, Array) and not e.scalar and e.shape != a.shape:
             return fail(f"{label(path)} has shape {a.shape}; expected {e.shape}", diagnose=True, key=top_key(path))
     return ok()

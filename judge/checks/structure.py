@@ -12,7 +12,7 @@ PARAMS: dict = {}
 
 
 def check(case, expected, actual, **params) -> CheckResult:
-    problems = list(differences(expected["main"].value, actual["main"].value))
+    problems = list(differences(expected.main.value, actual.main.value))
     if problems:
         return fail(problems[0], lines=problems[1:6], diagnose=True)
     return ok()

@@ -25,7 +25,6 @@ _LAZY = {
     "plain": "judge.render.segments",
     "render": "judge.render.text",
     "render_text": "judge.render.text",
-    "render_lines": "judge.render.text",
     "terminal_output": "judge.render.text",
     "values_lines": "judge.render.text",
     "render_markdown": "judge.render.markdown",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import textwrap
 
-from judge.escape import escape_controls
 from judge.render.segments import Line, to_text
 from judge.report import HINT, Report, Shown, TestResult
 from judge.terminal import terminal_width
@@ -30,15 +29,6 @@ def terminal_output(report: Report, *, as_json: bool, verbose: bool, examples_on
     if as_json:
         return report.dumps() + "\n", stderr
     return render_text(report, verbose=verbose, values=examples_only, colour=colour, width=width) + "\n", stderr
-
-
-def render_lines(report: Report, verbose: bool = False, values: bool = False) -> list[tuple[str, str | None]]:
-    """(text, colour) per line, for callers that colour whole lines; see `render` for segments."""
-    result = []
-    for line in render(report, verbose=verbose, values=values):
-        styles = [s for _, s in line if s]
-        result.append((escape_controls("".join(t for t, _ in line).rstrip()), styles[0] if styles else None))
-    return result
 
 
 DETAILED_FAILURES = 3  # failures shown in full without -v

@@ -262,6 +262,7 @@ class _Drive:
         self.wall = wall                # absolute deadline of the whole submission
         self.deadline = min(time.monotonic() + limits.import_time_s, wall)
         self.call_started = 0.0         # when the call in progress began (judge's clock)
+        self.stopped_at: float | None = None  # when the judge decided to kill the worker
         self.kill_reason: tuple[Verdict, str] | None = None
 
     @property
@@ -376,7 +377,7 @@ class _Drive:
             except wire.TooManyNodes:
                 self.protocol.advance()
                 self.result.outcomes[index] = CallOutcome(
-                    output=self._call_output(),
+                    output=self._call_output(), time_ms=self._call_ms(),
                     verdict=Verdict.WRONG_ANSWER,
                     message=f"the result has more than {allowed} items (arrays, numbers, list items, dict keys), "
                             "far more than the expected output has: it cannot match")
@@ -421,6 +422,7 @@ class _Drive:
     def _kill(self, verdict: Verdict, message: str) -> None:
         if self.kill_reason is None:
             self.kill_reason = (verdict, message)
+            self.stopped_at = time.monotonic()
         try:
             self.ctl.sendall(channel.KILL)
         except OSError:
@@ -448,8 +450,12 @@ class _Drive:
             for i in range(self.current, len(self.calls)):
                 self.result.outcomes[i] = CallOutcome(verdict=verdict, message=message)
             return len(self.calls)
-        self.result.outcomes[self.current] = CallOutcome(verdict=verdict, message=message)
+        self.result.outcomes[self.current] = CallOutcome(verdict=verdict, message=message, time_ms=self._call_ms())
         return self.current + 1
+
+    def _call_ms(self) -> float:
+        """How long the call in progress ran on the judge's clock: until the kill, else until now."""
+        return ((self.stopped_at or time.monotonic()) - self.call_started) * 1000
 
     def _memory_used_kb(self) -> int:
         """Peak memory the worker added to what it started with (from the monitor's record)."""

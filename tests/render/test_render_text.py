@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from judge.problem import Tolerance
-from judge.render import render_lines, render_text, use_colour
+from judge.render import render_text, use_colour
 from judge.report import Mistake, Report, Shown
 from judge.report import TestResult as Result  # (not a pytest test class)
 from judge.verdict import NOT_ATTEMPTED, Verdict
@@ -154,12 +154,6 @@ def test_known_mistake_is_named_once():
     text = render_text(Report("p", "s.py", tests))
     assert text.count(mistake) == 1
     assert text.count("this matches the known mistake named above") == 2
-
-
-def test_render_lines_keeps_the_old_shape():
-    lines = render_lines(Report("p", "s.py", [Result("t", "example", Verdict.ACCEPTED)]))
-    assert all(isinstance(text, str) and (colour is None or isinstance(colour, str)) for text, colour in lines)
-    assert lines[-1][0].startswith("✓ accepted: 1/1")
 
 
 def test_json_report_is_unchanged_by_shown_values():
