@@ -1,9 +1,10 @@
 """Execution backends: what runs a submission's calls, declared as a small protocol.
 
 A backend takes a `Program` (the source and what to call), the calls and the
-`Limits`, and returns a `RunResult`: facts about what happened (observations,
-deaths, kills, refusals), never verdicts, which the judge decides itself
-(`judge.verdicts`). Every input and output has a plain (JSON-able) form, so a
+`Limits`, and returns a `RunResult` (`judge.sandbox.result`): facts about what
+happened (observations, deaths, kills, refusals), never verdicts, which the judge
+decides itself (`judge.verdicts`). Every input and output has a plain (JSON-able)
+form (`Program`, `Call`, `Limits`, `RunResult`: `to_plain`/`from_plain`), so a
 backend may run on another machine: `SandboxBackend` runs here, in the fork
 servers of `judge.sandbox`; a queue worker elsewhere can be one too.
 """
@@ -19,6 +20,7 @@ from judge.errors import ConfigError
 from judge.execute import Call
 from judge.sandbox.launch import Launched
 from judge.sandbox.limits import DISABLE_ENV, Limits
+from judge.sandbox.result import RunResult
 
 FRAMEWORKS = ("numpy", "torch")
 
@@ -68,8 +70,8 @@ class Backend(Protocol):
     """
 
     def run(self, program: Program, calls: Sequence[Call], limits: Limits, *,
-            on_progress: Callable[[Any, int], None] | None = None,
-            node_limits: Sequence[int] | None = None) -> Any: ...
+            on_progress: Callable[[RunResult, int], None] | None = None,
+            node_limits: Sequence[int] | None = None) -> RunResult: ...
 
     def close(self) -> None: ...
 
@@ -91,8 +93,8 @@ class SandboxBackend:
         self._lock = threading.Lock()
 
     def run(self, program: Program, calls: Sequence[Call], limits: Limits, *,
-            on_progress: Callable[[Any, int], None] | None = None,
-            node_limits: Sequence[int] | None = None) -> Any:
+            on_progress: Callable[[RunResult, int], None] | None = None,
+            node_limits: Sequence[int] | None = None) -> RunResult:
         sandbox = self.server(program.framework)
         if program.hidden:
             sandbox.protect_also(tuple(Path(h) for h in program.hidden))  # no restart: read at each spawn

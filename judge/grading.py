@@ -1,8 +1,9 @@
 """Grading: from cases, expected observations and a sandboxed run to a report.
 
-This is where verdicts are decided, in the judge's process, from plain data:
-sandbox verdicts (time, memory, output, crashes) first, then errors raised by
-the submission, then the checks selected for each test in order. A value
+Each test is judged in the judge's process, from plain data: the sandbox's
+facts about its calls (time, memory, output, crashes) first, then errors
+raised by the submission (both turned into verdicts by judge.verdicts), then
+the checks selected for each test in order. A value
 failure is matched against the problem's known mistakes ("traps"), then
 against generic relations to the expected output (judge.diagnose), so the
 message can name the mistake; a test's hint is shown only for the failures
@@ -18,18 +19,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from judge import checks, wire
+from judge import checks, verdicts, wire
 from judge.cases import MAIN, Case, Observed
 from judge.checks import compare
 from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
 from judge.escape import escape_controls
-from judge.execute import ErrorInfo, Observation, run_call
+from judge.execute import Observation, run_call
 from judge.problem import Problem, Trap
 from judge.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
 from judge.backend import Backend, Program
-from judge.sandbox import Limits, RunResult, isolation
-from judge.verdict import NOT_ATTEMPTED, Verdict
+from judge.sandbox import Limits, Refusal, RunResult, isolation
+from judge.verdict import Verdict
 
 Expected = dict[str, Observation]
 MAX_PRINTED = 2000  # characters of a test's printed output kept with its result
@@ -113,7 +114,7 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
         while len(results) < len(cases) and ends[len(results)] <= done:
             i = len(results)
             outcomes = run.outcomes[ends[i] - len(cases[i].calls):ends[i]]
-            result, pending = _judge_outcomes(cases[i], orders[i], expected[i], run, outcomes, traps)
+            result, pending = _judge_outcomes(cases[i], orders[i], expected[i], run, outcomes, traps, limits)
             printed = "".join(o.output for o in outcomes)  # what this test's calls printed, attributed to it
             if printed:
                 result = replace(result, output=cap_message(escape_controls(printed, keep="\n\t"), MAX_PRINTED))
@@ -135,19 +136,22 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
 
 
 def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunResult, outcomes: list,
-                    traps: TrapSet | None) -> tuple[TestResult, _Pending | None]:
+                    traps: TrapSet | None, limits: Limits) -> tuple[TestResult, _Pending | None]:
     """One case's verdict from its calls' outcomes (`names[k]` is the call of `outcomes[k]`)."""
     actual: dict[str, Observation] = {}
-    failure: tuple[Verdict, str] | None = None
+    refusals: dict[str, Refusal] = {}  # calls whose value the child's harness refused (their error says why)
+    failure: verdicts.Decision | None = None
     for name, outcome in zip(names, outcomes):
         if outcome.observation is not None:
             actual[name] = outcome.observation
-        elif outcome.verdict is not None and failure is None:
-            failure = (outcome.verdict, outcome.message)
+            if outcome.refusal is not None:
+                refusals[name] = outcome.refusal
+        elif failure is None:
+            failure = verdicts.of_call(outcome, limits)
     # Each call has the time limit; a test takes as long as its slowest call (an experiment's training run),
     # timed by the judge, including a call stopped for running past its limit.
     time_ms = max((o.time_ms for o in outcomes), default=0.0)
-    return _judge_case(case, expected, actual, run, failure, traps, time_ms)
+    return _judge_case(case, expected, actual, refusals, run, failure, traps, limits, time_ms)
 
 
 @dataclass(frozen=True)
@@ -160,8 +164,8 @@ class _Pending:
     diagnosed: bool = False          # the failure was about the output's value: traps were tried
 
 
-def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], run: RunResult,
-                failure: tuple[Verdict, str] | None, traps: TrapSet | None,
+def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], refusals: dict[str, Refusal],
+                run: RunResult, failure: verdicts.Decision | None, traps: TrapSet | None, limits: Limits,
                 time_ms: float) -> tuple[TestResult, _Pending | None]:
     main = actual.get(MAIN)
 
@@ -177,28 +181,25 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
                           not_attempted=not_attempted), pending
 
     if run.load_error is not None:
-        error = run.load_error
-        details = error.error.frames if error.error else ()
-        blocked = _blocked_operation(error.error) if error.error else None
+        load = run.load_error
+        decision = verdicts.of_load(load, limits)
+        details = load.error.frames if load.error else ()
         details = tuple(cap_message(escape_controls(d), MAX_DETAIL) for d in tuple(details)[:MAX_DETAILS])
-        if blocked:
-            return TestResult(case.name, case.test.group, Verdict.SECURITY_VIOLATION,
-                              escape_controls(f"while loading the file, {blocked} ({error.message[:200]})"), 0.0,
-                              details), None
-        message = escape_controls(_load_message(error.verdict, error.message, error.error))
-        return TestResult(case.name, case.test.group, error.verdict, cap_message(message), 0.0, details), None
+        return TestResult(case.name, case.test.group, decision.verdict,
+                          cap_message(escape_controls(decision.message)), 0.0, details), None
     if failure is not None:
-        return result(*failure)
+        return result(failure.verdict, failure.message)
     raising = _raises(case)
     for name in case.calls:
         observation = actual.get(name)
         if observation is None:
             return result(Verdict.JUDGE_ERROR, f"no result came back for call {name!r}")
         error = observation.error
-        if error is not None and (not (name == MAIN and raising) or error.is_a("MemoryError")):
-            # Running out of memory is memory_limit_exceeded even where an error is expected (class 10).
-            verdict, message = _error_verdict(error)
-            return result(verdict, message, details=error.frames, not_attempted=_not_implemented(error))
+        decision = None if error is None else verdicts.of_error(error, refusals.get(name),
+                                                                 error_expected=name == MAIN and raising)
+        if decision is not None:
+            return result(decision.verdict, decision.message, details=error.frames,
+                          not_attempted=decision.not_attempted)
     for spec in case.test.checks:
         outcome = checks.get(spec.type).check(case, case.view(spec.type, expected), case.view(spec.type, actual),
                                               **spec.params)
@@ -215,7 +216,7 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
                 trap = known_mistake(case, actual, traps, only=set(case.test.hint_when))
                 pending = _Pending(kind, trap, diagnosed=True)
             # a `raises` check failing on NotImplementedError: the starter is untouched (issue 7)
-            untouched = main is not None and main.error is not None and _not_implemented(main.error)
+            untouched = main is not None and main.error is not None and verdicts.not_attempted(main.error)
             return result(outcome.verdict, outcome.message, outcome.lines, pending, not_attempted=untouched)
     return result(Verdict.ACCEPTED)
 
@@ -279,46 +280,8 @@ def _shown(case: Case, expected: Expected, actual: dict[str, Observation]) -> Sh
                  tolerance=case.tolerance)
 
 
-def _not_implemented(error: ErrorInfo) -> bool:
-    """The call raised NotImplementedError itself (not while its value was sent back)."""
-    return error.where != "return" and error.is_a("NotImplementedError")
-
-
 def _raises(case: Case) -> bool:
     return any(spec.type == "raises" for spec in case.test.checks)
-
-
-def _load_message(verdict: Verdict, message: str, error: ErrorInfo | None) -> str:
-    if error is None:
-        return f"while loading the file: {message}"
-    if error.is_a("SyntaxError"):
-        return f"the file does not compile: {message}"
-    if verdict is Verdict.COMPILE_ERROR:
-        return message.split(": ", 1)[1] if ": " in message else message
-    if error.is_a("SystemExit"):
-        return "the file called sys.exit() while being loaded; define the function and return values instead"
-    return f"loading the file raised {message}"
-
-
-def _error_verdict(error: ErrorInfo) -> tuple[Verdict, str]:
-    if error.where == "return":
-        if "too large" in error.message:
-            return Verdict.OUTPUT_LIMIT_EXCEEDED, error.message
-        return Verdict.WRONG_ANSWER, error.message
-    blocked = _blocked_operation(error)
-    if blocked:
-        return Verdict.SECURITY_VIOLATION, f"{blocked} ({error.headline()[:200]})"
-    if error.is_a("OSError") and error.message.startswith("[Errno 28]"):
-        return Verdict.OUTPUT_LIMIT_EXCEEDED, f"the scratch directory is full: files written are limited ({error.headline()[:200]})"
-    if error.is_a("MemoryError") or (error.is_a("RuntimeError") and "can't allocate memory" in error.message):
-        return Verdict.MEMORY_LIMIT_EXCEEDED, f"ran out of memory: {error.headline()[:300]}"
-    if error.is_a("NotImplementedError"):
-        return Verdict.RUNTIME_ERROR, f"{NOT_ATTEMPTED}: the function still raises NotImplementedError"
-    if error.is_a("SystemExit"):
-        return Verdict.RUNTIME_ERROR, "called sys.exit() during the test; return a value instead"
-    if error.is_a("RecursionError"):
-        return Verdict.RUNTIME_ERROR, f"maximum recursion depth exceeded ({error.headline()[:200]})"
-    return Verdict.RUNTIME_ERROR, f"raised {error.headline()}"
 
 
 def generic_mistake(case: Case, expected: Expected, actual: dict[str, Observation]) -> Diagnosis | None:
@@ -376,17 +339,3 @@ def _array_shapes(value: Any, path: tuple = ()) -> dict[tuple, tuple[int, ...]]:
 def _may_match(trap_shapes: dict, observed_shapes: dict) -> bool:
     """False when compare must fail: it requires each expected array's shape at the same place."""
     return all(observed_shapes.get(p) == s for p, s in trap_shapes.items())
-
-
-_BLOCKED_ERRNOS = ("[Errno 1]", "[Errno 13]")
-
-
-def _blocked_operation(error: ErrorInfo) -> str | None:
-    """The sandbox's refusal in the learner's terms, when `error` is one (EPERM/EACCES)."""
-    if not (error.is_a("PermissionError") or (error.is_a("OSError") and error.message.startswith(_BLOCKED_ERRNOS))):
-        return None
-    text = error.message
-    if "'" in text or "/" in text:
-        return "the sandbox blocked a file access: opening files outside the working directory is not allowed"
-    return ("the sandbox blocked an operation: starting programs or processes, network access and "
-            "signalling other processes are not allowed")

@@ -45,8 +45,16 @@ class TooManyNodes(WireError):
     """A value with more nodes than its allowance: it cannot match the expected one."""
 
 
+class TooLarge(WireError):
+    """A value over the size limits (bytes, items or header): what the child's refusal calls too large."""
+
+
 class _Refused(Exception):
     """A value whose type may not cross (raised inside encode, explained to the user)."""
+
+
+class _RefusedTooLarge(_Refused):
+    """A value over a size limit (raised inside encode; encode raises TooLarge for it)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,26 +108,28 @@ def encode(value: Any, max_bytes: int, max_nodes: int | None = None) -> bytes:
     budget = [max_bytes, max_nodes if max_nodes is not None else 1 << 62]
     try:
         tree = _encode(value, blobs, budget, "result", 0)
+    except _RefusedTooLarge as exc:
+        raise TooLarge(str(exc)) from None
     except _Refused as exc:
         raise WireError(str(exc)) from None
     header = json.dumps(tree, allow_nan=True, separators=(",", ":")).encode()
     if max_nodes is not None and len(header) > MAX_HEADER:
-        raise WireError(f"result: the value is too large to return (its structure takes over "
-                        f"{MAX_HEADER >> 20} MiB; the limit is {MAX_NODES} items)")
+        raise TooLarge(f"result: the value is too large to return (its structure takes over "
+                       f"{MAX_HEADER >> 20} MiB; the limit is {MAX_NODES} items)")
     return struct.pack("<I", len(header)) + header + b"".join(blobs)
 
 
 def _take(budget: list[int], n: int, path: str) -> None:
     budget[0] -= n
     if budget[0] < 0:
-        raise _Refused(f"{path}: the value is too large to return (over the output size limit)")
+        raise _RefusedTooLarge(f"{path}: the value is too large to return (over the output size limit)")
 
 
 def _node(budget: list[int], path: str, extra: int = 0) -> None:
     budget[1] -= 1
     if budget[1] < 0:
-        raise _Refused(f"{path}: the value is too large to return (more than the limit of {MAX_NODES} items "
-                       "in all: arrays, numbers, strings, list items and dict keys)")
+        raise _RefusedTooLarge(f"{path}: the value is too large to return (more than the limit of {MAX_NODES} "
+                               "items in all: arrays, numbers, strings, list items and dict keys)")
     _take(budget, NODE_COST + extra, path)
 
 

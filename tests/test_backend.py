@@ -13,7 +13,7 @@ from judge import wire
 from judge.backend import Program, SandboxBackend
 from judge.execute import Call, Observation, register_source, run_call
 from judge.sandbox.limits import Limits
-from judge.sandbox.runner import CallOutcome, RunResult
+from judge.sandbox.result import CallOutcome, RunResult
 from judge.session import Judge
 
 REPO = Path(__file__).resolve().parent.parent
@@ -96,6 +96,39 @@ def test_a_fake_backend_and_the_sandbox_give_equal_reports(judge, relative):
     [program] = fake.programs
     assert (program.filename, program.framework) == (path.name, judge.problem(problem_id).framework)
     assert program.hidden == (str(path.parent.resolve()),)   # the graded directory travels with the program
+
+
+class OverTheWire:
+    """Another backend's requests and results as a remote worker would get and send them:
+    the program and limits as JSON, the calls and the result in the wire format."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def run(self, program, calls, limits, *, on_progress=None, node_limits=None):
+        program = Program.from_plain(json.loads(json.dumps(program.to_plain())))
+        limits = Limits.from_plain(json.loads(json.dumps(limits.to_plain())))
+        calls = [Call.from_plain(wire.roundtrip(call.to_plain())) for call in calls]
+        result = self.inner.run(program, calls, limits, node_limits=node_limits)
+        back = RunResult.from_plain(wire.roundtrip(result.to_plain()))
+        if on_progress is not None:
+            on_progress(back, len(calls))
+        return back
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+@pytest.mark.parametrize("relative", ["patchify/wrong_answer/column_major.py", "patchify/run_time_error/typo_in_name.py",
+                                      "patchify/time_limit_exceeded/counting_grid_rows.py"])
+def test_requests_and_results_crossing_as_plain_data_judge_the_same(judge, relative):
+    problem_id, path = _known(relative)
+    with Judge(REPO, backend=OverTheWire(SandboxBackend(judge.protected_paths())), record=False) as remote:
+        crossed = remote.run(problem_id, path)
+    direct = judge.prepared(problem_id).submit(path.read_text(), str(path), record=False)
+    assert crossed.verdict is direct.verdict
+    if crossed.verdict.value != "time_limit_exceeded":  # a timed-out test's message says how long it ran
+        assert _seen(crossed) == _seen(direct)
 
 
 # ---------------------------------------------------------------- the sandbox backend's servers

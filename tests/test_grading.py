@@ -142,11 +142,10 @@ class _StoppedAtTheLimit:
         self.ms = ms
 
     def run(self, program, calls, limits, on_progress=None, node_limits=None):
-        from judge.sandbox import CallOutcome, RunResult
-        from judge.verdict import Verdict
+        from judge.sandbox import CallOutcome, Death, Kill, RunResult
 
-        return RunResult(outcomes=[CallOutcome(verdict=Verdict.TIME_LIMIT_EXCEEDED, time_ms=self.ms,
-                                               message="this test took longer than the time limit of 1 s")
+        # The facts of a kill for time (SIGKILL from the judge); judge.verdicts makes it time_limit_exceeded.
+        return RunResult(outcomes=[CallOutcome(death=Death(kill=Kill.CALL_TIME, signal=9, cpu_s=1.0), time_ms=self.ms)
                                    for _ in calls])
 
 
@@ -166,4 +165,5 @@ def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() 
     report = grade(problem, [case], [expected], program, "s.py", _StoppedAtTheLimit(1003.5), Limits(time_s=1.0))
     (test,) = report.tests
     assert test.verdict.value == "time_limit_exceeded" and test.time_ms == 1003.5
+    assert test.message == "this test took longer than the time limit of 1 s"
 

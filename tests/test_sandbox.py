@@ -1,4 +1,4 @@
-"""The sandbox's mechanics: outcomes per call, deaths and their verdicts, limits, layers."""
+"""The sandbox's mechanics: outcomes per call, the facts of deaths (and the verdicts made of them), limits, layers."""
 from __future__ import annotations
 
 import json
@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judge import wire
+from judge import verdicts, wire
 from judge.execute import Call
-from judge.sandbox import Limits, Program, Sandbox
+from judge.sandbox import Kill, Limits, Program, Refusal, Sandbox
 from judge.sandbox import seccomp
 from judge.sandbox import namespaces
 from judge.sandbox.isolation import LAYERS, disabled_from_env, exposure, probe_all, readable_paths
@@ -33,6 +33,12 @@ def sandbox():
 def _run(sandbox, source, calls=None, **limits):
     calls = calls if calls is not None else [Call(args=(wire.roundtrip(np.arange(3.0)),))]
     return sandbox.run(Program(source, "solution.py", "f"), calls, Limits(**{"time_s": 1.0, **limits}))
+
+
+def _decided(result, limits=Limits(time_s=1.0)):
+    """Each outcome's (verdict, message) as judge.verdicts decides it; None for an observation."""
+    decisions = [verdicts.of_call(o, limits) for o in result.outcomes]
+    return [None if d is None else (d.verdict, d.message) for d in decisions]
 
 
 def _calls(*modes):
@@ -67,33 +73,54 @@ def test_values_come_back_in_order(sandbox):
     assert result.workers == 1
 
 
-def test_each_death_gets_its_verdict_and_later_calls_still_run(sandbox):
+def test_each_death_is_reported_as_facts_and_later_calls_still_run(sandbox):
     result = _run(sandbox, MODES, _calls("ok", "sleep", "ok", "exit", "ok", "segv", "ok", "raise"))
-    verdicts = [o.verdict for o in result.outcomes]
-    assert verdicts == [None, Verdict.TIME_LIMIT_EXCEEDED, None, Verdict.RUNTIME_ERROR, None,
-                        Verdict.RUNTIME_ERROR, None, None]
-    assert "time limit of 1 s" in result.outcomes[1].message
+    deaths = [o.death for o in result.outcomes]
+    assert [d is None for d in deaths] == [True, False, True, False, True, False, True, True]
+    assert (deaths[1].kill, deaths[1].signal) == (Kill.CALL_TIME, 9)  # the judge killed it with SIGKILL
+    assert (deaths[3].kill, deaths[3].exit_code, deaths[3].signal) == (None, 0, None)
+    assert (deaths[5].kill, deaths[5].exit_code, deaths[5].signal) == (None, None, 11)
+    assert all(d.cpu_s > 0 for d in deaths if d is not None)
+    decided = _decided(result)
+    assert [d and d[0] for d in decided] == [None, Verdict.TIME_LIMIT_EXCEEDED, None, Verdict.RUNTIME_ERROR, None,
+                                             Verdict.RUNTIME_ERROR, None, None]
+    assert "time limit of 1 s" in decided[1][1]
     # the time the judge measured until it stopped the call (the child sleeps 30 s; its own clock is not asked)
     assert 1000 <= result.outcomes[1].time_ms < 30000
-    assert "sys.exit() or os._exit()" in result.outcomes[3].message
-    assert "SIGSEGV" in result.outcomes[5].message
+    assert "sys.exit() or os._exit()" in decided[3][1]
+    assert "SIGSEGV" in decided[5][1]
     assert result.outcomes[7].observation.error.headline() == "ValueError: bad input"
-    assert [o.observation.value for o in result.outcomes if o.verdict is None][0] == {"value": 1.5, "items": [1, 2]}
+    assert result.outcomes[0].observation.value == {"value": 1.5, "items": [1, 2]}
     assert result.workers == 4  # a fresh worker after each death
 
 
 def test_output_flood_is_cut_and_reported(sandbox):
     result = _run(sandbox, MODES, _calls("flood", "ok"), output_bytes=64 * 1024)
-    assert result.outcomes[0].verdict is Verdict.OUTPUT_LIMIT_EXCEEDED
+    assert result.outcomes[0].death.kill is Kill.OUTPUT_FLOOD
+    assert _decided(result, Limits(time_s=1.0, output_bytes=64 * 1024))[0] == (
+        Verdict.OUTPUT_LIMIT_EXCEEDED, "printed more than 64 KiB to stdout/stderr")
     assert result.outcomes[1].observation is not None
     assert result.output_bytes > 64 * 1024
     assert len(result.output) < 20 * 1024  # only the head is kept
 
 
+def test_a_flood_is_charged_to_its_call_never_to_loading(sandbox):
+    """The next worker starts over the output budget: its first call's output is that call's flood, not
+    a load failure (it once was when the pipe was read before the waiting LOADED frame: the whole report
+    then said the file failed to load)."""
+    source = "def f(x):\n    while True:\n        print('x' * 4096)\n"  # loads at once: LOADED right after READY
+    for _ in range(5):  # the order of the pipe and the frames is a race: one run could pass by chance
+        result = _run(sandbox, source, _calls(1, 2))
+        assert result.load_error is None
+        assert [o.death.kill for o in result.outcomes] == [Kill.OUTPUT_FLOOD, Kill.OUTPUT_FLOOD]
+
+
 def test_a_submission_that_hangs_everywhere_stops_at_the_budget(sandbox):
     result = _run(sandbox, MODES, _calls(*["sleep"] * 6), total_time_s=2.5)
-    assert all(o.verdict is Verdict.TIME_LIMIT_EXCEEDED for o in result.outcomes)
-    assert "not run" in result.outcomes[-1].message
+    assert result.outcomes[0].death.kill is Kill.CALL_TIME and result.outcomes[-1].skipped
+    decided = _decided(result, Limits(time_s=1.0, total_time_s=2.5))
+    assert all(verdict is Verdict.TIME_LIMIT_EXCEEDED for verdict, _ in decided)
+    assert decided[-1][1] == "not run: earlier tests used up this submission's time budget of 2.5 s"
     assert result.workers <= 4
 
 
@@ -105,9 +132,10 @@ def test_a_submission_that_hangs_everywhere_stops_at_the_budget(sandbox):
 ])
 def test_load_errors(sandbox, source, verdict, words):
     result = _run(sandbox, source)
-    assert result.load_error is not None
-    assert result.load_error.verdict is verdict
-    assert words in result.load_error.message
+    assert result.load_error is not None and result.load_error.death is None
+    decision = verdicts.of_load(result.load_error, Limits(time_s=1.0))
+    assert decision.verdict is verdict
+    assert words in decision.message
 
 
 def test_torch_and_numpy_threads_work_inside(sandbox):
@@ -169,8 +197,43 @@ def test_a_result_with_far_more_items_than_allowed_is_wrong_before_it_is_decoded
     result = sandbox.run(Program(source, "solution.py", "f"), [Call(args=(3,)), Call(args=(1000,))],
                          Limits(time_s=1.0), node_limits=[50, 50])
     assert result.outcomes[0].observation.value == [0, 1, 2]
-    assert result.outcomes[1].observation is None and result.outcomes[1].verdict is Verdict.WRONG_ANSWER
-    assert "cannot match" in result.outcomes[1].message
+    assert result.outcomes[1].observation is None
+    assert (result.outcomes[1].refusal, result.outcomes[1].items_allowed) == (Refusal.TOO_MANY_ITEMS, 50)
+    decision = verdicts.of_call(result.outcomes[1], Limits(time_s=1.0))
+    assert decision.verdict is Verdict.WRONG_ANSWER and "cannot match" in decision.message
+
+
+def test_the_harness_says_why_it_refused_a_value(sandbox):
+    """Too large is output_limit_exceeded, not returnable is wrong_answer: decided from the refusal, not its text."""
+    source = ("import numpy as np\n"
+              "def f(mode):\n"
+              "    return np.zeros(1 << 20) if mode == 'big' else object() if mode == 'odd' else 1\n")
+    limits = Limits(time_s=1.0, result_bytes=1 << 20)
+    result = sandbox.run(Program(source, "solution.py", "f"), _calls("big", "odd", "ok"), limits)
+    big, odd, ok = result.outcomes
+    assert (big.refusal, big.observation.error.where) == (Refusal.TOO_LARGE, "return")
+    assert (odd.refusal, odd.observation.error.where) == (Refusal.NOT_RETURNABLE, "return")
+    assert (ok.refusal, ok.observation.value) == (None, 1)
+    decided = [verdicts.of_error(o.observation.error, o.refusal, error_expected=False).verdict for o in (big, odd)]
+    assert decided == [Verdict.OUTPUT_LIMIT_EXCEEDED, Verdict.WRONG_ANSWER]
+
+
+def test_a_refusal_cannot_be_claimed_for_a_value(sandbox):
+    """A forged RESULT that calls a plain value refused breaks the protocol: the fact is not the child's to invent."""
+    source = ("import os, stat, struct\n"
+              "from judge import wire\n"
+              "def f(mode):\n"
+              "    body = wire.encode({'value': 1, 'error': None, 'time_ms': 0.0, 'grads': None,\n"
+              "                        'inputs_after': None, 'grad_error': None}, 1 << 20)\n"
+              "    payload = b'{\"index\": 0, \"refusal\": \"too_large\"}\\n' + body\n"
+              "    fd = next(fd for fd in range(3, 64) if os.path.exists(f'/proc/self/fd/{fd}')\n"
+              "              and stat.S_ISSOCK(os.fstat(fd).st_mode))\n"
+              "    os.write(fd, b'O' + struct.pack('<Q', len(payload)) + payload)\n"
+              "    return 2\n")
+    result = sandbox.run(Program(source, "solution.py", "f"), _calls("forge"), Limits(time_s=1.0))
+    death = result.outcomes[0].death
+    assert death.kill is Kill.MALFORMED_FRAME and "refused value" in death.detail
+    assert verdicts.of_call(result.outcomes[0], Limits(time_s=1.0)).verdict is Verdict.SECURITY_VIOLATION
 
 
 def test_a_slow_call_is_not_kept_alive_by_frames_and_times_are_the_judges(sandbox):
@@ -187,7 +250,9 @@ def test_a_slow_call_is_not_kept_alive_by_frames_and_times_are_the_judges(sandbo
     result = sandbox.run(Program(source, "solution.py", "f"), [Call(args=("slow",)), Call(args=("keepalive",))],
                          Limits(time_s=1.0))
     assert 150 <= result.outcomes[0].time_ms < 1000
-    assert result.outcomes[1].verdict is Verdict.SECURITY_VIOLATION
+    assert result.outcomes[1].death.kill is Kill.MALFORMED_FRAME
+    assert "READY" in result.outcomes[1].death.detail
+    assert verdicts.of_call(result.outcomes[1], Limits(time_s=1.0)).verdict is Verdict.SECURITY_VIOLATION
 
 def test_the_child_reads_only_stdlib_site_packages_and_the_judge(tmp_path, monkeypatch):
     """Class 7: a directory on the judge's sys.path ($PYTHONPATH, the cwd under `python -m`) is not readable."""

@@ -1,7 +1,8 @@
 """Running untrusted submissions: a warm fork server, isolated children, limits.
 
 The boundary: the judge sends inputs and receives plain observations; it never
-sends expected values, and it decides every verdict itself.
+sends expected values. The sandbox reports facts (`result`); the judge decides
+every verdict from them (`judge.verdicts`).
 
 Names load on first use, so `judge.sandbox.launch` can start the server
 before numpy is imported in the judge.
@@ -12,10 +13,14 @@ from typing import Any
 
 _LAZY = {
     "Limits": "judge.sandbox.limits",
-    "CallOutcome": "judge.sandbox.runner",
-    "LoadError": "judge.sandbox.runner",
+    "CallOutcome": "judge.sandbox.result",
+    "Death": "judge.sandbox.result",
+    "Kill": "judge.sandbox.result",
+    "LoadError": "judge.sandbox.result",
+    "LoadKind": "judge.sandbox.result",
+    "Refusal": "judge.sandbox.result",
+    "RunResult": "judge.sandbox.result",
     "Program": "judge.backend",
-    "RunResult": "judge.sandbox.runner",
     "Sandbox": "judge.sandbox.runner",
 }
 

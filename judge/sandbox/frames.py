@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.sandbox import channel
+from judge.sandbox.result import Refusal
 
 MAX_LAYERS = 32
 MAX_LAYER_TEXT = 300
@@ -66,15 +67,27 @@ def parse_load_error(payload: bytes) -> tuple[str, Any]:
     return value["kind"], value["error"]
 
 
-def parse_result(payload: bytes) -> tuple[int, bytes]:
-    """(call index, wire bytes of the observation)."""
+def parse_result(payload: bytes) -> tuple[int, Refusal | None, bytes]:
+    """(call index, the harness's refusal of the value if it refused it, wire bytes of the observation).
+
+    The header is {"index": i}, or {"index": i, "refusal": r} when the harness could not
+    send the value (r is "too_large" or "not_returnable"; the observation's error says why).
+    """
     header, newline, body = payload.partition(b"\n")
     if not newline:
         raise ProtocolError("RESULT: no header line")
-    value = _json_object(header, {"index"}, "RESULT")
+    try:
+        value = _json_object(header, {"index", "refusal"}, "RESULT")
+    except ProtocolError:
+        value = _json_object(header, {"index"}, "RESULT")
     if type(value["index"]) is not int:
         raise ProtocolError("RESULT.index: expected an integer")
-    return value["index"], body
+    if "refusal" not in value:
+        return value["index"], None, body
+    refusal = value["refusal"]
+    if refusal not in (Refusal.TOO_LARGE.value, Refusal.NOT_RETURNABLE.value):
+        raise ProtocolError(f"RESULT.refusal: expected {Refusal.TOO_LARGE.value!r} or {Refusal.NOT_RETURNABLE.value!r}")
+    return value["index"], Refusal(refusal), body
 
 
 @dataclass

@@ -4,14 +4,16 @@
 calls: a worker is spawned, sent the source and every remaining call, and
 read with a deadline per call. A worker that times out, crashes, floods its
 output or exits is killed with its process group; the call in progress gets
-that verdict and the remaining calls continue in a fresh worker, so one bad
-test never hides the results of the others.
+the facts of its death (`result.Death`: why it was killed, its exit status or
+signal, peak memory, CPU time) and the remaining calls continue in a fresh
+worker, so one bad test never hides the results of the others. The runner
+reports facts only: `judge.verdicts` decides what they mean.
 
 Nothing the worker sends moves a deadline (issue 10, class 4): loading has
 `import_time_s` from READY, each call `time_s` from the end of the one
 before, and the whole submission an absolute wall clock. Every frame is
-parsed strictly (`frames`); a frame out of place or malformed is a
-security_violation. Call times are measured here, from frame arrivals.
+parsed strictly (`frames`); a frame out of place or malformed kills the
+worker (Kill.MALFORMED_FRAME). Call times are measured here, from frame arrivals.
 """
 from __future__ import annotations
 
@@ -19,12 +21,10 @@ import dataclasses
 import json as _json
 import os
 import shutil
-import signal
 import socket
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -35,51 +35,12 @@ from judge.execute import Call, ErrorInfo, Observation
 from judge.sandbox import channel, frames
 from judge.sandbox.launch import Launched, launch
 from judge.sandbox.limits import Limits
-from judge.verdict import Verdict
+from judge.sandbox.result import CallOutcome, Death, Kill, LoadError, LoadKind, Refusal, RunResult
 
 OUTPUT_KEEP = 16 * 1024  # bytes of stdout/stderr kept for display
-# A test stopped for time is memory_limit_exceeded when memory is what it was spending its time
-# on: it had used at least MEMORY_FLOOR of its limit and, at the pace it took memory per CPU
-# second, would have taken MEMORY_PACE of the limit within time_s of CPU (the worker's CPU time
-# includes its start, so the pace is an underestimate). Page touching varies 10x in speed on a
-# loaded machine, so a hog reaches either limit first by chance (issue 10, class 10); a sleeper
-# or a busy loop takes little memory per CPU second and stays time_limit_exceeded.
-MEMORY_FLOOR = 0.25
-MEMORY_PACE = 0.5
 # What one decoded node (a Python object, an ndarray header, a dict slot) costs the judge, measured
 # as an upper bound; with Limits.results_total_bytes it bounds the judge's memory per submission.
 HELD_PER_NODE = 1024
-
-
-@dataclass(frozen=True)
-class CallOutcome:
-    """A call's observation, or the verdict of the sandbox when there is none."""
-
-    observation: Observation | None = None
-    verdict: Verdict | None = None
-    message: str = ""
-    time_ms: float = 0.0
-    output: str = ""       # what the submission printed during this call (it flushes before each result)
-
-
-@dataclass(frozen=True)
-class LoadError:
-    verdict: Verdict       # compile_error or runtime_error (or a sandbox verdict)
-    error: ErrorInfo | None
-    message: str
-
-
-@dataclass
-class RunResult:
-    outcomes: list[CallOutcome]
-    load_error: LoadError | None = None
-    output: str = ""
-    output_bytes: int = 0
-    workers: int = 0
-    isolation_active: list[str] = field(default_factory=list)
-    isolation_failed: list[str] = field(default_factory=list)
-    held_bytes: int = 0        # decoded results kept for grading, charged as bytes + HELD_PER_NODE per node
-    node_limits: list[int] = field(default_factory=list)
 
 
 class Sandbox:
@@ -195,10 +156,7 @@ class Sandbox:
         while start < len(calls):
             if start > 0 and time.monotonic() - began > limits.budget_s:
                 # A submission that hangs in every test would otherwise cost tests x limit.
-                skipped = CallOutcome(verdict=Verdict.TIME_LIMIT_EXCEEDED,
-                                      message=f"not run: earlier tests used up this submission's time budget "
-                                              f"of {limits.budget_s:g} s")
-                result.outcomes[start:] = [skipped] * (len(calls) - start)
+                result.outcomes[start:] = [CallOutcome(skipped=True)] * (len(calls) - start)
                 break
             result.workers += 1
             start = _Drive(self._spawn(), program, calls, start, limits, captured, result, progress, wall,
@@ -263,7 +221,7 @@ class _Drive:
         self.deadline = min(time.monotonic() + limits.import_time_s, wall)
         self.call_started = 0.0         # when the call in progress began (judge's clock)
         self.stopped_at: float | None = None  # when the judge decided to kill the worker
-        self.kill_reason: tuple[Verdict, str] | None = None
+        self.kill: tuple[Kill, str] | None = None  # why the judge killed this worker, and the particulars
 
     @property
     def current(self) -> int:
@@ -299,37 +257,43 @@ class _Drive:
         while self.exit_record is None:
             readable = channel.wait_readable(sorted(open_fds), self.deadline)
             if not readable and time.monotonic() >= self.deadline:
-                if self.data.fileno() in open_fds and self.kill_reason is None:
-                    self._kill(Verdict.TIME_LIMIT_EXCEEDED, self._overtime())
+                if self.data.fileno() in open_fds and self.kill is None:
+                    self._kill(self._overtime())
                 self.deadline = time.monotonic() + 5.0  # wait for the monitor's exit record
                 if not readable and self.ctl.fileno() not in open_fds:
                     break
                 continue
+            flood_while_loading = False
             if self.out in readable:
                 data = channel.read_some(self.out)
                 if not data:
                     open_fds.discard(self.out)
                 elif not self.output.add(data):
-                    self._kill(Verdict.OUTPUT_LIMIT_EXCEEDED,
-                               f"printed more than {self.limits.output_bytes // 1024} KiB to stdout/stderr")
+                    # Over the budget before LOADED was handled: the child sends LOADED before its first
+                    # call prints, so when a frame is waiting too, handle it first; the flood is then the
+                    # call's (a later worker starts over a budget an earlier one used up), not loading's.
+                    flood_while_loading = not self.loaded and self.data.fileno() in readable
+                    if not flood_while_loading:
+                        self._kill(Kill.OUTPUT_FLOOD)
             if self.data.fileno() in readable:
                 data = channel.read_some(self.data.fileno(), 1 << 22)
                 if not data:
                     open_fds.discard(self.data.fileno())
-                    if self.exit_record is None and self.kill_reason is None:
+                    if self.exit_record is None and self.kill is None:
                         self.deadline = time.monotonic() + 5.0
-                elif self.kill_reason is None:
+                elif self.kill is None:
                     # Once the judge has decided to kill this worker, nothing it sends counts:
-                    # a late result must not overwrite the verdict of the call in progress.
+                    # a late result must not overwrite the death of the call in progress.
                     try:
                         for kind, payload in self.reader.feed(data):
-                            if self.kill_reason is not None:
+                            if self.kill is not None:
                                 break
                             self._on_frame(kind, payload)
                     except (channel.ChannelError, ValueError, TypeError, KeyError, OverflowError,
                             RecursionError) as exc:  # WireError and ProtocolError are ValueErrors
-                        self._kill(Verdict.SECURITY_VIOLATION,
-                                   f"the submission wrote into the judge's result channel ({str(exc)[:200]})")
+                        self._kill(Kill.MALFORMED_FRAME, str(exc)[:200])
+            if flood_while_loading:
+                self._kill(Kill.OUTPUT_FLOOD)  # a no-op when LOADED's handler found the flood (and charged the call)
             if self.ctl.fileno() in readable:
                 data = channel.read_some(self.ctl.fileno())
                 if not data:
@@ -339,13 +303,11 @@ class _Drive:
                 else:
                     self._on_ctl(data)
 
-    def _overtime(self) -> str:
+    def _overtime(self) -> Kill:
+        """Which clock ran out: the submission's, loading's or the call's."""
         if time.monotonic() >= self.wall:
-            return (f"this submission used up its time budget of "
-                    f"{self.limits.import_time_s + self.limits.budget_s:g} s")
-        if not self.loaded:
-            return f"loading the file took longer than the time limit of {self.limits.import_time_s:g} s"
-        return f"this test took longer than the time limit of {self.limits.time_s:g} s"
+            return Kill.WALL_CLOCK
+        return Kill.CALL_TIME if self.loaded else Kill.LOAD_TIME
 
     def _start_clock(self, seconds: float) -> None:
         self.call_started = time.monotonic()
@@ -361,41 +323,36 @@ class _Drive:
             self._start_clock(self.limits.import_time_s)
         elif kind == channel.LOAD_ERROR:
             load_kind, record = frames.parse_load_error(payload)
-            error = ErrorInfo.from_plain(record)
-            verdict = Verdict.COMPILE_ERROR if load_kind == "compile" else Verdict.RUNTIME_ERROR
-            self.result.load_error = LoadError(verdict, error, error.headline())
+            self.result.load_error = LoadError(kind=LoadKind(load_kind), error=ErrorInfo.from_plain(record))
         elif kind == channel.LOADED:
             self.loaded = True
             self._call_output()  # printed while loading: in the run's output, not any call's
             self._start_clock(self.limits.time_s)
         elif kind == channel.RESULT:
-            index, body = frames.parse_result(payload)
+            index, refusal, body = frames.parse_result(payload)
             self.protocol.check_index(index)
             allowed = min(wire.MAX_NODES, self.result.node_limits[index])
             try:
                 plain, nodes = wire.decode_counted(body, self.limits.result_bytes + (1 << 20), allowed)
             except wire.TooManyNodes:
                 self.protocol.advance()
-                self.result.outcomes[index] = CallOutcome(
-                    output=self._call_output(), time_ms=self._call_ms(),
-                    verdict=Verdict.WRONG_ANSWER,
-                    message=f"the result has more than {allowed} items (arrays, numbers, list items, dict keys), "
-                            "far more than the expected output has: it cannot match")
+                self.result.outcomes[index] = CallOutcome(refusal=Refusal.TOO_MANY_ITEMS, items_allowed=allowed,
+                                                          output=self._call_output(), time_ms=self._call_ms())
                 self._start_clock(self.limits.time_s)
                 self.progress(self.result, self.current)
                 return
             observation = Observation.from_plain(plain)
+            if (refusal is not None) != (observation.error is not None and observation.error.where == "return"):
+                raise frames.ProtocolError("RESULT: a refused value comes with the refusal, and only then")
             # What the judge holds for this submission: bytes plus a per-node overhead, over all calls.
             self.result.held_bytes += len(body) + nodes * HELD_PER_NODE
             if self.result.held_bytes > self.limits.results_total_bytes:
-                self._kill(Verdict.OUTPUT_LIMIT_EXCEEDED,
-                           f"the results of this submission's calls together are over "
-                           f"{self.limits.results_total_bytes >> 20} MiB")
+                self._kill(Kill.RESULTS_TOTAL)
                 return
             self.protocol.advance()
             elapsed_ms = (time.monotonic() - self.call_started) * 1000  # the judge's clock, not the child's
             observation = dataclasses.replace(observation, time_ms=elapsed_ms)
-            self.result.outcomes[index] = CallOutcome(observation=observation, time_ms=elapsed_ms,
+            self.result.outcomes[index] = CallOutcome(observation=observation, refusal=refusal, time_ms=elapsed_ms,
                                                       output=self._call_output())
             self._start_clock(self.limits.time_s)
             self.progress(self.result, self.current)
@@ -408,8 +365,7 @@ class _Drive:
             if not data:
                 break
             if not self.output.add(data):
-                self._kill(Verdict.OUTPUT_LIMIT_EXCEEDED,
-                           f"printed more than {self.limits.output_bytes // 1024} KiB to stdout/stderr")
+                self._kill(Kill.OUTPUT_FLOOD)
                 break
         return self.output.since_mark()
 
@@ -419,9 +375,9 @@ class _Drive:
             if kind == channel.EXIT:
                 self.exit_record = _json.loads(payload)
 
-    def _kill(self, verdict: Verdict, message: str) -> None:
-        if self.kill_reason is None:
-            self.kill_reason = (verdict, message)
+    def _kill(self, reason: Kill, detail: str = "") -> None:
+        if self.kill is None:
+            self.kill = (reason, detail)
             self.stopped_at = time.monotonic()
         try:
             self.ctl.sendall(channel.KILL)
@@ -435,75 +391,33 @@ class _Drive:
         os.close(self.out)
 
     def _next_start(self) -> int:
-        """Assign a verdict to the call in progress (if any); return where to resume."""
+        """Record the death of the call in progress (if any); return where to resume."""
         if self.result.load_error is not None or self.current >= len(self.calls):
-            if self.kill_reason is not None and self.kill_reason[0] is Verdict.SECURITY_VIOLATION \
+            if self.kill is not None and self.kill[0] is Kill.MALFORMED_FRAME \
                     and self.result.load_error is None and self.protocol.state != "done":
                 # Every result arrived, then the worker broke the protocol (e.g. a forged frame after
                 # the last result): the submission's fault, charged to its last call.
-                self.result.outcomes[len(self.calls) - 1] = CallOutcome(verdict=self.kill_reason[0],
-                                                                         message=self.kill_reason[1])
+                self.result.outcomes[len(self.calls) - 1] = CallOutcome(death=self._death())
             return len(self.calls)
-        verdict, message = self._death()
+        death = self._death()
         if not self.loaded:
-            self.result.load_error = LoadError(verdict, None, message)
-            for i in range(self.current, len(self.calls)):
-                self.result.outcomes[i] = CallOutcome(verdict=verdict, message=message)
+            self.result.load_error = LoadError(death=death)
             return len(self.calls)
-        self.result.outcomes[self.current] = CallOutcome(verdict=verdict, message=message, time_ms=self._call_ms())
+        self.result.outcomes[self.current] = CallOutcome(death=death, time_ms=self._call_ms())
         return self.current + 1
 
     def _call_ms(self) -> float:
         """How long the call in progress ran on the judge's clock: until the kill, else until now."""
         return ((self.stopped_at or time.monotonic()) - self.call_started) * 1000
 
-    def _memory_used_kb(self) -> int:
-        """Peak memory the worker added to what it started with (from the monitor's record)."""
-        record = self.exit_record or {}
-        return max(0, int(record.get("maxrss_kb", 0)) - int(record.get("baseline_kb", 0)))
-
-    def _death(self) -> tuple[Verdict, str]:
-        limit_kb = self.limits.memory_mb * 1024
-        if self.kill_reason is not None:
-            verdict, message = self.kill_reason
-            used = self._memory_used_kb()
-            cpu_s = float((self.exit_record or {}).get("cpu_s", 0.0))
-            pace_kb = used / max(cpu_s, 0.05) * self.limits.time_s  # memory it would take in time_s of CPU
-            if verdict is Verdict.TIME_LIMIT_EXCEEDED and used >= MEMORY_FLOOR * limit_kb \
-                    and pace_kb >= MEMORY_PACE * limit_kb:
-                return (Verdict.MEMORY_LIMIT_EXCEEDED,
-                        f"used {used // 1024} MiB of its {self.limits.memory_mb} MiB memory limit "
-                        f"when it was stopped ({message})")
-            return self.kill_reason
+    def _death(self) -> Death:
+        """The facts of this worker's end: the judge's kill, and the monitor's record (trusted: the
+        monitor is the judge's own process, forked before the worker)."""
         record = self.exit_record or {}
         status = record.get("status")
-        if status is None:
-            return Verdict.JUDGE_ERROR, "the sandbox monitor vanished without an exit status"
-        if os.WIFSIGNALED(status):
-            sig = os.WTERMSIG(status)
-            if sig == signal.SIGKILL and self._memory_used_kb() < limit_kb // 2:
-                # Nobody here killed it for time or output and it was far below its memory
-                # limit: it killed itself (e.g. os.kill(0, SIGKILL)).
-                return Verdict.RUNTIME_ERROR, "the process was killed by SIGKILL before returning a result"
-            return _signal_verdict(sig)
-        code = os.WEXITSTATUS(status)
-        if code == 0:
-            return (Verdict.RUNTIME_ERROR,
-                    "the process exited (exit status 0) before returning a result: "
-                    "calling sys.exit() or os._exit() is not allowed")
-        return Verdict.RUNTIME_ERROR, f"the process exited with status {code} before returning a result"
-
-
-def _signal_verdict(sig: int) -> tuple[Verdict, str]:
-    name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else f"signal {sig}"
-    if sig == signal.SIGXCPU:
-        return Verdict.TIME_LIMIT_EXCEEDED, "used more CPU time than allowed (SIGXCPU)"
-    if sig == signal.SIGXFSZ:
-        return Verdict.OUTPUT_LIMIT_EXCEEDED, "wrote a file larger than the file-size limit (SIGXFSZ)"
-    if sig == signal.SIGSYS:
-        return Verdict.SECURITY_VIOLATION, "made a system call that the sandbox forbids (SIGSYS)"
-    if sig == signal.SIGSEGV:
-        return Verdict.RUNTIME_ERROR, "the process crashed with a segmentation fault (SIGSEGV)"
-    if sig == signal.SIGKILL:
-        return Verdict.MEMORY_LIMIT_EXCEEDED, "the process was killed (SIGKILL), most likely for using too much memory"
-    return Verdict.RUNTIME_ERROR, f"the process was killed by {name}"
+        kill, detail = self.kill if self.kill is not None else (None, "")
+        return Death(kill=kill, detail=detail,
+                     exit_code=os.WEXITSTATUS(status) if status is not None and not os.WIFSIGNALED(status) else None,
+                     signal=os.WTERMSIG(status) if status is not None and os.WIFSIGNALED(status) else None,
+                     peak_memory_kb=max(0, int(record.get("maxrss_kb", 0)) - int(record.get("baseline_kb", 0))),
+                     cpu_s=float(record.get("cpu_s", 0.0)))

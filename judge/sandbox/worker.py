@@ -21,6 +21,7 @@ from judge import harness, wire
 from judge.execute import Call, ErrorInfo, describe_error, register_source
 from judge.sandbox import channel, isolation
 from judge.sandbox.limits import Limits
+from judge.sandbox.result import Refusal
 from judge.wording import a as article
 
 from judge.sandbox.channel import DONE, LOAD_ERROR, LOADED, READY, REQUEST, RESULT
@@ -77,8 +78,9 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
         except BaseException as exc:  # SystemExit, KeyboardInterrupt from the submission
             observation = bound.execute.Observation(error=describe(exc, request["filename"]))
         _flush()
-        send(sock, RESULT, dumps({"index": index}).encode() + b"\n"
-             + _encode(bound, observation, limits.result_bytes))
+        refusal, body = _encode(bound, observation, limits.result_bytes)
+        header = {"index": index} if refusal is None else {"index": index, "refusal": refusal}
+        send(sock, RESULT, dumps(header).encode() + b"\n" + body)
     send(sock, DONE)
 
 
@@ -131,19 +133,22 @@ def _load(sock: socket.socket, source: str, filename: str, entry_point: str):
     return fn
 
 
-def _encode(bound, observation, max_bytes: int) -> bytes:
-    """The observation in wire bytes, through the harness's bound copies; a refusal when it cannot cross."""
+def _encode(bound, observation, max_bytes: int) -> tuple[str | None, bytes]:
+    """The observation in wire bytes, through the harness's bound copies, with no refusal; when it
+    cannot cross, the refusal (a `Refusal` value) and an observation whose error says why."""
     execute, wire_bound = bound.execute, bound.wire
 
     def encode(plain, limit):
         return wire_bound.encode(plain, limit, wire_bound.MAX_NODES)
 
     try:
-        return encode(execute.observation_plain(observation), max_bytes)
-    except bound.wire.WireError as exc:
-        message = str(exc)
+        return None, encode(execute.observation_plain(observation), max_bytes)
+    except wire_bound.TooLarge as exc:
+        refusal, message = Refusal.TOO_LARGE.value, str(exc)
+    except wire_bound.WireError as exc:
+        refusal, message = Refusal.NOT_RETURNABLE.value, str(exc)
     except Exception as exc:  # a hostile value (e.g. RecursionError, a raising __len__) is the submission's error
-        message = f"the returned value could not be read: {type(exc).__name__}"
-    refusal = execute.ErrorInfo(type="ReturnValueError", bases=(), message=message, where="return")
-    return encode(execute.observation_plain(execute.Observation(error=refusal, time_ms=observation.time_ms)),
-                  max_bytes)
+        refusal, message = Refusal.NOT_RETURNABLE.value, f"the returned value could not be read: {type(exc).__name__}"
+    error = execute.ErrorInfo(type="ReturnValueError", bases=(), message=message, where="return")
+    return refusal, encode(execute.observation_plain(execute.Observation(error=error, time_ms=observation.time_ms)),
+                           max_bytes)
