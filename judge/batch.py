@@ -48,7 +48,7 @@ class Row:
         failure = report.first_failure
         return cls(file=file, verdict=report.verdict, passed=report.passed, total=report.total,
                    time_ms=report.time_ms, first_failure=failure.name if failure else "",
-                   message=_first_line(failure.message) if failure else "")
+                   message=_first_line(failure.text) if failure else "")
 
     def to_json(self) -> dict:
         return {"file": self.file, "verdict": self.verdict.value, "passed": self.passed, "total": self.total,

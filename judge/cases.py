@@ -15,6 +15,7 @@ calls by the short names its `calls` chose, never another check's by name.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from judge import checks, generators, wire
 from judge.compose import References
 from judge.errors import ConfigError
 from judge.execute import Call, Observation
-from judge.problem import Problem, TestSpec, Tolerance
+from judge.problem import Problem, TestSpec, Tolerance, load_composable
 
 MAIN = "main"  # the call on the test's own inputs
 V = TypeVar("V")
@@ -164,7 +165,7 @@ def derive_seed(*parts: str) -> int:
 def draw_inputs(problem: Problem, test: TestSpec) -> tuple[Any, ...]:
     """The test's arguments, in signature order, as plain decoded values."""
     drawn: dict[str, Any] = {}
-    references = References(problem.root)  # for `output_of`: other problems' references
+    references = References(functools.partial(load_composable, problem.root))  # for `output_of`
     for name in problem.args:
         spec = test.inputs.get(name)
         if isinstance(spec, generators.Spec):

@@ -111,26 +111,10 @@ def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], diff
     if not items:
         click.echo("no problem matches")
         return
-    from judge.report import terminal_width
+    from judge.render import listing_lines, terminal_width, to_text, use_colour
 
-    width = min(100, terminal_width())
-    id_width = max(len("problem"), *(len(i["id"]) for i in items))
-    fixed = 9 + 2 + id_width + 2 + 6 + 2 + 5 + 2  # status, id, difficulty, framework and their gaps
-    title_width = min(max(len(i["title"]) for i in items), max(20, (width - fixed) * 3 // 5))
-    tag_width = max(0, width - fixed - title_width - 2)
-    colours = {"solved": "green", "attempted": "yellow", "new": None}
-    click.echo(click.style(f"{'status':<9}  {'problem'.ljust(id_width)}  {'title'.ljust(title_width)}  "
-                           f"{'level':<6}  {'lib':<5}  tags", bold=True))
-    for item in items:
-        status_text = click.style(f"{item['status']:<9}", fg=colours[item["status"]])
-        click.echo(f"{status_text}  {item['id'].ljust(id_width)}  {_clip(item['title'], title_width)}  "
-                   f"{item['difficulty']:<6}  {item['framework']:<5}  {_clip(', '.join(item['tags']), tag_width)}"
-                   .rstrip())
-
-
-def _clip(text: str, width: int) -> str:
-    """`text` in exactly `width` columns: padded, or cut with an ellipsis."""
-    return text.ljust(width) if len(text) <= width else text[:max(0, width - 1)] + "…"
+    colour = use_colour(sys.stdout)
+    click.echo(to_text(listing_lines(items, min(100, terminal_width())), colour), color=colour)
 
 
 @main.command()
@@ -152,11 +136,10 @@ def units(judge, as_json: bool) -> None:
     if not standings:
         click.echo("no units in this problem set (units/*.yaml)")
         return
-    width = max(len(s.unit.id) for s in standings)
-    for s in standings:
-        mark = click.style("passed", fg="green") if s.passed else "      "
-        click.echo(f"{s.unit.id.ljust(width)}  {mark}  problems {s.solved}/{len(s.unit.problems)}  "
-                   f"questions {s.right}/{len(s.unit.questions)}  {s.unit.title}")
+    from judge.render import to_text, units_lines, use_colour
+
+    colour = use_colour(sys.stdout)
+    click.echo(to_text(units_lines(standings), colour), color=colour)
 
 
 @main.command()
@@ -177,42 +160,10 @@ def unit(judge, unit_id: str, as_json: bool) -> None:
         return
     problems, _ = judge().problem_set.load()
     titles = {p.id: p.title for p in problems if p.id in (*u.problems, *u.extras)}
-    import textwrap
+    from judge.render import terminal_width, to_text, unit_lines, use_colour
 
-    from judge.report import terminal_width
-
-    columns = min(100, terminal_width())
-    click.echo(click.style(f"Unit {u.id}: {u.title}", bold=True))
-    if u.summary:
-        click.echo(textwrap.fill(" ".join(u.summary.split()), columns))
-    click.echo()
-    click.echo(click.style(f"Problems ({standing.solved}/{len(u.problems)} solved)", bold=True))
-    colours = {"solved": "green", "attempted": "yellow", "new": None}
-    width = max(len(p) for p in (*u.problems, *u.extras))
-    for i, pid in enumerate([*u.problems, *u.extras], 1):
-        state = standing.statuses.get(pid, "new")
-        extra = "  (extra)" if pid in u.extras else ""
-        click.echo(f"  {i:>2}. {click.style(f'{state:<9}', fg=colours[state])}  {pid.ljust(width)}  "
-                   f"{titles.get(pid, '')}{extra}")
-    click.echo()
-    click.echo(click.style(f"Questions ({standing.right}/{len(u.questions)} right)", bold=True))
-    for q in u.questions:
-        answer = standing.answers.get(q.id)
-        state = "new" if answer is None else ("right" if answer[1] else "wrong")
-        colour = {"right": "green", "wrong": "red", "new": None}[state]
-        text = textwrap.wrap(f"{q.id}: {' '.join(q.prompt.split())}", columns - 9)
-        click.echo(f"  {click.style(f'{state:<5}', fg=colour)}  {text[0]}")
-        for more in text[1:]:
-            click.echo(f"         {more}")
-    click.echo()
-    if standing.passed:
-        click.echo(click.style(f"passed: unit {u.id} is complete", fg="green", bold=True))
-        if u.next:
-            click.echo(f"next: unit {u.next} (judge unit {u.next})")
-    else:
-        click.echo(click.style("left to do:", bold=True))
-        for line in standing.left():
-            click.echo(textwrap.fill(line, columns, initial_indent="  ", subsequent_indent="    "))
+    colour = use_colour(sys.stdout)
+    click.echo(to_text(unit_lines(standing, titles, min(100, terminal_width())), colour), color=colour)
 
 
 @main.command()
@@ -285,39 +236,13 @@ def quiz(judge, unit_id: str, answers: tuple[tuple[str, str], ...], ask_all: boo
 @click.pass_obj
 def show(judge, problem_id: str) -> None:
     """Show a problem: statement, signature, rules and public examples."""
-    from judge.cases import MAIN
-    from judge.display import show_input, show_value
+    from judge.render import problem_lines, to_text, use_colour
 
     j = judge()
     problem = j.problem(problem_id)
-    click.echo(click.style(f"{problem.title}  [{problem.id}, {problem.difficulty}, {problem.framework}]", bold=True))
-    click.echo()
-    from judge.markdown import render_markdown
-    from judge.report import to_text, use_colour
-    from judge.statement import statement_markdown
-
     colour = use_colour(sys.stdout)
-    click.echo(to_text(render_markdown(statement_markdown(problem), colour=colour), colour), color=colour)
-    click.echo()
-    click.echo(click.style("Signature", bold=True))
-    click.echo(f"    {problem.signature}")
-    click.echo()
-    click.echo(click.style("Limits", bold=True))
-    click.echo(f"    {problem.limits.time_s:g} s per test, {problem.limits.memory_mb} MiB of memory")
-    for example in j.problem_set.examples(problem):
-        case, expected = example.case, example.expected
-        click.echo()
-        click.echo(click.style(f"Example: {case.name}", bold=True))
-        for name, spec in case.test.inputs.items():
-            click.echo(f"    {name} = {show_input(spec, case.args[case.arg_index(name)], '    ')}")
-        main = expected[MAIN]
-        if main.error is not None:
-            click.echo(f"    raises {main.error.type}")
-        else:
-            click.echo("    returns:")
-            click.echo(show_value(main.value, "      "))
-        if case.test.explanation:
-            click.echo(f"    {case.test.explanation.strip()}")
+    lines = problem_lines(problem, j.problem_set.examples(problem), colour=colour)
+    click.echo(to_text(lines, colour), color=colour)
 
 
 @main.command()
@@ -451,7 +376,7 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
     if watch and as_json:
         raise ConfigError("--watch and --json are alternatives; choose one")
     judge.launch_sandbox()
-    from judge.report import terminal_output, use_colour
+    from judge.render import terminal_output, use_colour
 
     colour = use_colour(sys.stdout, color)
 
@@ -662,11 +587,13 @@ def grade(judge, problem_id: str, directory: str, workers: int | None, as_json: 
 def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
     """For authors: check problems (all when no ID is given): schema, reference, examples, known
     submissions and time limits. Exits with 0 only when every problem validates."""
-    from judge.validate import render, validate as validate_problems
+    from judge.render import to_text, use_colour, validation_lines
+    from judge.validate import validate as validate_problems
+
+    colour = use_colour(sys.stdout)
 
     def show(checked) -> None:
-        for text, colour in render(checked, verbose=verbose):
-            click.echo(click.style(text, fg=colour) if colour else text)
+        click.echo(to_text(validation_lines(checked, verbose=verbose), colour), color=colour)
 
     result = validate_problems(judge(), problem_ids or None, on_problem=show)
     failed = [p.problem for p in result.problems if not p.ok]

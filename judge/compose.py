@@ -9,35 +9,43 @@ reaches a submission.
 """
 from __future__ import annotations
 
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
 
+@dataclass(frozen=True)
+class Composable:
+    """What composing needs of another problem: its argument names, its framework and its reference."""
+
+    args: tuple[str, ...]
+    framework: str
+    reference: Callable
+
+
 class References:
-    """Other problems' references in one problem set, loaded once each."""
+    """Other problems' references in one problem set, loaded once each through `load`.
 
-    def __init__(self, root: Path):
-        self.root = root
-        self._loaded: dict[str, tuple[Any, Callable]] = {}
+    `load(problem_id)` is given by the caller (judge.problem.load_composable
+    bound to a problem set), so composing does not depend on how problems are
+    stored or parsed.
+    """
 
-    def _load(self, problem_id: str) -> tuple[Any, Callable]:
-        # Imported here: judge.problem imports the generators, which hold a References.
-        from judge.problem import load_hidden, load_problem
-        from judge.solution import load_function
+    def __init__(self, load: Callable[[str], Composable]):
+        self._load_one = load
+        self._loaded: dict[str, Composable] = {}
 
+    def _load(self, problem_id: str) -> Composable:
         if problem_id not in self._loaded:
-            other = load_problem(self.root, problem_id)
-            reference = load_function(load_hidden(other).reference, other.entry_point)
-            self._loaded[problem_id] = (other, reference)
+            self._loaded[problem_id] = self._load_one(problem_id)
         return self._loaded[problem_id]
 
     def output(self, problem_id: str, inputs: dict[str, Any], rng: np.random.Generator) -> Any:
         """Draw `inputs` for `problem_id`'s arguments and return its reference's output."""
         from judge.generators import Spec
 
-        other, reference = self._load(problem_id)
+        other = self._load(problem_id)
         missing = [name for name in other.args if name not in inputs]
         extra = [name for name in inputs if name not in other.args]
         if missing or extra:
@@ -53,7 +61,7 @@ class References:
             else:
                 drawn[name] = spec
         try:
-            return reference(*(drawn[name] for name in other.args))
+            return other.reference(*(drawn[name] for name in other.args))
         except Exception as exc:  # a trusted reference rejecting these inputs is an authoring error
             raise ValueError(f"the reference of {problem_id} fails on these inputs: "
                              f"{type(exc).__name__}: {exc}") from None

@@ -16,8 +16,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from judge.checks.values import label, leaves, numeric, top_key
+from judge.numerics import within
 from judge.problem import Tolerance
+from judge.values import label, leaves, numeric, top_key
 from judge.wire import Array
 
 MAX_ELEMENTS = 4_000_000  # larger outputs are not searched for relations (cost)
@@ -247,13 +248,8 @@ ARRAY: tuple[Callable[..., str | None], ...] = (other_dtype, transposed, rounded
 # ---------------------------------------------------------------- helpers
 
 def _close(a: np.ndarray, e: np.ndarray, ctx: Context) -> bool:
-    if a.shape != e.shape:
-        return False
-    with np.errstate(invalid="ignore", over="ignore"):
-        a64, e64 = a.astype(np.float64), e.astype(np.float64)
-        ok = np.abs(a64 - e64) <= ctx.atol + ctx.rtol * np.abs(e64)
-        ok |= (a64 == e64)
-    return bool(ok.all())
+    """`a` equals `e` within the context's tolerance (the judge's one tolerance rule)."""
+    return a.shape == e.shape and bool(within(e, a, ctx.rtol, ctx.atol).all())
 
 
 def _count(x: np.ndarray, n: int) -> bool:

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge.errors import ConfigError
-from judge.report import Report, render_text, to_text, values_lines
+from judge.render import problems_html, render_text, report_html, to_text
+from judge.report import Report
 from judge.verdict import Verdict
 
 
@@ -157,67 +158,7 @@ class CheckResult:
     __str__ = __repr__
 
     def _repr_html_(self) -> str:
-        report = self.report
-        ok = report.accepted
-        colour = _CSS["green"] if ok else _CSS["red"]
-        scope = " (public examples only)" if self.examples_only else ""
-        rows = []
-        for test in report.tests:
-            passed = test.verdict is Verdict.ACCEPTED
-            message = "<br>".join(inline_html(part) for part in test.message.splitlines())
-            drawn = False
-            if test.shown is not None and (self.examples_only or not passed):
-                block, drawn = values_lines(test.shown)
-                message += f"<pre style='margin:4px 0;font-size:90%'>{lines_html(block)}</pre>"
-            if not passed and test.details and not drawn:  # the mismatch table (index, yours, expected)
-                message += "<pre style='margin:4px 0;font-size:90%'>" + html.escape("\n".join(test.details)) + "</pre>"
-            rows.append(
-                f"<tr><td style='color:{_CSS['green'] if passed else _CSS['red']}'>{'✓' if passed else '✗'}</td>"
-                f"<td><code>{html.escape(test.name)}</code></td><td>{html.escape(test.group)}</td>"
-                f"<td>{html.escape(test.verdict.value)}</td>"
-                f"<td style='text-align:right;white-space:nowrap'>{test.time_ms:.1f}&nbsp;ms</td>"
-                f"<td style='text-align:left'>{message}</td></tr>")
-        warnings = "".join(f"<p style='color:{_CSS['yellow']}'>warning: {html.escape(w)}</p>" for w in report.warnings)
-        return (f"<div>{warnings}<p><b style='color:{colour}'>{html.escape(report.verdict.value)}</b>: "
-                f"{report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s on "
-                f"<code>{html.escape(report.problem)}</code>{scope}</p>"
-                "<table><thead><tr><th></th><th>test</th><th>group</th><th>verdict</th><th>time</th>"
-                f"<th style='text-align:left'>message</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
-
-
-_CSS = {"red": "#cf222e", "green": "#1a7f37", "yellow": "#9a6700", "cyan": "#0969da", "dim": "#6e7781"}
-
-
-def lines_html(lines: list) -> str:
-    """Rendered lines (text, style segments) as HTML, styles as colours: differing entries in red."""
-    out = []
-    for line in lines:
-        parts = []
-        for text, style in line:
-            escaped = html.escape(text)
-            names = (style or "").split()
-            css = ";".join([f"color:{_CSS[n]}" for n in names if n in _CSS] + (["font-weight:bold"] if "bold" in names
-                                                                                 else []))
-            parts.append(f"<span style='{css}'>{escaped}</span>" if css and text else escaped)
-        out.append("".join(parts).rstrip())
-    return "\n".join(out)
-
-
-def inline_html(text: str) -> str:
-    """One line of a message with its Markdown: `code`, **bold**, *emphasis* (everything else escaped)."""
-    import re
-
-    pieces = re.split(r"(`[^`]+`)", text)
-    out = []
-    for piece in pieces:
-        if len(piece) > 1 and piece.startswith("`") and piece.endswith("`"):
-            out.append(f"<code>{html.escape(piece[1:-1])}</code>")
-            continue
-        escaped = html.escape(piece)
-        escaped = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", escaped)
-        escaped = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", escaped)
-        out.append(escaped)
-    return "".join(out)
+        return report_html(self.report, self.examples_only)
 
 
 class ProblemHandle:
@@ -293,19 +234,15 @@ class Statement:
     problem: Any
 
     def markdown(self) -> str:
-        from judge.statement import statement_markdown
+        from judge.render import problem_markdown
 
-        p = self.problem
-        parts = [f"## {p.title}", f"`{p.id}` · {p.difficulty} · {p.framework}", "", statement_markdown(p)]
-        parts += ["", "```python", p.signature, "```",
-                  f"Limits: {p.limits.time_s:g} s per test, {p.limits.memory_mb} MiB."]
-        return "\n".join(parts)
+        return problem_markdown(self.problem)
 
     def _repr_markdown_(self) -> str:
         return self.markdown()
 
     def __repr__(self) -> str:
-        from judge.markdown import render_markdown
+        from judge.render import render_markdown
 
         return to_text(render_markdown(self.markdown()))
 
@@ -336,12 +273,7 @@ class ProblemList(list):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        rows = "".join(f"<tr><td>{html.escape(p.status)}</td><td><code>{html.escape(p.id)}</code></td>"
-                       f"<td>{html.escape(p.title)}</td><td>{html.escape(p.difficulty)}</td>"
-                       f"<td>{html.escape(p.framework)}</td><td>{html.escape(', '.join(p.tags))}</td></tr>"
-                       for p in self)
-        return ("<table><thead><tr><th>status</th><th>id</th><th>title</th><th>difficulty</th>"
-                f"<th>framework</th><th>tags</th></tr></thead><tbody>{rows}</tbody></table>")
+        return problems_html(self)
 
 
 # ---------------------------------------------------------------- source recovery

@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from judge import generators
+from judge.compose import Composable
 from judge.errors import ConfigError
 from judge.sandbox.limits import Limits
+from judge.solution import load_function
 from judge.yamlfile import Errors, Fields, Mapping, Sequence, load_yaml
 
 FRAMEWORKS = ("torch", "numpy")
@@ -207,6 +209,12 @@ def find_root(explicit: str | os.PathLike | None = None, *, cwd: Path | None = N
 
 def problem_ids(root: Path) -> list[str]:
     return sorted(p.stem for p in (root / "problems").glob("*.yaml"))
+
+
+def load_composable(root: Path, problem_id: str) -> Composable:
+    """Problem `problem_id`'s arguments, framework and loaded reference, for `output_of` (judge.compose)."""
+    other = load_problem(root, problem_id)
+    return Composable(tuple(other.args), other.framework, load_function(load_hidden(other).reference, other.entry_point))
 
 
 def load_problem(root: Path, problem_id: str) -> Problem:

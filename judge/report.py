@@ -1,25 +1,28 @@
-"""Reports: per-test results and the overall verdict, as JSON and as text.
+"""Reports: per-test results and the overall verdict, as data and as JSON.
 
-The JSON shape is fixed by shared/spec/judge.md. Rendering for humans lives
-here too, as functions from a `Report` to lines, so the CLI and the notebook
-API show the same thing.
+The JSON shape is fixed by shared/spec/judge.md. Rendering for humans (the
+terminal, notebooks, the web page) lives in judge.render.
 """
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.escape import escape_controls
-from judge.terminal import terminal_width, use_colour  # noqa: F401 - re-exported for the faces
-from judge.verdict import NOT_ATTEMPTED, Verdict
+from judge.verdict import Verdict
 
 # Every message is capped, so no submission can make a report large (issue 10, class 5):
 # a test's message, each detail line and the number of detail lines.
 MAX_MESSAGE = 1500
 MAX_DETAIL = 600
 MAX_DETAILS = 12
+
+
+NOT_RUN = "not run: the file failed to load"  # the message of every test after the first when loading failed
+SAME_MISTAKE = "the same mistake as named above"  # a diagnosis already given on an earlier test
+KNOWN_MISTAKE = "this matches a known mistake: "  # a trap the problem's author named
+DIAGNOSIS = "what went wrong: "                    # a generic diagnosis (judge.diagnose)
+HINT = "hint: "
 
 
 def cap_message(text: str, limit: int = MAX_MESSAGE) -> str:
@@ -47,7 +50,37 @@ class Shown:
 
 
 @dataclass(frozen=True)
+class Mistake:
+    """The mistake a failure was recognised as: a trap the author named, or a generic diagnosis."""
+
+    name: str                 # the trap's name, or the generic diagnosis' function name
+    message: str
+    known: bool               # a trap (a known mistake) rather than a generic diagnosis
+    repeated: bool = False    # already named on an earlier test of the same report
+
+    @property
+    def line(self) -> str:
+        """The line that names it under a failure message."""
+        if self.repeated:
+            return SAME_MISTAKE
+        return f"{KNOWN_MISTAKE if self.known else DIAGNOSIS}{self.message}"
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "message": self.message, "known": self.known, "repeated": self.repeated}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Mistake":
+        fields = _fields(data, "mistake", {"name": str, "message": str, "known": bool, "repeated": bool})
+        return cls(fields["name"], fields["message"], fields["known"], fields["repeated"])
+
+
+@dataclass(frozen=True)
 class TestResult:
+    """One test's outcome. `message` says what failed; the state around it is kept in fields
+    (filled by judge.grading) rather than in the text: the mistake it matches, the test's hint,
+    whether the function was not attempted yet or the test was not run. `text` joins them as
+    users read them, in the terminal and in the JSON report's `message`."""
+
     name: str
     group: str
     verdict: Verdict
@@ -56,22 +89,58 @@ class TestResult:
     details: tuple[str, ...] = ()
     shown: Shown | None = None
     output: str = ""                  # what the submission printed during this test's calls
+    mistake: Mistake | None = None
+    hint: str | None = None           # shown only for the failures it explains (`hint_when`)
+    not_attempted: bool = False       # failed only because the function still raises NotImplementedError
+    not_run: bool = False             # not run: the file failed to load (said on the first test)
+
+    @property
+    def text(self) -> str:
+        """The whole message: what failed, then the mistake it matches, then the hint."""
+        text = self.message
+        if self.mistake is not None:
+            text = f"{text}\n{self.mistake.line}"
+        if self.hint is not None:
+            text = f"{text}\n{HINT}{self.hint}" if text else f"{HINT}{self.hint}"
+        return text
 
     def to_json(self) -> dict:
         return {"name": self.name, "group": self.group, "verdict": self.verdict.value,
-                "message": self.message, "time_ms": _finite_ms(self.time_ms),
-                "details": list(self.details), "output": self.output}
+                "message": self.text, "time_ms": _finite_ms(self.time_ms),
+                "details": list(self.details), "output": self.output,
+                "mistake": self.mistake.to_json() if self.mistake is not None else None,
+                "hint": self.hint, "not_attempted": self.not_attempted, "not_run": self.not_run}
 
     @classmethod
     def from_json(cls, data: Any) -> "TestResult":
         """The result `to_json` wrote (its example values, `shown`, are never written)."""
         fields = _fields(data, "test", {"name": str, "group": str, "verdict": str, "message": str,
-                                        "time_ms": (int, float), "details": list, "output": str})
+                                        "time_ms": (int, float), "details": list, "output": str,
+                                        "mistake": (dict, type(None)), "hint": (str, type(None)),
+                                        "not_attempted": bool, "not_run": bool})
         if not all(type(d) is str for d in fields["details"]):
             raise ValueError("a test's details are text")
+        mistake = Mistake.from_json(fields["mistake"]) if fields["mistake"] is not None else None
         return cls(name=fields["name"], group=fields["group"], verdict=_verdict(fields["verdict"]),
-                   message=fields["message"], time_ms=float(fields["time_ms"]), details=tuple(fields["details"]),
-                   output=fields["output"])
+                   message=_failure(fields["message"], mistake, fields["hint"]), time_ms=float(fields["time_ms"]),
+                   details=tuple(fields["details"]), output=fields["output"], mistake=mistake,
+                   hint=fields["hint"], not_attempted=fields["not_attempted"], not_run=fields["not_run"])
+
+
+def _failure(text: str, mistake: Mistake | None, hint: str | None) -> str:
+    """What failed: the JSON `message` (`TestResult.text`) without the mistake and hint lines it ends with."""
+    if hint is not None:
+        if text == f"{HINT}{hint}":
+            text = ""
+        elif text.endswith(f"\n{HINT}{hint}"):
+            text = text[:-len(f"\n{HINT}{hint}")]
+        else:
+            raise ValueError("a test's message does not end with its hint")
+    if mistake is not None:
+        if not text.endswith(f"\n{mistake.line}"):
+            raise ValueError("a test's message does not name its mistake")
+        text = text[:-len(f"\n{mistake.line}")]
+    return text
 
 
 @dataclass
@@ -105,8 +174,7 @@ class Report:
     @property
     def not_attempted(self) -> bool:
         """Every test failed only because the function still raises NotImplementedError."""
-        return bool(self.tests) and all(t.verdict is not Verdict.ACCEPTED and t.message.startswith(NOT_ATTEMPTED)
-                                        for t in self.tests)
+        return bool(self.tests) and all(t.verdict is not Verdict.ACCEPTED and t.not_attempted for t in self.tests)
 
     @property
     def first_failure(self) -> TestResult | None:
@@ -161,238 +229,3 @@ def _verdict(value: str) -> Verdict:
 
 def _finite_ms(ms: float) -> float:
     return round(ms, 1) if ms == ms and abs(ms) != float("inf") else 0.0
-
-
-# ---------------------------------------------------------------- rendering for humans
-#
-# Lines are lists of (text, style) segments; `to_text` turns styles into ANSI
-# colours only when asked, so the CLI, the notebook's text repr and tests share
-# one renderer and colour is decided in one place (`use_colour`).
-
-Segment = tuple[str, "str | None"]     # style: None or space-separated names from _ANSI
-Line = list[Segment]
-
-_GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check": "property checks"}
-_ANSI = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
-_KNOWN_MISTAKE = "this matches a known mistake: "
-NOT_RUN = "not run: the file failed to load"  # the message of every test after the first when loading failed
-_DIAGNOSIS = "what went wrong: "     # a generic diagnosis (judge.diagnose)
-SAME_MISTAKE = "the same mistake as named above"  # a diagnosis already given on an earlier test
-
-
-def to_text(lines: list[Line], colour: bool = False) -> str:
-    out = []
-    for line in lines:
-        parts = []
-        for text, style in line:
-            text = escape_controls(text)  # the only control sequences on screen are our colours
-            if colour and style and text:
-                codes = ";".join(_ANSI[name] for name in style.split() if name in _ANSI)
-                parts.append(f"\x1b[{codes}m{text}\x1b[0m")
-            else:
-                parts.append(text)
-        out.append("".join(parts).rstrip())
-    return "\n".join(out)
-
-
-def render_text(report: Report, *, verbose: bool = False, values: bool = False, colour: bool = False,
-                width: int | None = None, note: str | None = None) -> str:
-    return to_text(render(report, verbose=verbose, values=values, width=width, note=note), colour)
-
-
-def terminal_output(report: Report, *, as_json: bool, verbose: bool, examples_only: bool, colour: bool,
-                    width: int | None = None) -> tuple[str, str]:
-    """What `judge run` prints for `report`: (stdout, stderr), wherever it was judged (here or warm);
-    `width` is the terminal's (default: this process's)."""
-    stderr = "".join(f"warning: {warning}\n" for warning in report.warnings)
-    if as_json:
-        return report.dumps() + "\n", stderr
-    return render_text(report, verbose=verbose, values=examples_only, colour=colour, width=width) + "\n", stderr
-
-
-DETAILED_FAILURES = 3  # failures shown in full without -v
-LISTED_FAILURES = 8    # failures with a row of their own without -v; the rest are named on one line per group
-
-
-def render(report: Report, *, verbose: bool = False, values: bool = False, width: int | None = None,
-           note: str | None = None) -> list[Line]:
-    """The per-test table, failure messages, example values and a final verdict line.
-
-    `values` shows inputs, expected and actual outputs of every public example
-    (`judge run --examples`); failing examples show them in any case. Without
-    `verbose`, a wrong submission's report fits on a screen: the first few
-    failures in full (values for the first that has any), a row for the next
-    ones, then their names on one line; passing tests beside failures are
-    counted rather than listed. Messages wrap at `width` columns (default: the
-    terminal's) keeping their indentation.
-    """
-    if report.not_attempted:
-        return _not_attempted(report)
-    width = width or terminal_width()
-    compact = not verbose and report.verdict is not Verdict.ACCEPTED and not values
-    lines: list[Line] = []
-    name_width = max((len(t.name) for t in report.tests), default=4)
-    lines.append([(f"    {'test'.ljust(name_width)}  {'verdict':<7}  {'time':>10}", "dim")])
-    mistakes: set[str] = set()
-    failures = 0
-    values_drawn = False
-    abbreviated = False
-    # a file that failed to load is said once, on its first test; the rest are one line at the end
-    not_run = [t for t in report.tests if t.message.startswith(NOT_RUN)]
-    for group, tests in _groups([t for t in report.tests if not t.message.startswith(NOT_RUN)]):
-        lines.append([(f"{_GROUP_TITLES.get(group, group)}", "bold")])
-        passes: list[TestResult] = []
-        unlisted: list[TestResult] = []
-        for test in tests:
-            ok = test.verdict is Verdict.ACCEPTED
-            if ok and compact:
-                passes.append(test)
-                continue
-            lines.extend(_passes(passes, name_width))
-            passes = []
-            if not ok:
-                failures += 1
-                if compact and failures > LISTED_FAILURES:
-                    unlisted.append(test)
-                    continue
-            lines.append(_row(test, name_width))
-            if ok:
-                if test.shown is not None and values:
-                    lines.extend(values_lines(test.shown)[0])
-                if verbose:
-                    lines.extend(_printed(test, verbose))
-                continue
-            if compact and failures > DETAILED_FAILURES:
-                abbreviated = True
-                continue
-            lines.extend(_message(test.message, mistakes, width))
-            lines.extend(_printed(test, verbose))
-            turn = values or verbose or not values_drawn  # one block of values per screen without -v
-            drawn = False
-            if test.shown is not None and turn:
-                value_lines, drawn = values_lines(test.shown)
-                lines.extend(value_lines)
-                values_drawn = True
-            if test.details and not drawn and turn and (verbose or test.group == "example"):
-                lines.extend([(f"      {d}", "dim")] for d in test.details)
-                values_drawn = True
-        lines.extend(_passes(passes, name_width))
-        if unlisted:
-            abbreviated = True
-            names = ", ".join(t.name for t in unlisted)
-            lines.extend([(text, "red" if i == 0 else None)]
-                         for i, text in enumerate(_wrap(f"✗ {len(unlisted)} more failed: {names}", width, "  ")))
-    if not_run:
-        lines.append([(f"  ✗ {len(not_run)} more tests not run: the file failed to load (see above)", "red")])
-    if abbreviated:
-        lines.append([(f"{failures - min(failures, DETAILED_FAILURES)} more failure(s) without details; "
-                       f"-v shows every message", "dim")])
-    if verbose and report.output:
-        lines.append([("captured output of the submission:", "bold")])
-        lines.extend([(f"  | {line}", None)] for line in report.output.splitlines()[:200])
-    lines.append(_final(report, note if note is not None else ("(public examples only)" if values else "")))
-    return lines
-
-
-PRINTED_LINES = 5  # lines of a test's printed output shown without -v
-
-
-def _printed(test: TestResult, verbose: bool) -> list[Line]:
-    """What the submission printed during this test, under its row (a few lines without -v)."""
-    printed = test.output.splitlines()
-    if not printed:
-        return []
-    keep = printed if verbose else printed[:PRINTED_LINES]
-    lines: list[Line] = [[("      printed:", "dim")]] + [[(f"      | {line}", "dim")] for line in keep]
-    if len(keep) < len(printed):
-        lines.append([(f"      | ... {len(printed) - len(keep)} more line(s); -v shows them", "dim")])
-    return lines
-
-
-def _groups(tests: list[TestResult]) -> list[tuple[str, list[TestResult]]]:
-    groups: list[tuple[str, list[TestResult]]] = []
-    for test in tests:
-        if not groups or groups[-1][0] != test.group:
-            groups.append((test.group, []))
-        groups[-1][1].append(test)
-    return groups
-
-
-def _row(test: TestResult, name_width: int) -> Line:
-    ok = test.verdict is Verdict.ACCEPTED
-    colour = "green" if ok else "red"
-    return [("  ", None), ("✓" if ok else "✗", colour), (f" {test.name.ljust(name_width)}  ", None),
-            (f"{test.verdict.short:<7}", colour), (f"  {test.time_ms:7.1f} ms", "dim")]
-
-
-def _passes(passes: list[TestResult], name_width: int) -> list[Line]:
-    """Passing tests between failures: their own rows when few, else one counted line."""
-    if len(passes) <= 2:
-        return [_row(t, name_width) for t in passes]
-    return [[("  ", None), ("✓", "green"), (f" {len(passes)} passed: {passes[0].name} … {passes[-1].name}", "dim")]]
-
-
-def _message(message: str, mistakes: set[str], width: int = 100) -> list[Line]:
-    """A failure message; a known mistake named once already is referred to, not repeated."""
-    lines: list[Line] = []
-    for part in message.splitlines():
-        style = None
-        if part.startswith((_KNOWN_MISTAKE, _DIAGNOSIS)):
-            if part in mistakes:
-                lines.append([("      this matches the known mistake named above", "yellow")])
-                continue
-            mistakes.add(part)
-            style = "yellow"
-        elif part == SAME_MISTAKE:
-            style = "yellow"
-        elif part.startswith("hint: "):
-            style = "cyan"
-        lines.extend([(text, style)] for text in _wrap(part, width, "      "))
-    return lines
-
-
-def _wrap(text: str, width: int, indent: str) -> list[str]:
-    """Wrap one line of a message at `width`, continuation lines indented like the first."""
-    import textwrap
-
-    lead = text[:len(text) - len(text.lstrip())]
-    return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent + lead,
-                         break_long_words=False, break_on_hyphens=False) or [indent]
-
-
-def values_lines(shown: Shown) -> tuple[list[Line], bool]:
-    """A public example's inputs and outputs; also whether a side-by-side diff was drawn."""
-    from judge.display import show_value  # numpy only when values are shown
-    from judge.sidebyside import inputs_lines, outputs_lines
-
-    indent = "      "
-    lines = inputs_lines(shown.inputs, indent)
-    if shown.expected_error is not None:
-        yours = f"raised {shown.actual_error}" if shown.actual_error else "returned a value"
-        lines.append([(f"{indent}expected: raises {shown.expected_error}; yours: {yours}", None)])
-        return lines, False
-    if shown.actual is None and shown.actual_error is not None:
-        lines.append([(f"{indent}expected output:", "bold")])
-        lines.extend([(line, None)] for line in show_value(shown.expected, indent + "  ").split("\n"))
-        return lines, False
-    lines.append([(f"{indent}output (yours vs expected):", "bold")])
-    output_lines, drawn = outputs_lines(shown.expected, shown.actual, shown.tolerance, indent + "  ")
-    return lines + output_lines, drawn
-
-
-def _not_attempted(report: Report) -> list[Line]:
-    return [
-        [("not attempted yet: ", "yellow bold"),
-         (f"all {report.total} tests stop at `raise NotImplementedError`.", None)],
-        [("Replace it with your solution, then try the public examples first:", None)],
-        [(f"    judge run {report.problem} {report.submission} --examples", "cyan")],
-        _final(report, "(not attempted yet)"),
-    ]
-
-
-def _final(report: Report, note: str) -> Line:
-    verdict = report.verdict
-    ok = verdict is Verdict.ACCEPTED
-    text = f"{verdict.value}: {report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s"
-    return [("✓ " if ok else "✗ ", "green" if ok else "red"), (text, ("green" if ok else "red") + " bold"),
-            (f" {note}" if note else "", "dim")]

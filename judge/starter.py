@@ -50,7 +50,7 @@ def write_starter(problem: Problem, path: Path | None = None, *, force: bool = F
 
 
 def _docstring(problem: Problem, filename: str) -> str:
-    from judge.statement import statement_markdown
+    from judge.render import statement_markdown
 
     statement = statement_markdown(problem).strip()
     limits = f"{problem.limits.time_s:g} s per test, {problem.limits.memory_mb} MiB of memory"

@@ -489,7 +489,7 @@ def _failure(report: Report) -> str:
     failing = report.first_failure
     if failing is None:
         return f"it passed all {report.total} tests"
-    message = failing.message.splitlines()[0] if failing.message else "no message"
+    message = failing.text.splitlines()[0] if failing.text else "no message"
     return f"first failing test: {failing.name} ({failing.group}): {message}"
 
 
@@ -556,7 +556,7 @@ def _like(stated: Any, reference: Any) -> Any:
     return stated
 
 
-# ---------------------------------------------------------------- rendering
+# ---------------------------------------------------------------- collapsing identical diagnostics
 
 def collapsed(diagnostics: list[Diagnostic], limit: int = 4) -> list[Diagnostic]:
     """Identical messages of one severity as one diagnostic naming every aspect that reported it."""
@@ -571,20 +571,3 @@ def collapsed(diagnostics: list[Diagnostic], limit: int = 4) -> list[Diagnostic]
             aspect = f"{aspect} (also {others})"
         result.append(Diagnostic(aspect, severity, message))
     return result
-
-
-def render(checked: ProblemValidation, verbose: bool = False) -> list[tuple[str, str | None]]:
-    """(text, colour) lines for one problem: errors and warnings always, `ok` lines when verbose."""
-    lines: list[tuple[str, str | None]] = []
-    for d in collapsed(checked.diagnostics):
-        if d.severity is Severity.ERROR:
-            lines.append((f"  ERROR {d.aspect}: {d.message}", "red"))
-        elif d.severity is Severity.WARNING:
-            lines.append((f"  WARN  {d.aspect}: {d.message}", "yellow"))
-        elif verbose:
-            lines.append((f"  ok    {d.aspect}: {d.message}", None))
-    status = "valid" if checked.ok else "INVALID"
-    counts = f"{len(checked.errors)} error(s), {len(checked.warnings)} warning(s)"
-    lines.append((f"{checked.problem}: {status} ({counts}, {checked.seconds:.1f} s)",
-                  "green" if checked.ok else "red"))
-    return lines

@@ -35,6 +35,12 @@ class Decision:
 
     verdict: Verdict
     message: str
+    not_attempted: bool = False  # the function still raises NotImplementedError (an untouched starter)
+
+
+def not_attempted(error: ErrorInfo) -> bool:
+    """The call itself raised NotImplementedError: the starter's body is untouched (issue 7)."""
+    return error.where != "return" and error.is_a("NotImplementedError")
 
 
 def of_call(outcome: CallOutcome, limits: Limits) -> Decision | None:
@@ -159,8 +165,9 @@ def of_error(error: ErrorInfo, refusal: Refusal | None, error_expected: bool) ->
                         f"the scratch directory is full: files written are limited ({error.headline()[:200]})")
     if error.is_a("MemoryError") or (error.is_a("RuntimeError") and "can't allocate memory" in error.message):
         return Decision(Verdict.MEMORY_LIMIT_EXCEEDED, f"ran out of memory: {error.headline()[:300]}")
-    if error.is_a("NotImplementedError"):
-        return Decision(Verdict.RUNTIME_ERROR, f"{NOT_ATTEMPTED}: the function still raises NotImplementedError")
+    if not_attempted(error):
+        return Decision(Verdict.RUNTIME_ERROR, f"{NOT_ATTEMPTED}: the function still raises NotImplementedError",
+                        not_attempted=True)
     if error.is_a("SystemExit"):
         return Decision(Verdict.RUNTIME_ERROR, "called sys.exit() during the test; return a value instead")
     if error.is_a("RecursionError"):

@@ -81,7 +81,7 @@ def _known(relative: str) -> tuple[str, Path]:
 
 def _seen(report) -> list[tuple]:
     """What a learner reads, less the times (which differ between any two runs)."""
-    return [(t.name, t.group, t.verdict, t.message, t.details) for t in report.tests]
+    return [(t.name, t.group, t.verdict, t.text, t.details) for t in report.tests]
 
 
 @pytest.mark.parametrize("relative", KNOWN)

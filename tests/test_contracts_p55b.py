@@ -20,7 +20,6 @@ from judge.solution import load_function
 
 REPO = Path(__file__).resolve().parent.parent
 PROBLEMS = ("self_attention", "vit_pool", "vit_block", "random_masking")
-KNOWN_MISTAKE = "this matches a known mistake: "
 
 
 def reference(problem_id: str):
@@ -178,8 +177,7 @@ def _trap_submissions() -> list:
 def test_a_trap_submission_is_named_as_its_own_mistake_only(judge, problem_id: str, path: Path) -> None:
     trap = next(t for t in load_hidden(load_problem(REPO, problem_id)).traps if t.name == path.stem)
     report = judge.run(problem_id, path)
-    named = {line.split(KNOWN_MISTAKE, 1)[1] for t in report.tests for line in t.message.splitlines()
-             if KNOWN_MISTAKE in line}
+    named = {t.mistake.message for t in report.tests if t.mistake is not None and t.mistake.known}
     assert report.verdict.value == "wrong_answer"
     assert named == {trap.message}, f"{path.name}: diagnosed as {named}"
 

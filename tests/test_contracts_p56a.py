@@ -15,7 +15,6 @@ from judge.solution import load_function
 
 REPO = Path(__file__).resolve().parent.parent
 PROBLEMS = ("collapse_std", "siglip_loss", "zero_shot_classify", "linear_probe")
-KNOWN_MISTAKE = "this matches a known mistake: "
 
 
 def reference(problem_id: str, entry_point: str | None = None):
@@ -198,7 +197,6 @@ def test_a_wrong_answer_is_named_as_its_own_trap_or_as_none(judge, problem_id: s
     # learner must never be told about a mistake they did not make
     traps = {t.name: t.message for t in load_hidden(load_problem(REPO, problem_id)).traps}
     report = judge.run(problem_id, path)
-    named = {line.split(KNOWN_MISTAKE, 1)[1] for t in report.tests for line in t.message.splitlines()
-             if KNOWN_MISTAKE in line}
+    named = {t.mistake.message for t in report.tests if t.mistake is not None and t.mistake.known}
     assert report.verdict.value == "wrong_answer"
     assert named == ({traps[path.stem]} if path.stem in traps else set()), f"{path.name}: named {named}"

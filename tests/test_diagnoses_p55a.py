@@ -99,5 +99,5 @@ def test_every_wrong_answer_has_a_diagnosis(problem_id: str) -> None:
 def test_wrong_answer_is_told_its_mistake(judge, problem_id: str, name: str, phrase: str) -> None:
     report = judge.run(problem_id, REPO / "submissions" / problem_id / "wrong_answer" / name)
     failing = [t for t in report.tests if t.verdict.value != "accepted"]
-    said = [f"{t.name}: {t.message}" for t in failing]
+    said = [f"{t.name}: {t.text}" for t in failing]
     assert any(phrase in line for line in said), f"{name}: no failing test says {phrase!r}:\n" + "\n".join(said)

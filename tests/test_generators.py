@@ -3,6 +3,7 @@ from the same seed, in the requested shape, dtype and library; bad parameters ar
 reported with the YAML field that holds them."""
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ import torch
 from judge import generators
 from judge.compose import References
 from judge.errors import ConfigError
+from judge.problem import load_composable
 from judge.yamlfile import Errors, Fields, load_yaml
 
 
@@ -155,7 +157,7 @@ def test_output_of_runs_another_problems_reference(tmp_path: Path, repo: Path) -
     spec, errors = parse(tmp_path, "{output_of: {problem: patchify, output: tokens, "
                                    "inputs: {images: {arange: [1, 1, 4, 4]}, patch_height: 2, patch_width: 2}}}")
     assert errors == []
-    value = draw(spec, context=References(repo))
+    value = draw(spec, context=References(functools.partial(load_composable, repo)))
     assert tuple(value.shape) == (1, 4, 4)
     assert value[0, 1].tolist() == [2, 3, 6, 7]  # token 1 is the top-right patch
     with pytest.raises(ValueError, match="problem set"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from judge.report import render_text
+from judge.render import render_text
 
 REPO = Path(__file__).resolve().parent.parent
 HELDOUT = REPO / "tests" / "heldout"
@@ -17,7 +17,7 @@ KNOWN = REPO / "submissions"
 
 
 def _messages(report) -> str:
-    return "\n".join(t.message for t in report.tests)
+    return "\n".join(t.text for t in report.tests)
 
 
 def test_a_file_that_does_not_compile_is_reported_once(judge, tmp_path) -> None:
@@ -26,8 +26,9 @@ def test_a_file_that_does_not_compile_is_reported_once(judge, tmp_path) -> None:
     report = judge.run("patchify", path)
     assert report.verdict.value == "compile_error" and report.total > 20
     assert _messages(report).count("SyntaxError") == 1
-    assert all(t.message == "not run: the file failed to load (see the first test)"
+    assert all(t.not_run and t.message == "not run: the file failed to load (see the first test)"
                for t in report.tests[1:])
+    assert not report.tests[0].not_run
     text = render_text(report)
     assert text.count("SyntaxError") == 1 and f"{report.total - 1} more tests not run" in text
 
@@ -60,7 +61,7 @@ def test_label_smoothing_gets_no_zero_row_hint(judge) -> None:
     report = judge.run("clip_loss", HELDOUT / "clip_loss" / "label_smoothing.py")
     assert "zero_embedding_row" in {t.name for t in report.tests if t.verdict.value != "accepted"}
     assert "a zero row has norm 0" not in _messages(report)
-    assert "label smoothing" in report.first_failure.message
+    assert "label smoothing" in report.first_failure.mistake.message
 
 
 def test_a_diagnosis_is_said_once_then_referred_to(judge) -> None:
@@ -72,7 +73,9 @@ def test_a_diagnosis_is_said_once_then_referred_to(judge) -> None:
     named = [line for line in _messages(report).splitlines() if line.startswith("what went wrong: `")
              or line.startswith("what went wrong: the returned value")]
     assert named and len(named) == len(set(named)), named  # each diagnosis in full once
-    assert sum("the same mistake as named above" in t.message for t in failing) >= len(failing) - len(named)
+    repeated = [t for t in failing if t.mistake is not None and t.mistake.repeated]
+    assert len(repeated) >= len(failing) - len(named)
+    assert all("the same mistake as named above" in t.text for t in repeated)
 
 
 def test_a_trap_is_named_where_it_matches_even_if_not_everywhere(judge) -> None:
@@ -85,7 +88,8 @@ def test_a_value_returned_instead_of_an_error_can_name_the_mistake(judge) -> Non
     report = judge.run("info_nce", KNOWN / "info_nce" / "wrong_answer" / "drop_unpaired_row.py")
     first = report.first_failure
     assert first.name == "rejects_odd_rows" and "returned a value instead of raising ValueError" in first.message
-    assert "the unpaired last row was dropped silently" in first.message
+    assert first.mistake.known and "the unpaired last row was dropped silently" in first.mistake.message
+    assert "the unpaired last row was dropped silently" not in first.message  # a field, not message text
 
 
 # Sleeps only on the batch_of_five hidden test (5 images), so results before it are decided early.
@@ -128,7 +132,7 @@ def test_without_a_listener_the_report_is_the_same(judge):
     streamed = judge.prepared("patchify").submit(SLOW_LATE.replace("time.sleep(1.0)", "pass"), "a.py",
                                                on_result=lambda t: None)
     plain = judge.prepared("patchify").submit(SLOW_LATE.replace("time.sleep(1.0)", "pass"), "a.py")
-    assert [(t.name, t.verdict, t.message) for t in streamed.tests] == [(t.name, t.verdict, t.message) for t in plain.tests]
+    assert [(t.name, t.verdict, t.text) for t in streamed.tests] == [(t.name, t.verdict, t.text) for t in plain.tests]
 
 
 class _StoppedAtTheLimit:

@@ -15,7 +15,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 HELDOUT = REPO / "tests" / "heldout"
-TRAP, GENERIC = "this matches a known mistake: ", "what went wrong: "
 
 # Named, but wrongly: on a degenerate input two mistakes give the same output, and the first test
 # that names a mistake names the trap. On the 4 symmetric rows of two_axis_pairs a hardest-negative
@@ -40,11 +39,8 @@ def _files() -> list[Path]:
 def named_by(report) -> tuple[str, str] | None:
     """('trap' or 'generic', the naming line) from the first failing test that names the mistake."""
     for test in report.tests:
-        for line in test.message.splitlines():
-            if line.startswith(TRAP):
-                return "trap", f"{test.name}: {line[len(TRAP):]}"
-            if line.startswith(GENERIC):
-                return "generic", f"{test.name}: {line[len(GENERIC):]}"
+        if test.mistake is not None and not test.mistake.repeated:
+            return "trap" if test.mistake.known else "generic", f"{test.name}: {test.mistake.message}"
     return None
 
 
@@ -60,7 +56,7 @@ def test_heldout_mistake_is_rejected_and_named(judge, path: Path) -> None:
         assert found is not None and MISNAMED[key] in found[1], f"{key}: {found}; update MISNAMED"
     else:
         first = report.first_failure
-        assert found is not None, f"{key} is rejected but not named; first failure {first.name}: {first.message}"
+        assert found is not None, f"{key} is rejected but not named; first failure {first.name}: {first.text}"
 
 
 if __name__ == "__main__":  # the account for the issue: per problem, named by traps, by generic diagnoses, not at all
@@ -75,7 +71,7 @@ if __name__ == "__main__":  # the account for the issue: per problem, named by t
             kind = found[0] if found else ("accepted" if report.accepted else "unnamed")
             counts.setdefault(path.parent.name, {"trap": 0, "generic": 0, "unnamed": 0, "accepted": 0})[kind] += 1
             first = report.first_failure
-            said = found[1] if found else (first.message.splitlines()[0] if first else "")
+            said = found[1] if found else (first.text.splitlines()[0] if first else "")
             print(f"{path.parent.name}/{path.stem}: {kind}: {said}")
     for problem, c in counts.items():
         print(f"{problem}: {c}")

@@ -215,7 +215,7 @@ def test_problem_handle_show_check_hint_solution(repo, tmp_path, monkeypatch):
 
 
 def test_html_renders_markdown_keeps_time_on_one_line_and_colours_differences():
-    from judge.notebook import inline_html
+    from judge.render import inline_html
 
     assert inline_html("`tokens` is **wrong** <here>") == "<code>tokens</code> is <b>wrong</b> &lt;here&gt;"
     shown = Shown(inputs=(("x", None, np.zeros(2)),), expected={"out": _arr([1.0, 2.0])},

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from judge.report import render_text
+from judge.render import render_text
 from judge.sandbox.isolation import DISABLE_ENV, probe_all
 from judge.session import Judge
 from judge.verdict import Verdict
@@ -335,7 +335,7 @@ def test_attack(name, arena, attack_judge):
     assert "PWNED" not in report.output, report.output[-2000:]
     assert arena.secret not in report.output and arena.marker not in report.output
     for test in report.tests:  # hidden inputs and expected values never reach a message
-        assert arena.marker not in test.message
+        assert arena.marker not in test.text
     _plain_report(report)
     _no_leftovers(before)
     _intact(arena, fingerprint)

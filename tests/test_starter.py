@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from judge.cli import main
 from judge.errors import ConfigError
 from judge.progress import ProgressStore
-from judge.report import render_text
+from judge.render import render_text
 from judge.starter import default_path, starter_source, write_starter
 from judge.verdict import NOT_ATTEMPTED
 
@@ -78,7 +78,7 @@ def test_untouched_starter_is_not_attempted_and_not_recorded(judge, patchify, tm
     path = write_starter(patchify, tmp_path / "patchify.py")
     report = judge.run("patchify", path)
     assert not report.accepted and report.not_attempted
-    assert all(t.message.startswith(NOT_ATTEMPTED) for t in report.tests)     # raises-checks included
+    assert all(t.not_attempted and t.message.startswith(NOT_ATTEMPTED) for t in report.tests)  # raises-checks too
     text = render_text(report)
     assert text.startswith("not attempted yet") and "Traceback" not in text
     assert store.attempts() == []

@@ -109,7 +109,7 @@ def judged(judge):
 
 
 def _failures(report) -> str:
-    lines = [f"{t.name} [{t.group}] {t.verdict.value}: {t.message}"
+    lines = [f"{t.name} [{t.group}] {t.verdict.value}: {t.text}"
              for t in report.tests if t.verdict.value != "accepted"]
     return "\n".join(lines) or "(no failing test)"
 
@@ -125,14 +125,14 @@ def test_known_submission_gets_its_verdict(judged, problem_id: str, path: Path) 
         f"{path.relative_to(REPO)}: expected {expected}, got {report.verdict.value} "
         f"({report.passed}/{report.total} passed); failing tests:\n{_failures(report)}")
     if expected is not Verdict.ACCEPTED:
-        assert report.first_failure is not None and report.first_failure.message, "a failure must say why"
+        assert report.first_failure is not None and report.first_failure.text, "a failure must say why"
     if problem_id in DIAGNOSES and expected is Verdict.WRONG_ANSWER:
         keyword = DIAGNOSES[problem_id].get(path.name)
         assert keyword is not None, f"add {path.name} and its diagnostic phrase to DIAGNOSES[{problem_id!r}]"
         first = report.first_failure
-        assert keyword in first.message, (
+        assert keyword in first.text, (
             f"{path.name}: the first failing test {first.name!r} should name the mistake ({keyword!r}); "
-            f"its message is:\n{first.message}")
+            f"its message is:\n{first.text}")
 
 
 @pytest.mark.parametrize("problem_id, path", SUBMISSIONS)
@@ -169,6 +169,6 @@ def test_patchify_diagnoses_are_distinct(judged) -> None:
     root = REPO / "submissions" / "patchify" / "wrong_answer"
     for name, keyword in PATCHIFY_DIAGNOSES.items():
         others = [k for n, k in PATCHIFY_DIAGNOSES.items() if n != name and k not in keyword]
-        message = judged("patchify", root / name).first_failure.message
+        message = judged("patchify", root / name).first_failure.text
         wrong = [k for k in others if k in message]
         assert not wrong, f"{name} is also diagnosed as {wrong}: {message}"

@@ -273,17 +273,6 @@ def test_an_unstated_dtype_rule_fails_every_compare_test_in_one_line(set_judge, 
     assert found[0].startswith("error: unpatchify.rules: 17 tests tiny_index_tokens, ")  # every compare test
 
 
-def test_identical_errors_of_several_aspects_collapse_when_rendered():
-    from judge.validate import Diagnostic, ProblemValidation, render
-
-    checked = ProblemValidation("p", [Diagnostic(f"p.submissions.wrong_answer.f{i}", Severity.ERROR, "same")
-                                      for i in range(6)])
-    lines = [text for text, _ in render(checked)]
-    assert lines[0] == ("  ERROR p.submissions.wrong_answer.f0 (also p.submissions.wrong_answer.f1, "
-                        "p.submissions.wrong_answer.f2, p.submissions.wrong_answer.f3 and 2 more): same")
-    assert len(lines) == 2 and "6 error(s)" in lines[1]
-
-
 def test_a_hint_without_hint_when_is_a_warning(set_judge, edit, problem_set):
     hidden = problem_set / "hidden_tests" / PROBLEM / "tests.yaml"
     text = hidden.read_text()

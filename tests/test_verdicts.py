@@ -137,7 +137,15 @@ ERRORS = [
 
 @pytest.mark.parametrize("error, refusal, verdict, message", ERRORS)
 def test_an_error_decides_its_call(error, refusal, verdict, message):
-    assert verdicts.of_error(error, refusal, error_expected=False) == verdicts.Decision(verdict, message)
+    untouched = error.is_a("NotImplementedError") and refusal is None and error.where != "return"
+    assert verdicts.of_error(error, refusal, error_expected=False) == \
+        verdicts.Decision(verdict, message, not_attempted=untouched)
+
+
+def test_only_the_function_raising_not_implemented_is_not_attempted():
+    assert verdicts.of_error(_error("NotImplementedError"), None, error_expected=False).not_attempted
+    assert not verdicts.of_error(_error("ValueError", "bad shape"), None, error_expected=False).not_attempted
+    assert not verdicts.not_attempted(_error("RuntimeError", "NotImplementedError"))  # the type decides, not text
 
 
 def test_an_expected_error_is_left_to_the_checks_unless_it_is_running_out_of_memory():

@@ -93,7 +93,7 @@ def test_the_list_and_the_problem_page(client):
 
 
 def test_statement_html_escapes_raw_html_and_marks_maths():
-    from judge.web.statement import to_html
+    from judge.render import markdown_html as to_html
 
     html = to_html("Tokens: $N = HW/p^2$ and <script>alert(1)</script>\n\n$$\\sum_i x_i$$")
     assert '<span class="math inline">N = HW/p^2</span>' in html

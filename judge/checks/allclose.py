@@ -1,4 +1,4 @@
-"""allclose: numbers match within the test's tolerance: |actual - expected| <= atol + rtol * |expected|.
+"""allclose: numbers match within the test's tolerance (judge.numerics: |actual - expected| <= atol + rtol * |expected|).
 
 On failure the message gives the count of mismatches, the first mismatching
 index, the largest absolute and relative errors and, for public examples
@@ -11,7 +11,8 @@ from dataclasses import replace
 import numpy as np
 
 from judge.checks.result import CheckResult, fail, ok
-from judge.checks.values import fmt, fmt_index, label, leaves, numeric, top_key
+from judge.numerics import errors, within
+from judge.values import fmt, fmt_index, label, leaves, numeric, top_key
 
 PARAMS: dict = {}
 MAX_ROWS = 8
@@ -55,21 +56,13 @@ def _compare_arrays(expected: np.ndarray, actual: np.ndarray, rtol: float, atol:
             return fail(f"{name} has shape {actual.shape}; expected {expected.shape}", diagnose=True)
     e = expected.astype(np.complex128 if np.iscomplexobj(expected) else np.float64)
     a = actual.astype(np.complex128 if np.iscomplexobj(actual) else np.float64)
-    with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.abs(a - e)
-        # an infinite expected value makes the bound infinite: only an equal infinity is close
-        close = np.isfinite(e) & (diff <= atol + rtol * np.abs(e))
-        close |= np.isnan(e) & np.isnan(a)
-        close |= np.isinf(e) & (a == e)
+    close = within(e, a, rtol, atol)
     if close.all():
         return None
     bad = ~close
-    count, total = int(bad.sum()), bad.size
-    with np.errstate(invalid="ignore", divide="ignore"):
-        finite = np.isfinite(diff) & bad
-        max_abs = float(diff[finite].max()) if finite.any() else float("inf")
-        rel = np.where(np.abs(e) > 0, diff / np.abs(e), np.inf)
-        max_rel = float(rel[finite].max()) if finite.any() else float("inf")
+    total = bad.size
+    errs = errors(e, a, bad)
+    count, max_abs, max_rel = errs.count, errs.max_abs, errs.max_rel
     tol = f"rtol={rtol:g}, atol={atol:g}"
     if e.ndim == 0:
         if reveal:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from judge.checks.result import CheckResult, fail, ok
-from judge.checks.values import label, leaves, top_key
+from judge.values import label, leaves, top_key
 from judge.wire import Array, kind_of
 from judge.wording import a as article
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from judge.checks.result import CheckResult, fail, ok
-from judge.checks.values import fmt_index, label, leaves, numeric, top_key
+from judge.values import fmt_index, label, leaves, numeric, top_key
 
 PARAMS: dict = {}
 

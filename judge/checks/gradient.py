@@ -21,8 +21,8 @@ import numpy as np
 from judge.checks.allclose import compare_values
 from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Param, fail, ok, params
-from judge.checks.values import label, leaves
 from judge.execute import Call
+from judge.values import label, leaves
 from judge.verdict import Verdict
 from judge.wire import Array
 

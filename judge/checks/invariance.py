@@ -47,9 +47,10 @@ import numpy as np
 
 from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Param, fail, ok, params
-from judge.checks.values import label, numeric
 from judge.errors import ConfigError
 from judge.execute import Call
+from judge.numerics import errors, within
+from judge.values import label, numeric
 from judge.verdict import Verdict
 from judge.wire import Array
 
@@ -261,17 +262,13 @@ def _mismatch(original: np.ndarray, transformed: np.ndarray, relation: Relation,
         want, transformed = want.reshape(()), transformed.reshape(())
     if want.shape != transformed.shape:
         return f"its shape became {transformed.shape}; expected {want.shape}"
-    w, t = want.astype(np.float64), transformed.astype(np.float64)
-    with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.abs(t - w)
-        close = (diff <= tol.atol + tol.rtol * np.abs(w)) | (np.isnan(w) & np.isnan(t)) | (np.isinf(w) & (t == w))
+    close = within(want, transformed, tol.rtol, tol.atol)
     if close.all():
         return None
     bad = ~close
-    finite = bad & np.isfinite(diff)
-    max_abs = float(diff[finite].max()) if finite.any() else float("inf")
+    max_abs = errors(want, transformed, bad).max_abs
     tol_text = f"rtol={tol.rtol:g}, atol={tol.atol:g}"
-    if w.ndim == 0:
+    if want.ndim == 0:
         return f"it moved by {max_abs:.3g} ({tol_text})"
     return f"{int(bad.sum())} of {bad.size} values differ, max abs difference {max_abs:.3g} ({tol_text})"
 

@@ -34,9 +34,9 @@ import numpy as np
 
 from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Param, fail, ok, params
-from judge.checks.values import leaves
 from judge.errors import ConfigError
 from judge.execute import Call
+from judge.values import leaves
 from judge.wire import Array
 
 PARAMS = params(Param("arg", str, required=True, what="the name of the batched argument"),

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from judge.checks.result import CheckResult, fail, ok
-from judge.checks.values import label, leaves, top_key
+from judge.values import label, leaves, top_key
 from judge.wire import Array
 
 PARAMS: dict = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from judge.checks.result import CheckResult, fail, ok
-from judge.checks.values import is_number, join, label, scalar_like
+from judge.values import is_number, join, label, scalar_like
 from judge.wire import Array, kind_of
 from judge.wording import a as article
 

@@ -31,7 +31,8 @@ from typing import Callable
 from judge.errors import ConfigError, SandboxError
 from judge.prepared import PreparedProblem
 from judge.problem import find_root
-from judge.report import Report, terminal_output
+from judge.render import terminal_output
+from judge.report import Report
 from judge.session import Judge
 from judge.warm import protocol
 

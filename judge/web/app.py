@@ -27,10 +27,10 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from judge.errors import ConfigError, ConfigErrors, SandboxError
 from judge.hints import hint as get_hint, take_hint
 from judge.progress import ProgressStore, ProgressUnavailable, problem_statuses
+from judge.render import markdown_html
 from judge.session import MAX_SOURCE_BYTES, Judge
 from judge.web.guard import Guard, GuardMiddleware
 from judge.web.payload import report_payload, test_payload
-from judge.web.statement import to_html
 
 STATIC = Path(__file__).with_name("static")
 
@@ -104,7 +104,7 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
             reached = 0
         return page("problem.html", request, problem=problem, status=statuses[problem.id].value,
                     hints=[get_hint(problem, level) for level in range(1, reached + 1)],
-                    statement=to_html(problem.statement), rules=[(r.id, to_html(r.text)) for r in problem.rules],
+                    statement=markdown_html(problem.statement), rules=[(r.id, markdown_html(r.text)) for r in problem.rules],
                     examples=_examples(judge, problem), starter=json.dumps(problem.starter).replace("</", "<\\/"))
 
     @app.get("/unit/{unit_id}", response_class=HTMLResponse)
@@ -115,8 +115,8 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
         standing, warning = progress_of(unit)
         titles = {pid: judge.problem(pid).title for pid in (*unit.problems, *unit.extras)}
         return page("unit.html", request, unit=unit, standing=standing, warning=warning, titles=titles,
-                    letters=LETTERS, summary=to_html(unit.summary),
-                    prompts={q.id: to_html(q.prompt) for q in unit.questions})
+                    letters=LETTERS, summary=markdown_html(unit.summary),
+                    prompts={q.id: markdown_html(q.prompt) for q in unit.questions})
 
     # ------------------------------------------------------------ API
     @app.post("/api/run/{problem_id}")
@@ -247,7 +247,7 @@ def _difficulty_order(difficulty: str) -> tuple[int, str]:
 def _examples(judge: Judge, problem) -> list[dict]:
     """The public examples as `judge show` prints them: inputs, the reference's output, explanation."""
     from judge.cases import MAIN
-    from judge.display import show_input, show_value
+    from judge.render import show_input, show_value
 
     examples = []
     for example in judge.problem_set.examples(problem):

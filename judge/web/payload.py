@@ -1,7 +1,7 @@
 """Results and attempts as the page's JSON: the terminal report's content, split for display.
 
-A test's message is split into what went wrong, the known mistake it
-matches and the test's hint; a public example carries its inputs, expected
+A test's message, the known mistake it matches and the test's hint are
+apart (fields of the result); a public example carries its inputs, expected
 and actual outputs as the terminal draws them (side by side). Hidden tests
 never carry values: `TestResult.shown` is None for them.
 """
@@ -9,26 +9,24 @@ from __future__ import annotations
 
 import textwrap
 
-from judge.report import Report, TestResult, to_text, values_lines
-
-_KNOWN_MISTAKE = "this matches a known mistake: "
-_HINT = "hint: "
+from judge.render import to_text, values_lines
+from judge.report import Report, TestResult
 
 
 def test_payload(test: TestResult) -> dict:
-    message, diagnosis, hint = [], None, None
-    for line in test.message.splitlines():
-        if line.startswith(_KNOWN_MISTAKE):
-            diagnosis = line[len(_KNOWN_MISTAKE):]
-        elif line.startswith(_HINT):
-            hint = line[len(_HINT):]
-        else:
-            message.append(line)
+    # a known mistake is shown apart (once per run, by the page); a generic diagnosis or a
+    # reference to a mistake named above stays part of the message
+    message = test.message.splitlines()
+    diagnosis = None
+    if test.mistake is not None and test.mistake.known and not test.mistake.repeated:
+        diagnosis = test.mistake.message
+    elif test.mistake is not None:
+        message.append(test.mistake.line)
     values = None
     if test.shown is not None:
         lines, _ = values_lines(test.shown)
         values = textwrap.dedent(to_text(lines))
-    return {**test.to_json(), "message": "\n".join(message), "diagnosis": diagnosis, "hint": hint,
+    return {**test.to_json(), "message": "\n".join(message), "diagnosis": diagnosis, "hint": test.hint,
             "values": values, "details": list(test.details)}
 
 

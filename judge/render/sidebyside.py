@@ -13,17 +13,16 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from judge.checks.values import join, top_key
-from judge.display import show_input
+from judge.numerics import within
+from judge.render.display import show_input
+from judge.render.segments import Line, plain
+from judge.values import MISSING, all_leaves, fmt_entry, numeric, top_key
 from judge.wire import Array, kind_of
 
 MAX_ENTRIES = 64     # entries per value shown in full
 MAX_WIDTH = 100      # wider pairs of blocks are stacked instead of side by side
 MARK = "*"
 
-Segment = tuple[str, "str | None"]
-Line = list[Segment]
-_MISSING = object()
 
 
 def inputs_lines(inputs: tuple[tuple[str, Any, Any], ...], indent: str) -> list[Line]:
@@ -40,7 +39,7 @@ def outputs_lines(expected: Any, actual: Any, tolerance: Any, indent: str) -> tu
     """Lines comparing every leaf of the two outputs; also whether any leaf was shown in full."""
     lines: list[Line] = []
     full = False
-    for path, e, a in _leaves(expected, actual, ""):
+    for path, e, a in all_leaves(expected, actual):
         tol = tolerance.for_key(top_key(path)) if tolerance is not None else None
         leaf_lines, shown = leaf_lines_for(path or "output", e, a, tol, indent)
         lines.extend(leaf_lines)
@@ -50,11 +49,11 @@ def outputs_lines(expected: Any, actual: Any, tolerance: Any, indent: str) -> tu
 
 def leaf_lines_for(name: str, expected: Any, actual: Any, tol: Any, indent: str) -> tuple[list[Line], bool]:
     label = f"{indent}{name}: "
-    if actual is _MISSING:
+    if actual is MISSING:
         return [[(label, "bold"), ("missing from your output", "red")]], False
-    if expected is _MISSING:
+    if expected is MISSING:
         return [[(label, "bold"), ("not expected (an extra key or item)", "red")]], False
-    e, a = _numeric(expected), _numeric(actual)
+    e, a = numeric(expected, None), numeric(actual, None)
     if e is None or a is None:
         same = _same_plain(expected, actual)
         return [[(label, "bold"), ("yours ", None), (_short(actual), None if same else "red"),
@@ -69,8 +68,8 @@ def leaf_lines_for(name: str, expected: Any, actual: Any, tol: Any, indent: str)
     bad = _mismatches(e, a, tol)
     if e.ndim == 0 and a.ndim == 0:
         differs = bool(bad)
-        return [[(label, "bold"), ("yours ", None), (_fmt(a[()]) + (MARK if differs else ""), "red" if differs else None),
-                 ("  expected ", None), (_fmt(e[()]), None), ("" if differs else "  (matches)", "green")]], True
+        return [[(label, "bold"), ("yours ", None), (fmt_entry(a[()]) + (MARK if differs else ""), "red" if differs else None),
+                 ("  expected ", None), (fmt_entry(e[()]), None), ("" if differs else "  (matches)", "green")]], True
     count = int(bad.sum())
     summary = "matches" if count == 0 else f"{count} of {bad.size} entries differ (marked {MARK})"
     lines = [[(label, "bold"), (head + "; ", None), (summary, "green" if count == 0 else "red")]]
@@ -87,7 +86,7 @@ def _pairs(actual: np.ndarray, expected: np.ndarray, bad: np.ndarray, indent: st
     for index, a, e, b in _slices(actual, expected, bad):
         left = _block(a, b, width, "red")
         right = _block(e, b, width, "green")
-        block_width = len(_plain(left[0]))
+        block_width = len(plain(left[0]))
         if 2 * block_width + 4 + len(indent) > MAX_WIDTH:
             return _stacked(actual, expected, bad, indent, width)
         label = f"{index}  " if index else ""
@@ -133,7 +132,7 @@ def _block(values: np.ndarray, bad: np.ndarray, width: int, style: str) -> list[
         row: Line = [("[", None)]
         for c in range(values.shape[1]):
             marked = bool(bad[r, c]) if bad.size else False
-            row.append((" " + _fmt(values[r, c]).rjust(width), style if marked else None))
+            row.append((" " + fmt_entry(values[r, c]).rjust(width), style if marked else None))
             row.append((MARK if marked else " ", style if marked else None))
         row.append(("]", None))
         rows.append(row)
@@ -141,43 +140,15 @@ def _block(values: np.ndarray, bad: np.ndarray, width: int, style: str) -> list[
 
 
 def _cell_width(*arrays: np.ndarray) -> int:
-    return max((len(_fmt(x)) for arr in arrays for x in arr.reshape(-1)), default=1)
-
-
-def _fmt(x: Any) -> str:
-    if isinstance(x, (np.bool_, bool)):
-        return str(bool(x))
-    if isinstance(x, (np.integer, int)):
-        return str(int(x))
-    if isinstance(x, (np.complexfloating, complex)):
-        return f"{complex(x):.4g}"
-    return f"{float(x):.4g}"
-
-
-def _plain(line: Line) -> str:
-    return "".join(text for text, _ in line)
+    return max((len(fmt_entry(x)) for arr in arrays for x in arr.reshape(-1)), default=1)
 
 
 # ------------------------------------------------------------------ values
 
 def _mismatches(e: np.ndarray, a: np.ndarray, tol: Any) -> np.ndarray:
-    """Entries outside |a - e| <= atol + rtol * |e|, as the allclose check decides."""
+    """Entries outside the test's tolerance (exact equality without one), as the checks decide."""
     rtol, atol = (tol.rtol, tol.atol) if tol is not None else (0.0, 0.0)
-    kind = np.complex128 if np.iscomplexobj(e) or np.iscomplexobj(a) else np.float64
-    ef, af = e.astype(kind), a.astype(kind)
-    with np.errstate(invalid="ignore", over="ignore"):
-        close = np.abs(af - ef) <= atol + rtol * np.abs(ef)
-        close |= np.isnan(ef) & np.isnan(af)
-        close |= np.isinf(ef) & (af == ef)
-    return ~close
-
-
-def _numeric(value: Any) -> np.ndarray | None:
-    if isinstance(value, Array):
-        return value.data
-    if type(value) in (int, float, bool):
-        return np.asarray(value)
-    return None
+    return ~within(e, a, rtol, atol)
 
 
 def _describe(expected: Any, actual: Any) -> str:
@@ -199,20 +170,3 @@ def _same_plain(e: Any, a: Any) -> bool:
         return type(e) is type(a) and bool(e == a)
     except (TypeError, ValueError):
         return False
-
-
-def _leaves(expected: Any, actual: Any, path: str) -> Iterator[tuple[str, Any, Any]]:
-    """(path, expected, actual) for every leaf of either structure; a missing side is _MISSING."""
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        for key in expected:
-            yield from _leaves(expected[key], actual.get(key, _MISSING), join(path, key))
-        for key in actual:
-            if key not in expected:
-                yield join(path, key), _MISSING, actual[key]
-    elif isinstance(expected, (list, tuple)) and isinstance(actual, (list, tuple)):
-        for i in range(max(len(expected), len(actual))):
-            yield from _leaves(expected[i] if i < len(expected) else _MISSING,
-                               actual[i] if i < len(actual) else _MISSING, join(path, i))
-    else:
-        yield path, expected, actual
-

@@ -1,13 +1,13 @@
-"""judge/statement.py: the statement's prose, then its rules as a list (issue 12)."""
+"""judge/render/statement.py: the statement's prose, then its rules as a list (issue 12)."""
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
 
 from judge.problem import Rule, load_problem
-from judge.statement import statement_markdown
+from judge.render import problem_markdown, statement_markdown
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_rules_follow_the_prose_as_a_list() -> None:
@@ -36,3 +36,12 @@ def test_converted_statements_do_not_repeat_a_rules_section() -> None:
     for problem_id in ("patchify", "pos_embed", "clip_loss", "info_nce", "unpatchify"):
         problem = load_problem(REPO, problem_id)
         assert problem.rules and "**Rules.**" not in problem.statement, f"{problem_id}: rules belong in `rules:`"
+
+
+def test_problem_markdown_is_the_notebooks_page():
+    problem = load_problem(REPO, "patchify")
+    page = problem_markdown(problem)
+    assert page.startswith(f"## {problem.title}\n`patchify` · {problem.difficulty} · torch\n")
+    assert statement_markdown(problem) in page
+    assert f"```python\n{problem.signature}\n```" in page
+    assert page.endswith(f"Limits: {problem.limits.time_s:g} s per test, {problem.limits.memory_mb} MiB.")

@@ -1,11 +1,10 @@
-"""Markdown statements for the terminal (judge/markdown.py) and `judge show`."""
+"""Markdown statements for the terminal (judge/render/markdown.py) and `judge show`."""
 from __future__ import annotations
 
 from click.testing import CliRunner
 
 from judge.cli import main
-from judge.markdown import render_markdown
-from judge.report import to_text
+from judge.render import render_markdown, to_text
 
 TEXT = """# Title
 

@@ -6,6 +6,7 @@ from typing import Any
 import numpy as np
 
 from judge import generators
+from judge.values import fmt
 from judge.wire import Array
 
 FULL_LIMIT = 64  # entries shown in full
@@ -21,7 +22,7 @@ def _one(value: Any, indent: str) -> str:
     if isinstance(value, Array):
         return show_array(value, indent)
     if isinstance(value, float):
-        return f"{value:.6g}"
+        return fmt(value)
     return repr(value)
 
 

@@ -4,7 +4,7 @@ Covers the subset problem statements use: paragraphs (re-wrapped to the
 terminal's width), `#` headings, nested `-`/`*`/`1.` lists with hanging
 indents, fenced code blocks (kept verbatim), and inline `**bold**`,
 `*emphasis*`, `` `code` `` and `[links](url)`. Output is lines of (text,
-style) segments, as judge.report renders them. Without colour the Markdown
+style) segments (judge.render.segments). Without colour the Markdown
 markers that carry meaning stay readable: code keeps its backticks, bold
 and emphasis become plain text.
 """
@@ -14,8 +14,8 @@ import re
 import shutil
 from dataclasses import dataclass
 
-Segment = tuple[str, "str | None"]
-Line = list[Segment]
+from judge.render.segments import Line
+
 
 MAX_WIDTH = 100
 _FENCE = re.compile(r"^\s*(```|~~~)")

@@ -1,0 +1,49 @@
+"""The tolerance rule: when an actual number counts as the expected one.
+
+An entry matches when |actual - expected| <= atol + rtol * |expected|; an
+infinite expected value matches only the same infinity (its bound would be
+infinite) and NaN matches NaN. Every decision against a tolerance goes through
+`within`: the allclose check, invariance relations, the side-by-side marks
+and the generic diagnoses, so a value marked as differing on screen is one
+the checks failed (issue 11).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def _as_float(x: np.ndarray) -> np.ndarray:
+    return x.astype(np.complex128 if np.iscomplexobj(x) else np.float64)
+
+
+def within(expected: np.ndarray, actual: np.ndarray, rtol: float, atol: float) -> np.ndarray:
+    """Per entry (broadcast): whether `actual` is within tolerance of `expected`."""
+    e, a = _as_float(np.asarray(expected)), _as_float(np.asarray(actual))
+    with np.errstate(invalid="ignore", over="ignore"):
+        close = np.isfinite(e) & (np.abs(a - e) <= atol + rtol * np.abs(e))
+        close |= np.isnan(e) & np.isnan(a)
+        close |= np.isinf(e) & (a == e)
+    return close
+
+
+@dataclass(frozen=True)
+class Errors:
+    """How far the entries outside tolerance are: the largest finite absolute and relative errors."""
+
+    count: int          # entries outside tolerance
+    max_abs: float      # inf when no such entry has a finite error
+    max_rel: float      # relative to |expected|; inf where expected is 0
+
+
+def errors(expected: np.ndarray, actual: np.ndarray, bad: np.ndarray) -> Errors:
+    """The errors of the entries marked `bad` (the complement of `within`)."""
+    e, a = _as_float(np.asarray(expected)), _as_float(np.asarray(actual))
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        diff = np.abs(a - e)
+        finite = np.isfinite(diff) & bad
+        max_abs = float(diff[finite].max()) if finite.any() else float("inf")
+        rel = np.where(np.abs(e) > 0, diff / np.abs(e), np.inf)
+        max_rel = float(rel[finite].max()) if finite.any() else float("inf")
+    return Errors(int(bad.sum()), max_abs, max_rel)

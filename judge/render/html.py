@@ -1,0 +1,108 @@
+"""HTML renderings: reports and problem lists for notebooks, styled lines as spans, statements for the web page.
+
+Styles (judge.render.segments) become inline CSS colours here, as `to_text`
+makes them ANSI colours for a terminal; every text is escaped, so nothing a
+submission printed or returned can add markup.
+"""
+from __future__ import annotations
+
+import functools
+import html
+import re
+from typing import Any, Iterable
+
+from judge.render.segments import Line
+from judge.render.text import values_lines
+from judge.report import Report
+from judge.verdict import Verdict
+
+
+def report_html(report: Report, examples_only: bool) -> str:
+    """A report as an HTML table (Jupyter's `_repr_html_`): one row per test, example values drawn."""
+    ok = report.accepted
+    colour = _CSS["green"] if ok else _CSS["red"]
+    scope = " (public examples only)" if examples_only else ""
+    rows = []
+    for test in report.tests:
+        passed = test.verdict is Verdict.ACCEPTED
+        message = "<br>".join(inline_html(part) for part in test.text.splitlines())
+        drawn = False
+        if test.shown is not None and (examples_only or not passed):
+            block, drawn = values_lines(test.shown)
+            message += f"<pre style='margin:4px 0;font-size:90%'>{lines_html(block)}</pre>"
+        if not passed and test.details and not drawn:  # the mismatch table (index, yours, expected)
+            message += "<pre style='margin:4px 0;font-size:90%'>" + html.escape("\n".join(test.details)) + "</pre>"
+        rows.append(
+            f"<tr><td style='color:{_CSS['green'] if passed else _CSS['red']}'>{'✓' if passed else '✗'}</td>"
+            f"<td><code>{html.escape(test.name)}</code></td><td>{html.escape(test.group)}</td>"
+            f"<td>{html.escape(test.verdict.value)}</td>"
+            f"<td style='text-align:right;white-space:nowrap'>{test.time_ms:.1f}&nbsp;ms</td>"
+            f"<td style='text-align:left'>{message}</td></tr>")
+    warnings = "".join(f"<p style='color:{_CSS['yellow']}'>warning: {html.escape(w)}</p>" for w in report.warnings)
+    return (f"<div>{warnings}<p><b style='color:{colour}'>{html.escape(report.verdict.value)}</b>: "
+            f"{report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s on "
+            f"<code>{html.escape(report.problem)}</code>{scope}</p>"
+            "<table><thead><tr><th></th><th>test</th><th>group</th><th>verdict</th><th>time</th>"
+            f"<th style='text-align:left'>message</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def problems_html(problems: Iterable[Any]) -> str:
+    """Problem summaries (status, id, title, difficulty, framework, tags) as an HTML table."""
+    rows = "".join(f"<tr><td>{html.escape(p.status)}</td><td><code>{html.escape(p.id)}</code></td>"
+                   f"<td>{html.escape(p.title)}</td><td>{html.escape(p.difficulty)}</td>"
+                   f"<td>{html.escape(p.framework)}</td><td>{html.escape(', '.join(p.tags))}</td></tr>"
+                   for p in problems)
+    return ("<table><thead><tr><th>status</th><th>id</th><th>title</th><th>difficulty</th>"
+            f"<th>framework</th><th>tags</th></tr></thead><tbody>{rows}</tbody></table>")
+
+
+_CSS = {"red": "#cf222e", "green": "#1a7f37", "yellow": "#9a6700", "cyan": "#0969da", "dim": "#6e7781"}
+
+
+def lines_html(lines: list[Line]) -> str:
+    """Rendered lines (text, style segments) as HTML, styles as colours: differing entries in red."""
+    out = []
+    for line in lines:
+        parts = []
+        for text, style in line:
+            escaped = html.escape(text)
+            names = (style or "").split()
+            css = ";".join([f"color:{_CSS[n]}" for n in names if n in _CSS] + (["font-weight:bold"] if "bold" in names
+                                                                                 else []))
+            parts.append(f"<span style='{css}'>{escaped}</span>" if css and text else escaped)
+        out.append("".join(parts).rstrip())
+    return "\n".join(out)
+
+
+def inline_html(text: str) -> str:
+    """One line of a message with its Markdown: `code`, **bold**, *emphasis* (everything else escaped)."""
+    pieces = re.split(r"(`[^`]+`)", text)
+    out = []
+    for piece in pieces:
+        if len(piece) > 1 and piece.startswith("`") and piece.endswith("`"):
+            out.append(f"<code>{html.escape(piece[1:-1])}</code>")
+            continue
+        escaped = html.escape(piece)
+        escaped = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", escaped)
+        escaped = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", escaped)
+        out.append(escaped)
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> Any:
+    # imported here: the web extra provides markdown-it; notebooks render reports without it
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    return MarkdownIt("commonmark", {"html": False}).use(dollarmath_plugin, double_inline=True).enable("table")
+
+
+def markdown_html(markdown: str) -> str:
+    """A problem's Markdown as HTML for the page: the same text `judge show` renders for a terminal.
+
+    CommonMark with tables; raw HTML in a statement is escaped, never passed
+    through. `$...$` and `$$...$$` become `.math` elements that the page's
+    KaTeX renders, so maths needs no server-side TeX.
+    """
+    return _parser().render(markdown)

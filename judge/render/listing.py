@@ -1,0 +1,28 @@
+"""`judge list` as a terminal table: status, id, title, level, library and tags, clipped to the width."""
+from __future__ import annotations
+
+from judge.render.segments import Line
+
+STATUS_STYLES = {"solved": "green", "attempted": "yellow", "new": None}
+
+
+def listing_lines(items: list[dict], width: int) -> list[Line]:
+    """One row per problem, as `judge list --json` writes them (`id`, `title`, `difficulty`,
+    `framework`, `tags`, `status`), in at most `width` columns."""
+    id_width = max(len("problem"), *(len(i["id"]) for i in items))
+    fixed = 9 + 2 + id_width + 2 + 6 + 2 + 5 + 2  # status, id, difficulty, framework and their gaps
+    title_width = min(max(len(i["title"]) for i in items), max(20, (width - fixed) * 3 // 5))
+    tag_width = max(0, width - fixed - title_width - 2)
+    lines: list[Line] = [[(f"{'status':<9}  {'problem'.ljust(id_width)}  {'title'.ljust(title_width)}  "
+                           f"{'level':<6}  {'lib':<5}  tags", "bold")]]
+    for item in items:
+        lines.append([(f"{item['status']:<9}", STATUS_STYLES[item["status"]]),
+                      (f"  {item['id'].ljust(id_width)}  {clip(item['title'], title_width)}  "
+                       f"{item['difficulty']:<6}  {item['framework']:<5}  {clip(', '.join(item['tags']), tag_width)}",
+                       None)])
+    return lines
+
+
+def clip(text: str, width: int) -> str:
+    """`text` in exactly `width` columns: padded, or cut with an ellipsis."""
+    return text.ljust(width) if len(text) <= width else text[:max(0, width - 1)] + "…"

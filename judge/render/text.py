@@ -1,0 +1,215 @@
+"""Reports as terminal text: the per-test table, failure messages, example values, the verdict line.
+
+`render` turns a `judge.report.Report` into styled lines (judge.render.segments);
+the CLI, the warm server, the notebook's text repr and the web page's values
+all draw from here, so a report reads the same wherever it is shown.
+"""
+from __future__ import annotations
+
+import textwrap
+
+from judge.render.segments import Line, to_text
+from judge.report import HINT, Report, Shown, TestResult
+from judge.terminal import terminal_width
+from judge.verdict import Verdict
+
+_GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check": "property checks"}
+
+
+def render_text(report: Report, *, verbose: bool = False, values: bool = False, colour: bool = False,
+                width: int | None = None, note: str | None = None) -> str:
+    return to_text(render(report, verbose=verbose, values=values, width=width, note=note), colour)
+
+
+def terminal_output(report: Report, *, as_json: bool, verbose: bool, examples_only: bool, colour: bool,
+                    width: int | None = None) -> tuple[str, str]:
+    """What `judge run` prints for `report`: (stdout, stderr), wherever it was judged (here or warm);
+    `width` is the terminal's (default: this process's)."""
+    stderr = "".join(f"warning: {warning}\n" for warning in report.warnings)
+    if as_json:
+        return report.dumps() + "\n", stderr
+    return render_text(report, verbose=verbose, values=examples_only, colour=colour, width=width) + "\n", stderr
+
+
+DETAILED_FAILURES = 3  # failures shown in full without -v
+LISTED_FAILURES = 8    # failures with a row of their own without -v; the rest are named on one line per group
+
+
+def render(report: Report, *, verbose: bool = False, values: bool = False, width: int | None = None,
+           note: str | None = None) -> list[Line]:
+    """The per-test table, failure messages, example values and a final verdict line.
+
+    `values` shows inputs, expected and actual outputs of every public example
+    (`judge run --examples`); failing examples show them in any case. Without
+    `verbose`, a wrong submission's report fits on a screen: the first few
+    failures in full (values for the first that has any), a row for the next
+    ones, then their names on one line; passing tests beside failures are
+    counted rather than listed. Messages wrap at `width` columns (default: the
+    terminal's) keeping their indentation.
+    """
+    if report.not_attempted:
+        return _not_attempted(report)
+    width = width or terminal_width()
+    compact = not verbose and report.verdict is not Verdict.ACCEPTED and not values
+    lines: list[Line] = []
+    name_width = max((len(t.name) for t in report.tests), default=4)
+    lines.append([(f"    {'test'.ljust(name_width)}  {'verdict':<7}  {'time':>10}", "dim")])
+    mistakes: set[str] = set()
+    failures = 0
+    values_drawn = False
+    abbreviated = False
+    # a file that failed to load is said once, on its first test; the rest are one line at the end
+    not_run = [t for t in report.tests if t.not_run]
+    for group, tests in _groups([t for t in report.tests if not t.not_run]):
+        lines.append([(f"{_GROUP_TITLES.get(group, group)}", "bold")])
+        passes: list[TestResult] = []
+        unlisted: list[TestResult] = []
+        for test in tests:
+            ok = test.verdict is Verdict.ACCEPTED
+            if ok and compact:
+                passes.append(test)
+                continue
+            lines.extend(_passes(passes, name_width))
+            passes = []
+            if not ok:
+                failures += 1
+                if compact and failures > LISTED_FAILURES:
+                    unlisted.append(test)
+                    continue
+            lines.append(_row(test, name_width))
+            if ok:
+                if test.shown is not None and values:
+                    lines.extend(values_lines(test.shown)[0])
+                if verbose:
+                    lines.extend(_printed(test, verbose))
+                continue
+            if compact and failures > DETAILED_FAILURES:
+                abbreviated = True
+                continue
+            lines.extend(_message(test, mistakes, width))
+            lines.extend(_printed(test, verbose))
+            turn = values or verbose or not values_drawn  # one block of values per screen without -v
+            drawn = False
+            if test.shown is not None and turn:
+                value_lines, drawn = values_lines(test.shown)
+                lines.extend(value_lines)
+                values_drawn = True
+            if test.details and not drawn and turn and (verbose or test.group == "example"):
+                lines.extend([(f"      {d}", "dim")] for d in test.details)
+                values_drawn = True
+        lines.extend(_passes(passes, name_width))
+        if unlisted:
+            abbreviated = True
+            names = ", ".join(t.name for t in unlisted)
+            lines.extend([(text, "red" if i == 0 else None)]
+                         for i, text in enumerate(_wrap(f"✗ {len(unlisted)} more failed: {names}", width, "  ")))
+    if not_run:
+        lines.append([(f"  ✗ {len(not_run)} more tests not run: the file failed to load (see above)", "red")])
+    if abbreviated:
+        lines.append([(f"{failures - min(failures, DETAILED_FAILURES)} more failure(s) without details; "
+                       f"-v shows every message", "dim")])
+    if verbose and report.output:
+        lines.append([("captured output of the submission:", "bold")])
+        lines.extend([(f"  | {line}", None)] for line in report.output.splitlines()[:200])
+    lines.append(_final(report, note if note is not None else ("(public examples only)" if values else "")))
+    return lines
+
+
+PRINTED_LINES = 5  # lines of a test's printed output shown without -v
+
+
+def _printed(test: TestResult, verbose: bool) -> list[Line]:
+    """What the submission printed during this test, under its row (a few lines without -v)."""
+    printed = test.output.splitlines()
+    if not printed:
+        return []
+    keep = printed if verbose else printed[:PRINTED_LINES]
+    lines: list[Line] = [[("      printed:", "dim")]] + [[(f"      | {line}", "dim")] for line in keep]
+    if len(keep) < len(printed):
+        lines.append([(f"      | ... {len(printed) - len(keep)} more line(s); -v shows them", "dim")])
+    return lines
+
+
+def _groups(tests: list[TestResult]) -> list[tuple[str, list[TestResult]]]:
+    groups: list[tuple[str, list[TestResult]]] = []
+    for test in tests:
+        if not groups or groups[-1][0] != test.group:
+            groups.append((test.group, []))
+        groups[-1][1].append(test)
+    return groups
+
+
+def _row(test: TestResult, name_width: int) -> Line:
+    ok = test.verdict is Verdict.ACCEPTED
+    colour = "green" if ok else "red"
+    return [("  ", None), ("✓" if ok else "✗", colour), (f" {test.name.ljust(name_width)}  ", None),
+            (f"{test.verdict.short:<7}", colour), (f"  {test.time_ms:7.1f} ms", "dim")]
+
+
+def _passes(passes: list[TestResult], name_width: int) -> list[Line]:
+    """Passing tests between failures: their own rows when few, else one counted line."""
+    if len(passes) <= 2:
+        return [_row(t, name_width) for t in passes]
+    return [[("  ", None), ("✓", "green"), (f" {len(passes)} passed: {passes[0].name} … {passes[-1].name}", "dim")]]
+
+
+def _message(test: TestResult, mistakes: set[str], width: int = 100) -> list[Line]:
+    """A failure message, then its mistake (yellow) and hint (cyan); a mistake named once already
+    in this rendering is referred to, not repeated."""
+    parts = test.message.splitlines() or ([""] if test.mistake is not None else [])
+    lines: list[Line] = [[(text, None)] for part in parts for text in _wrap(part, width, "      ")]
+    if test.mistake is not None:
+        line = test.mistake.line
+        if not test.mistake.repeated and line in mistakes:
+            lines.append([("      this matches the known mistake named above", "yellow")])
+        else:
+            mistakes.add(line)
+            lines.extend([(text, "yellow")] for text in _wrap(line, width, "      "))
+    if test.hint:
+        lines.extend([(text, "cyan")] for text in _wrap(f"{HINT}{test.hint}", width, "      "))
+    return lines
+
+
+def _wrap(text: str, width: int, indent: str) -> list[str]:
+    """Wrap one line of a message at `width`, continuation lines indented like the first."""
+    lead = text[:len(text) - len(text.lstrip())]
+    return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent + lead,
+                         break_long_words=False, break_on_hyphens=False) or [indent]
+
+
+def values_lines(shown: Shown) -> tuple[list[Line], bool]:
+    """A public example's inputs and outputs; also whether a side-by-side diff was drawn."""
+    from judge.render.display import show_value  # numpy only when values are shown
+    from judge.render.sidebyside import inputs_lines, outputs_lines
+
+    indent = "      "
+    lines = inputs_lines(shown.inputs, indent)
+    if shown.expected_error is not None:
+        yours = f"raised {shown.actual_error}" if shown.actual_error else "returned a value"
+        lines.append([(f"{indent}expected: raises {shown.expected_error}; yours: {yours}", None)])
+        return lines, False
+    if shown.actual is None and shown.actual_error is not None:
+        lines.append([(f"{indent}expected output:", "bold")])
+        lines.extend([(line, None)] for line in show_value(shown.expected, indent + "  ").split("\n"))
+        return lines, False
+    lines.append([(f"{indent}output (yours vs expected):", "bold")])
+    output_lines, drawn = outputs_lines(shown.expected, shown.actual, shown.tolerance, indent + "  ")
+    return lines + output_lines, drawn
+
+
+def _not_attempted(report: Report) -> list[Line]:
+    return [
+        [("not attempted yet: ", "yellow bold"),
+         (f"all {report.total} tests stop at `raise NotImplementedError`.", None)],
+        [("Replace it with your solution, then try the public examples first:", None)],
+        [(f"    judge run {report.problem} {report.submission} --examples", "cyan")],
+        _final(report, "(not attempted yet)"),
+    ]
+
+
+def _final(report: Report, note: str) -> Line:
+    verdict = report.verdict
+    ok = verdict is Verdict.ACCEPTED
+    text = f"{verdict.value}: {report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s"
+    return [("✓ " if ok else "✗ ", "green" if ok else "red"), (text, ("green" if ok else "red") + " bold"),
+            (f" {note}" if note else "", "dim")]

@@ -1,0 +1,46 @@
+"""The one tolerance rule (judge/numerics.py) and the places that decide through it."""
+from __future__ import annotations
+
+import numpy as np
+
+from judge.checks.allclose import compare_values
+from judge.numerics import errors, within
+from judge.problem import Tolerance
+from judge.render.sidebyside import outputs_lines
+from judge.wire import Array
+
+INF, NAN = float("inf"), float("nan")
+
+
+def test_within_bounds_by_atol_plus_rtol_times_expected():
+    expected = np.array([100.0, 0.0, -2.0])
+    assert within(expected, expected + [0.9, 0.09, 0.0], rtol=0.01, atol=0.1).tolist() == [True, True, True]
+    assert within(expected, expected + [1.2, 0.11, 0.2], rtol=0.01, atol=0.1).tolist() == [False, False, False]
+
+
+def test_infinite_expected_matches_only_the_same_infinity():
+    # |5 - inf| <= atol + rtol * inf would hold: the rule must not let any finite value match infinity
+    expected = np.array([INF, INF, -INF])
+    assert within(expected, np.array([INF, 5.0, INF]), rtol=1e-5, atol=1e-6).tolist() == [True, False, False]
+
+
+def test_nan_matches_nan_only():
+    assert within(np.array([NAN, NAN, 1.0]), np.array([NAN, 1.0, NAN]), 1e-5, 1e-6).tolist() == [True, False, False]
+
+
+def test_complex_values_keep_their_imaginary_part():
+    assert not within(np.array([1 + 1j]), np.array([1 - 1j]), 1e-5, 1e-6).any()
+
+
+def test_errors_report_largest_finite_abs_and_rel():
+    e, a = np.array([1.0, 10.0, INF]), np.array([1.5, 8.0, 3.0])
+    found = errors(e, a, ~within(e, a, 0.0, 0.0))
+    assert (found.count, found.max_abs, found.max_rel) == (3, 2.0, 0.5)
+
+
+def test_check_and_side_by_side_agree_on_an_infinite_expected_value():
+    expected, actual = Array(np.array([1.0, INF]), "numpy", "float64"), Array(np.array([1.0, 7.0]), "numpy", "float64")
+    tol = Tolerance(1e-5, 1e-6)
+    assert not compare_values(expected, actual, tol, reveal=True).passed
+    lines, _ = outputs_lines(expected, actual, tol, "")
+    assert "1 of 2 entries differ" in "".join(text for line in lines for text, _ in line)
