@@ -268,18 +268,8 @@ class _Drive:
                 if not readable and self.ctl.fileno() not in open_fds:
                     break
                 continue
-            flood_while_loading = False
-            if self.out in readable:
-                data = channel.read_some(self.out)
-                if not data:
-                    open_fds.discard(self.out)
-                elif not self.output.add(data):
-                    # Over the budget before LOADED was handled: the child sends LOADED before its first
-                    # call prints, so when a frame is waiting too, handle it first; the flood is then the
-                    # call's (a later worker starts over a budget an earlier one used up), not loading's.
-                    flood_while_loading = not self.loaded and self.data.fileno() in readable
-                    if not flood_while_loading:
-                        self._kill(Kill.OUTPUT_FLOOD)
+            # Frames first: a worker sends a result only once the judge has read what its call printed
+            # (worker._drained), so output read after a result's frame is the next call's.
             if self.data.fileno() in readable:
                 data = channel.read_some(self.data.fileno(), 1 << 22)
                 if not data:
@@ -297,8 +287,12 @@ class _Drive:
                     except (channel.ChannelError, ValueError, TypeError, KeyError, OverflowError,
                             RecursionError) as exc:  # WireError and ProtocolError are ValueErrors
                         self._kill(Kill.MALFORMED_FRAME, str(exc)[:200])
-            if flood_while_loading:
-                self._kill(Kill.OUTPUT_FLOOD)  # a no-op when LOADED's handler found the flood (and charged the call)
+            if self.out in readable:
+                data = channel.read_some(self.out)
+                if not data:
+                    open_fds.discard(self.out)
+                elif not self.output.add(data):
+                    self._kill(Kill.OUTPUT_FLOOD)  # a no-op when the worker is being killed already
             if self.ctl.fileno() in readable:
                 data = channel.read_some(self.ctl.fileno())
                 if not data:
@@ -363,15 +357,8 @@ class _Drive:
             self.progress(self.result, self.current)
 
     def _call_output(self) -> str:
-        """The output printed since the previous call: the worker flushes stdout and stderr before it
-        sends a result, so everything it printed for this call is already in the pipe."""
-        while True:
-            data = channel.read_some(self.out)
-            if not data:
-                break
-            if not self.output.add(data):
-                self._kill(Kill.OUTPUT_FLOOD)
-                break
+        """The output printed since the previous call: the worker sends a result only once the judge
+        has read its call's output (or after waiting worker.DRAIN_WAIT_S for it), so it is all in."""
         return self.output.since_mark()
 
     def _on_ctl(self, data: bytes) -> None:

@@ -11,10 +11,13 @@ after loading it says LOADED, then sends one RESULT per call, then DONE.
 from __future__ import annotations
 
 import builtins
+import fcntl
 import json
 import os
 import socket
 import sys
+import termios
+import time
 from pathlib import Path
 
 from judge import harness, wire
@@ -70,6 +73,7 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     if fn is None:
         return
     _flush()  # what it printed while loading is not the first call's output
+    _drained()
     send(sock, LOADED)
     run_call, describe = bound.execute.run_call, bound.execute.describe_error
     for index, call in zip(indices, calls):
@@ -78,6 +82,7 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
         except BaseException as exc:  # SystemExit, KeyboardInterrupt from the submission
             observation = bound.execute.Observation(error=describe(exc, request["filename"]))
         _flush()
+        _drained()
         refusal, body = _encode(bound, observation, limits.result_bytes)
         header = {"index": index} if refusal is None else {"index": index, "refusal": refusal}
         send(sock, RESULT, dumps(header).encode() + b"\n" + body)
@@ -102,6 +107,32 @@ def _set_threads(threads: int) -> None:
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(max(1, threads))
+
+
+# How long a worker waits for the judge to read what a call printed before it sends the result anyway.
+DRAIN_WAIT_S = 1.0
+
+
+def _drained(fd: int = 1, ioctl=fcntl.ioctl, request: int = termios.FIONREAD, clock=time.monotonic,
+             sleep=time.sleep) -> None:
+    """Wait until the judge has read everything printed so far (at most DRAIN_WAIT_S).
+
+    Printed output travels on a pipe and results on a socket, with no order between them: a
+    result sent while its call's output still sits in the pipe reaches the judge first, and the
+    output would be credited to the next call. Sent once the pipe is empty, the result follows
+    all of its call's output. The functions are bound here, before any submission loads; one
+    that redirects its stdout or keeps printing only misplaces its own output.
+    """
+    deadline = clock() + DRAIN_WAIT_S
+    buffer = bytearray(4)
+    while clock() < deadline:
+        try:
+            ioctl(fd, request, buffer)
+        except OSError:  # stdout is no longer a pipe (the submission closed or replaced it)
+            return
+        if int.from_bytes(buffer, sys.byteorder) == 0:
+            return
+        sleep(0.0002)
 
 
 def _flush() -> None:
