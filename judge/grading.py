@@ -110,21 +110,36 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
     results: list[TestResult] = []
     said = _SaidOnce()
 
+    def settle(run: RunResult, i: int, diagnose: bool = True) -> TestResult:
+        outcomes = run.outcomes[ends[i] - len(cases[i].calls):ends[i]]
+        result, pending = _judge_outcomes(cases[i], orders[i], expected[i], run, outcomes, traps, limits, diagnose)
+        printed = "".join(o.output for o in outcomes)  # what this test's calls printed, attributed to it
+        if printed:
+            result = replace(result, output=cap_message(escape_controls(printed, keep="\n\t"), MAX_PRINTED))
+        return _finish(cases[i], result, pending)
+
     def judge_finished(run: RunResult, done: int) -> None:
         while len(results) < len(cases) and ends[len(results)] <= done:
-            i = len(results)
-            outcomes = run.outcomes[ends[i] - len(cases[i].calls):ends[i]]
-            result, pending = _judge_outcomes(cases[i], orders[i], expected[i], run, outcomes, traps, limits)
-            printed = "".join(o.output for o in outcomes)  # what this test's calls printed, attributed to it
-            if printed:
-                result = replace(result, output=cap_message(escape_controls(printed, keep="\n\t"), MAX_PRINTED))
-            results.append(said(_finish(cases[i], result, pending), file_failed=run.load_error is not None))
+            results.append(said(settle(run, len(results)), file_failed=run.load_error is not None))
             if on_result is not None:
                 on_result(results[-1])
 
-    # Without a listener, judge after the run: diagnosing a failure imports the traps' framework,
-    # which would otherwise compete with the submission for the CPU while it is being timed.
-    run = backend.run(program, calls, limits, on_progress=judge_finished if on_result is not None else None,
+    halted = False
+
+    def judge_passing(run: RunResult, done: int) -> None:
+        """Without a listener: judge the passing tests while the child still runs (the judge's core
+        is otherwise idle), and stop at the first failure. Diagnosing a failure imports the traps'
+        framework, which would compete with the submission for the CPU while it is being timed:
+        that test and the ones after it are judged after the run."""
+        nonlocal halted
+        while not halted and len(results) < len(cases) and ends[len(results)] <= done:
+            result = settle(run, len(results), diagnose=False)
+            if result.verdict is not Verdict.ACCEPTED:
+                halted = True  # judged again, with its diagnosis, after the run
+                return
+            results.append(said(result, file_failed=False))
+
+    run = backend.run(program, calls, limits, on_progress=judge_finished if on_result is not None else judge_passing,
                       node_limits=node_limits)
     judge_finished(run, len(calls))
     warnings = []
@@ -136,7 +151,7 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
 
 
 def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunResult, outcomes: list,
-                    traps: TrapSet | None, limits: Limits) -> tuple[TestResult, _Pending | None]:
+                    traps: TrapSet | None, limits: Limits, diagnose: bool = True) -> tuple[TestResult, _Pending | None]:
     """One case's verdict from its calls' outcomes (`names[k]` is the call of `outcomes[k]`)."""
     actual: dict[str, Observation] = {}
     refusals: dict[str, Refusal] = {}  # calls whose value the child's harness refused (their error says why)
@@ -151,7 +166,7 @@ def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunRe
     # Each call has the time limit; a test takes as long as its slowest call (an experiment's training run),
     # timed by the judge, including a call stopped for running past its limit.
     time_ms = max((o.time_ms for o in outcomes), default=0.0)
-    return _judge_case(case, expected, actual, refusals, run, failure, traps, limits, time_ms)
+    return _judge_case(case, expected, actual, refusals, run, failure, traps, limits, time_ms, diagnose)
 
 
 @dataclass(frozen=True)
@@ -166,7 +181,8 @@ class _Pending:
 
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], refusals: dict[str, Refusal],
                 run: RunResult, failure: verdicts.Decision | None, traps: TrapSet | None, limits: Limits,
-                time_ms: float) -> tuple[TestResult, _Pending | None]:
+                time_ms: float, diagnose: bool = True) -> tuple[TestResult, _Pending | None]:
+    """The test's verdict and message; with `diagnose`, a failure's known or generic mistake too."""
     main = actual.get(MAIN)
 
     def result(verdict: Verdict, message: str = "", details=(), pending: _Pending | None = None,
@@ -207,7 +223,9 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
             kind = outcome.kind or ("values" if spec.type == "allclose" else spec.type)
             kind = f"{kind}.{outcome.key}" if outcome.key else kind
             pending = _Pending(kind)
-            if outcome.diagnose:
+            if not diagnose:
+                pass
+            elif outcome.diagnose:
                 trap = known_mistake(case, actual, traps) if traps is not None else None
                 pending = _Pending(kind, trap, generic_mistake(case, expected, actual), diagnosed=True)
             elif spec.type == "raises" and main is not None and main.error is None and traps is not None:
