@@ -9,7 +9,7 @@ keyed by a SHA-256 over everything that can change an expected value:
   files wherever tests.yaml points;
 - the cases themselves: each call's inputs in wire bytes (so a change to the
   generators or to a check's extra calls invalidates too);
-- the judge code that observes a call (execute.py, wire.py, grading.py);
+- the judge code that observes a call (execute.py, wire.py, grading.py, experiments/);
 - the numpy, torch and Python versions.
 
 Values are stored in the plain wire format (never pickle), behind a magic
@@ -45,8 +45,9 @@ KEEP_PER_PROBLEM = 4          # entries kept per problem id (examples-only and f
 MAX_ENTRY_BYTES = 1 << 31
 ENV = "JUDGE_CACHE_DIR"
 DISABLED_VALUES = ("off", "0", "none", "false")
-# Judge modules whose code decides what an expected observation holds.
-_OBSERVING_MODULES = ("execute.py", "wire.py", "grading.py")
+# Judge modules whose code decides what an expected observation holds (an experiment call's value is
+# the weights trained by judge.experiments, so its modules count too).
+_OBSERVING_MODULES = ("execute.py", "wire.py", "grading.py", "experiments/*.py")
 
 Expected = dict[str, Observation]
 
@@ -167,13 +168,19 @@ def cache_key(problem: Problem, hidden: Hidden | None, cases: list[Case]) -> str
         except OSError as exc:
             part(f"unreadable:{label}", str(exc.errno).encode())
     judge_dir = Path(__file__).resolve().parent
-    for module in _OBSERVING_MODULES:
-        part(f"judge:{module}", (judge_dir / module).read_bytes())
+    for path in observing_files():
+        part(f"judge:{path.relative_to(judge_dir).as_posix()}", path.read_bytes())
     for case in cases:
         part("case", case.name.encode())
         for name, call in case.calls.items():
             part(f"call:{name}", wire.encode(call.to_plain(), MAX_ENTRY_BYTES))
     return digest.hexdigest()
+
+
+def observing_files() -> list[Path]:
+    """The judge's own source files an expected observation depends on, in a stable order."""
+    judge_dir = Path(__file__).resolve().parent
+    return [path for pattern in _OBSERVING_MODULES for path in sorted(judge_dir.glob(pattern))]
 
 
 def problem_files(problem: Problem, hidden: Hidden | None) -> list[tuple[str, Path]]:

@@ -223,3 +223,12 @@ def test_an_accepted_cached_torch_run_leaves_torch_to_the_sandbox(repo, tmp_path
     assert "TORCH-IMPORTED" in first.stderr, first.stderr
     second = _cli(["--problems-dir", str(repo), "run", PROBLEM, submission], env)
     assert "NO-TORCH" in second.stderr and "accepted" in second.stdout, second.stderr
+
+
+def test_the_key_covers_the_code_that_makes_expected_values():
+    """Execution, the wire format, grading and the experiments' training (an experiment call's value
+    is the weights it trains): editing any of them must not leave stale expectations behind."""
+    judge_dir = Path(cache_mod.__file__).resolve().parent
+    covered = {p.relative_to(judge_dir).as_posix() for p in cache_mod.observing_files()}
+    experiments = {f"experiments/{p.name}" for p in (judge_dir / "experiments").glob("*.py")}
+    assert {"execute.py", "wire.py", "grading.py"} | experiments <= covered
