@@ -197,7 +197,8 @@ def unit_ids(root: Path) -> list[str]:
 def load_unit(root: Path, unit_id: str, problem_ids: list[str] | None = None) -> Unit:
     """Load `units/<unit_id>.yaml`; every error at once, as `file:line: field: message`."""
     path = units_dir(root) / f"{unit_id}.yaml"
-    if not path.is_file():
+    # An id names a file in units/ and nothing else (`judge unit ../problems/x`, a crafted URL).
+    if not UNIT_ID.match(unit_id) or not path.is_file():
         known = unit_ids(root)
         raise ConfigError(f"unknown unit {unit_id!r}; known units: {', '.join(known) or 'none'}",
                           file=units_dir(root))

@@ -296,3 +296,13 @@ def test_a_learner_takes_a_shipped_unit_to_passed(unit_id: str, tmp_path: Path) 
     assert right.returncode == 0 and f"passed: unit {unit_id} is complete" in right.stdout
     assert (f"next: unit {unit.next}" in right.stdout) if unit.next else "next" not in right.stdout
     assert json.loads(cli("unit", unit_id, "--json", root=REPO, home=home).stdout)["passed"] is True
+
+
+def test_a_unit_id_names_a_file_in_units_and_nothing_else(repo):
+    from judge.errors import ConfigError
+    from judge.units import load_unit
+
+    for crafted in ("../problems/patchify", "/etc/passwd", "5.5/../5.6", ""):
+        with pytest.raises(ConfigError, match="unknown unit"):
+            load_unit(repo, crafted)
+    assert load_unit(repo, "5.5").id == "5.5"
