@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import os
 import select
-import shutil
 import signal
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from problemsets import copy_problems
 
 REPO = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 180  # the fork server imports torch before the URL is printed: slow under load
@@ -34,10 +34,7 @@ completion: {problems: all, questions: all}
 
 def problem_set(target: Path) -> Path:
     """patchify and unpatchify with their hidden tests, and one unit over them."""
-    (target / "problems").mkdir(parents=True)
-    for pid in ("patchify", "unpatchify"):
-        shutil.copy(REPO / "problems" / f"{pid}.yaml", target / "problems")
-        shutil.copytree(REPO / "hidden_tests" / pid, target / "hidden_tests" / pid)
+    copy_problems(target, "patchify", "unpatchify")
     (target / "units").mkdir()
     (target / "units" / "1.0.yaml").write_text(UNIT)
     return target

@@ -16,6 +16,7 @@ from judge import wire
 from judge.cache import FORMAT, ExpectedCache, cache_key, default_directory
 from judge.prepared import expected_of
 from judge.session import Judge
+from problemsets import copy_problems
 
 PROBLEM = "patchify"
 
@@ -23,12 +24,7 @@ PROBLEM = "patchify"
 @pytest.fixture
 def problem_set(tmp_path, repo) -> Path:
     """A private copy of the patchify problem, free to edit."""
-    root = tmp_path / "set"
-    (root / "problems").mkdir(parents=True)
-    shutil.copy(repo / "problems" / f"{PROBLEM}.yaml", root / "problems")
-    shutil.copytree(repo / "hidden_tests" / PROBLEM, root / "hidden_tests" / PROBLEM,
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    return root
+    return copy_problems(tmp_path / "set", PROBLEM)
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from problemsets import copy_problems
 
 REPO = Path(__file__).resolve().parent.parent
 ACCEPTED = "submissions/patchify/accepted/reshape_permute.py"
@@ -47,9 +48,7 @@ def assert_one_line_error(result: subprocess.CompletedProcess, *phrases: str) ->
 @pytest.fixture
 def problem_set(tmp_path: Path) -> Path:
     """A private copy of the patchify problem set (public, hidden, one known submission)."""
-    (tmp_path / "problems").mkdir()
-    shutil.copy(REPO / "problems" / "patchify.yaml", tmp_path / "problems")
-    shutil.copytree(REPO / "hidden_tests" / "patchify", tmp_path / "hidden_tests" / "patchify")
+    copy_problems(tmp_path, "patchify")
     target = tmp_path / ACCEPTED
     target.parent.mkdir(parents=True)
     shutil.copy(REPO / ACCEPTED, target)

@@ -15,6 +15,7 @@ from judge.compose import References
 from judge.errors import ConfigError
 from judge.problem import load_composable
 from judge.yamlfile import Errors, Fields, load_yaml
+from problemsets import copy_problems
 
 
 def parse(tmp_path: Path, value: str):
@@ -218,9 +219,7 @@ def test_draw_errors_become_config_errors_naming_the_input(tmp_path: Path, repo:
     from judge.cases import draw_inputs
     from judge.problem import load_hidden, load_problem
 
-    (tmp_path / "problems").mkdir()
-    shutil.copy(repo / "problems" / "patchify.yaml", tmp_path / "problems")
-    shutil.copytree(repo / "hidden_tests" / "patchify", tmp_path / "hidden_tests" / "patchify")
+    copy_problems(tmp_path, "patchify")
     tests = tmp_path / "hidden_tests" / "patchify" / "tests.yaml"
     tests.write_text(tests.read_text().replace(
         "images: {normal: [1, 3, 224, 224]}", "images: {normal: [1, 3, 224, 224], dtype: bfloat16, library: numpy}"))

@@ -3,7 +3,6 @@ is reported as `file:line: field: message`, every error at once, never a traceba
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from judge import generators
 from judge.errors import ConfigError, ConfigErrors
 from judge.problem import Hidden, Problem, load_hidden, load_problem, problem_ids
+from problemsets import copy_problems
 
 # `path:line: field: message` (the field may be dotted and indexed: examples[0].inputs.images)
 ERROR_LINE = re.compile(r"^(?P<file>[^:]+\.yaml):(?P<line>\d+): (?P<field>[\w.\[\]() ]+): (?P<message>.+)$")
@@ -19,10 +19,7 @@ ERROR_LINE = re.compile(r"^(?P<file>[^:]+\.yaml):(?P<line>\d+): (?P<field>[\w.\[
 @pytest.fixture
 def problem_set(tmp_path: Path, repo: Path) -> Path:
     """A private copy of the patchify problem, to break in each test."""
-    (tmp_path / "problems").mkdir()
-    shutil.copy(repo / "problems" / "patchify.yaml", tmp_path / "problems" / "patchify.yaml")
-    shutil.copytree(repo / "hidden_tests" / "patchify", tmp_path / "hidden_tests" / "patchify")
-    return tmp_path
+    return copy_problems(tmp_path, "patchify")
 
 
 def _public(root: Path) -> Path:

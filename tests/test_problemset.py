@@ -1,27 +1,21 @@
 """The problem set: what there is to solve, listed with your status; broken files named, not fatal."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from judge.cache import ExpectedCache
 from judge.cases import MAIN
 from judge.problemset import ProblemSet
 from judge.progress import ProgressStore
+from problemsets import copy_problems
 
 
-def _two_problems(tmp_path: Path, repo: Path) -> Path:
-    root = tmp_path / "set"
-    (root / "problems").mkdir(parents=True)
-    for pid in ("patchify", "vit_cost"):
-        shutil.copy(repo / "problems" / f"{pid}.yaml", root / "problems")
-        shutil.copytree(repo / "hidden_tests" / pid, root / "hidden_tests" / pid,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    return root
+def _two_problems(tmp_path: Path) -> Path:
+    return copy_problems(tmp_path / "set", "patchify", "vit_cost")
 
 
-def test_listing_names_a_broken_problem_and_lists_the_others(tmp_path, repo):
-    root = _two_problems(tmp_path, repo)
+def test_listing_names_a_broken_problem_and_lists_the_others(tmp_path):
+    root = _two_problems(tmp_path)
     (root / "problems" / "vit_cost.yaml").write_text("id: vit_cost\ntitle: [unclosed\n")
     store = ProgressStore(tmp_path / "p.sqlite3")
     listing = ProblemSet(root).listing(store)
@@ -35,15 +29,15 @@ def test_listing_names_a_broken_problem_and_lists_the_others(tmp_path, repo):
                                "tags": list(entry.problem.tags), "framework": "torch", "status": "attempted"}
 
 
-def test_an_unusable_progress_database_is_a_warning_not_an_error(tmp_path, repo):
+def test_an_unusable_progress_database_is_a_warning_not_an_error(tmp_path):
     bad = tmp_path / "p.sqlite3"
     bad.write_bytes(b"not a database" * 100)
-    listing = ProblemSet(_two_problems(tmp_path, repo)).listing(ProgressStore(bad))
+    listing = ProblemSet(_two_problems(tmp_path)).listing(ProgressStore(bad))
     assert {e.status for e in listing.entries} == {"new"} and "corrupted" in listing.warning
 
 
-def test_examples_hold_the_references_outputs(tmp_path, repo):
-    problems = ProblemSet(_two_problems(tmp_path, repo), ExpectedCache(tmp_path / "cache"))
+def test_examples_hold_the_references_outputs(tmp_path):
+    problems = ProblemSet(_two_problems(tmp_path), ExpectedCache(tmp_path / "cache"))
     patchify = problems.get("patchify")
     examples = problems.examples(patchify)
     assert [e.case.name for e in examples] == [t.name for t in patchify.examples]
@@ -51,8 +45,8 @@ def test_examples_hold_the_references_outputs(tmp_path, repo):
     assert tiny.expected[MAIN].error is None and set(tiny.expected[MAIN].value) == {"tokens", "coordinates"}
 
 
-def test_the_stamp_changes_with_any_edit(tmp_path, repo):
-    problems = ProblemSet(_two_problems(tmp_path, repo))
+def test_the_stamp_changes_with_any_edit(tmp_path):
+    problems = ProblemSet(_two_problems(tmp_path))
     before = problems.stamp()
     reference = problems.root / "hidden_tests" / "vit_cost" / "reference.py"
     reference.write_text(reference.read_text() + "\n# edited\n")

@@ -8,6 +8,7 @@ import pytest
 
 from judge.progress import home as progress_home
 from judge.session import Judge
+from problemsets import copy_problems
 
 
 def test_protected_paths_cover_the_whole_problem_set_and_the_graded_directory(repo, tmp_path):
@@ -32,17 +33,6 @@ class _NoRun:
         pass
 
 
-def _private_set(tmp_path, repo):
-    import shutil
-
-    root = tmp_path / "set"
-    (root / "problems").mkdir(parents=True)
-    shutil.copy(repo / "problems" / "patchify.yaml", root / "problems")
-    shutil.copytree(repo / "hidden_tests" / "patchify", root / "hidden_tests" / "patchify",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    return root
-
-
 @pytest.fixture
 def reference_runs(monkeypatch) -> list[str]:
     import judge.prepared as prepared_mod
@@ -59,10 +49,10 @@ def reference_runs(monkeypatch) -> list[str]:
     return runs
 
 
-def test_threads_asking_for_one_problem_prepare_it_once(tmp_path, repo, reference_runs):
+def test_threads_asking_for_one_problem_prepare_it_once(tmp_path, reference_runs):
     from judge.cache import ExpectedCache
 
-    judge = Judge(_private_set(tmp_path, repo), backend=_NoRun(), cache=ExpectedCache(None), record=False)
+    judge = Judge(copy_problems(tmp_path / "set", "patchify"), backend=_NoRun(), cache=ExpectedCache(None), record=False)
     got: list = []
     threads = [threading.Thread(target=lambda: got.append(judge.prepared("patchify"))) for _ in range(4)]
     for thread in threads:
@@ -73,10 +63,10 @@ def test_threads_asking_for_one_problem_prepare_it_once(tmp_path, repo, referenc
     assert all(p.cases is got[0].cases and p.expected is got[0].expected for p in got)
 
 
-def test_an_edited_problem_is_prepared_again(tmp_path, repo, reference_runs):
+def test_an_edited_problem_is_prepared_again(tmp_path, reference_runs):
     from judge.cache import ExpectedCache
 
-    root = _private_set(tmp_path, repo)
+    root = copy_problems(tmp_path / "set", "patchify")
     judge = Judge(root, backend=_NoRun(), cache=ExpectedCache(None), record=False)
     first = judge.prepared("patchify")
     assert judge.prepared("patchify").cases is first.cases       # kept while nothing changed
@@ -86,11 +76,11 @@ def test_an_edited_problem_is_prepared_again(tmp_path, repo, reference_runs):
     assert reference_runs == ["patchify", "patchify"]
 
 
-def test_recording_follows_the_judges_settings_when_asked(tmp_path, repo):
+def test_recording_follows_the_judges_settings_when_asked(tmp_path):
     from judge.cache import ExpectedCache
     from judge.progress import ProgressStore
 
-    judge = Judge(_private_set(tmp_path, repo), backend=_NoRun(), cache=ExpectedCache(None), record=False)
+    judge = Judge(copy_problems(tmp_path / "set", "patchify"), backend=_NoRun(), cache=ExpectedCache(None), record=False)
     assert judge.prepared("patchify", examples_only=True).record is False
     judge.record, judge.progress = True, ProgressStore(tmp_path / "p.sqlite3")
     again = judge.prepared("patchify", examples_only=True)

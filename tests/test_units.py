@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 from judge.errors import ConfigError
 from judge.progress import ProgressStore
 from judge.units import load_unit, load_units, progress_of, unit_ids
+from problemsets import copy_problems
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -47,10 +47,7 @@ next: "1.1"
 @pytest.fixture
 def problem_set(tmp_path: Path) -> Path:
     """patchify and unpatchify with their hidden tests, and one unit over them."""
-    (tmp_path / "problems").mkdir()
-    for pid in ("patchify", "unpatchify"):
-        shutil.copy(REPO / "problems" / f"{pid}.yaml", tmp_path / "problems")
-        shutil.copytree(REPO / "hidden_tests" / pid, tmp_path / "hidden_tests" / pid)
+    copy_problems(tmp_path, "patchify", "unpatchify")
     (tmp_path / "units").mkdir()
     (tmp_path / "units" / "1.0.yaml").write_text(UNIT)
     return tmp_path

@@ -12,6 +12,7 @@ import pytest
 from judge.errors import ConfigError
 from judge.session import Judge
 from judge.validate import Severity, validate
+from problemsets import copy_problems
 
 PROBLEM = "unpatchify"
 
@@ -19,11 +20,7 @@ PROBLEM = "unpatchify"
 @pytest.fixture(scope="module")
 def problem_set(tmp_path_factory, repo) -> Path:
     """A small copy of the problem set: unpatchify (with few submissions) and patchify (for its round trip)."""
-    root = tmp_path_factory.mktemp("problem_set")
-    for pid in ("patchify", PROBLEM):
-        (root / "problems").mkdir(exist_ok=True)
-        shutil.copy(repo / "problems" / f"{pid}.yaml", root / "problems")
-        shutil.copytree(repo / "hidden_tests" / pid, root / "hidden_tests" / pid)
+    root = copy_problems(tmp_path_factory.mktemp("problem_set"), "patchify", PROBLEM)
     submissions = root / "submissions" / PROBLEM
     for name in ("accepted/reshape_permute.py", "wrong_answer/column_major.py", "wrong_answer/detached_numpy.py"):
         (submissions / name).parent.mkdir(parents=True, exist_ok=True)
