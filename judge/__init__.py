@@ -9,28 +9,19 @@ and `judge show` commands never pay for importing torch or the sandbox.
 """
 from __future__ import annotations
 
+from judge.lazy import attributes
+
 _LAZY = {
-    "check": ("judge.notebook", "check"),
-    "problem": ("judge.problem", None),  # the module itself, callable: judge.problem("patchify")
-    "problems": ("judge.notebook", "problems"),
-    "CheckResult": ("judge.notebook", "CheckResult"),
-    "Judge": ("judge.session", "Judge"),
-    "Report": ("judge.report", "Report"),
-    "Verdict": ("judge.verdict", "Verdict"),
+    "check": "judge.notebook",
+    "problem": "judge.problem",  # the module itself, callable: judge.problem("patchify")
+    "problems": "judge.notebook",
+    "CheckResult": "judge.notebook",
+    "Judge": "judge.session",
+    "Report": "judge.report",
+    "Verdict": "judge.verdict",
 }
 
 __all__ = sorted(_LAZY)
 
-
-def __getattr__(name: str) -> object:  # no typing import: the warm client starts here
-    if name not in _LAZY:
-        raise AttributeError(f"module 'judge' has no attribute {name!r}")
-    import importlib
-
-    module, attribute = _LAZY[name]
-    loaded = importlib.import_module(module)
-    return loaded if attribute is None else getattr(loaded, attribute)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = attributes("judge", _LAZY, modules=frozenset({"problem"}))
+del attributes  # the loader, not a name this package offers

@@ -18,6 +18,8 @@ show from here; `judge.report` keeps only the data. Names load on first use
 """
 from __future__ import annotations
 
+from judge.lazy import attributes
+
 _LAZY = {
     "Segment": "judge.render.segments",
     "Line": "judge.render.segments",
@@ -48,14 +50,5 @@ _LAZY = {
 
 __all__ = sorted(_LAZY)
 
-
-def __getattr__(name: str) -> object:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'judge.render' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(_LAZY[name]), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = attributes("judge.render", _LAZY)
+del attributes  # the loader, not a name this package offers

@@ -9,7 +9,7 @@ before numpy is imported in the judge.
 """
 from __future__ import annotations
 
-from typing import Any
+from judge.lazy import attributes
 
 _LAZY = {
     "Limits": "judge.sandbox.limits",
@@ -26,10 +26,5 @@ _LAZY = {
 
 __all__ = sorted(_LAZY)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'judge.sandbox' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(_LAZY[name]), name)
+__getattr__, __dir__ = attributes("judge.sandbox", _LAZY)
+del attributes  # the loader, not a name this package offers
