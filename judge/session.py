@@ -41,7 +41,6 @@ class Judge:
         # The reference's expected observations, cached on disk per problem version (issue 6).
         self.cache = cache if cache is not None else ExpectedCache.from_env()
         self.problem_set = ProblemSet.find(problems_dir, self.cache)
-        self.root = self.problem_set.root
         self.threads = threads or max(1, min(4, os.cpu_count() or 1))
         # Every judged run is recorded in the progress database (issue 7) unless
         # record=False or JUDGE_NO_RECORD=1; the store is opened per write, so
@@ -58,6 +57,10 @@ class Judge:
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ problems
+    @property
+    def root(self) -> Path:
+        return self.problem_set.root
+
     def problem_ids(self) -> list[str]:
         return self.problem_set.ids()
 
