@@ -164,8 +164,7 @@ def probe() -> tuple[bool, str]:
     usable, missing = bases()
     if "memory" in usable:
         return True, f"cgroup v1 at {usable['memory']}: every page a run holds counts against its memory limit"
-    return False, (f"{missing['memory']}; instead memfd_create is denied, /dev/shm is not writable and the scratch "
-                   "tmpfs's size caps the pages of its files")
+    return False, missing["memory"]
 
 
 def probe_tasks() -> tuple[bool, str]:

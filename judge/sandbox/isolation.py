@@ -48,6 +48,7 @@ class ChildContext:
     calls: int = 1                        # calls this child will run (scales the CPU-time backstop)
     disabled: tuple[str, ...] = ()        # layers switched off on purpose (tests, debugging)
     group: cgroups.RunGroup | None = None  # the run's cgroups, made by its monitor
+    memory_by_group: bool = False          # a memory cgroup counts every page (else memfd is denied)
     readable: tuple[Path, ...] = ()       # trees the child may read (set by apply_all)
     active: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
@@ -134,15 +135,23 @@ def _apply_ipc(ctx: ChildContext) -> None:
 
 def _apply_memory_group(ctx: ChildContext) -> None:
     group = ctx.group
-    if group is None or "memory" not in group.paths:
-        raise OSError(1, (group.missing.get("memory") if group is not None else None) or "no memory cgroup")
+    if group is None or "memory" not in group.paths or "memory accounting" in ctx.disabled:
+        # No group counts what the address space misses: seccomp denies memfd_create instead (and
+        # apply_all reports this layer missing unless seccomp and the scratch size limit are active).
+        ctx.memory_by_group = False
+        return
     group.join("memory")
     # What the run may hold in any form: its memory limit plus its scratch files (a tmpfs).
     group.limit_memory((ctx.limits.memory_mb + ctx.limits.scratch_mb) << 20)
+    ctx.memory_by_group = True
 
 
 def _probe_memory_group() -> tuple[bool, str]:
-    return cgroups.probe()
+    ok, why = cgroups.probe()
+    if ok:
+        return ok, why
+    return True, (f"no memory cgroup ({why}): memfd_create is denied, /dev/shm is not writable and the "
+                  "scratch tmpfs caps its files' pages, so a run holds at most its memory limit plus its scratch size")
 
 
 def _apply_tasks(ctx: ChildContext) -> None:
@@ -165,7 +174,7 @@ def _probe_tasks() -> tuple[bool, str]:
     ok, why = cgroups.probe_tasks()
     if ok:
         return ok, f"at most {Limits().tasks} processes and threads ({why})"
-    if os.geteuid() == 0:
+    if namespaces.outside_uid() == 0:
         return False, f"{why}; the kernel exempts root from RLIMIT_NPROC"
     return True, f"at most {Limits().tasks} processes and threads (RLIMIT_NPROC in the run's user namespace)"
 
@@ -288,7 +297,7 @@ def _apply_landlock(ctx: ChildContext) -> None:
 
 def _apply_seccomp(ctx: ChildContext) -> None:
     # Without a memory cgroup, nothing would count a memfd's pages that are never mapped.
-    seccomp.install(deny_memfd="memory cgroup" not in ctx.active)
+    seccomp.install(deny_memfd=not ctx.memory_by_group)
 
 
 LAYERS: tuple[Layer, ...] = (
@@ -299,9 +308,8 @@ LAYERS: tuple[Layer, ...] = (
           ""),
     Layer("pid namespace", "seeing, signalling or tracing the judge; leftover processes",
           namespaces.supported, _apply_pid, "see the judge's processes", ("landlock",)),
-    Layer("memory cgroup", "memory held outside the address space (memfd, tmpfs pages) beyond the memory limit: "
-          "every page counts, and over the limit the run ends as memory_limit_exceeded", _probe_memory_group,
-          _apply_memory_group, "hold memory in memfd pages beyond its limit", ("seccomp",)),
+    Layer("memory accounting", "memory held outside the address space (memfd, tmpfs pages) beyond the memory "
+          "limit", _probe_memory_group, _apply_memory_group, "hold memory in memfd pages beyond its limit"),
     Layer("task limit", "exhausting the machine's processes and threads", _probe_tasks, _apply_tasks,
           "start threads until the machine runs out of PIDs"),
     Layer("clean environment", "reading the judge's environment variables", _linux_only, _apply_env,
@@ -361,6 +369,11 @@ def apply_all(ctx: ChildContext) -> None:
             ctx.failed.append(f"{layer.name}: {exc.strerror or exc}")
         else:
             ctx.active.append(layer.name)
+    if "memory accounting" in ctx.active and not ctx.memory_by_group \
+            and not {"seccomp", "scratch size limit"} <= set(ctx.active):
+        ctx.active.remove("memory accounting")
+        ctx.failed.append("memory accounting: no memory cgroup, and without seccomp and the scratch size limit "
+                          "memfd and tmpfs pages are not counted")
 
 
 def disabled_from_env(environ: dict | None = None) -> tuple[str, ...]:

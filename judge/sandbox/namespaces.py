@@ -115,6 +115,8 @@ def in_user_namespace() -> bool:
 
 def outside_uid() -> int:
     """The uid this process has outside its user namespace (the first line of its uid map)."""
+    if not in_user_namespace():
+        return os.geteuid()
     try:
         fields = Path("/proc/self/uid_map").read_text().split()
         return int(fields[1])
