@@ -41,7 +41,8 @@ VIOLATION_EXIT = 86
 _ALWAYS = frozenset({"sys._current_frames", "sys._current_exceptions", "gc.get_objects", "gc.get_referrers",
                      "gc.get_referents", "sys.settrace", "sys.setprofile"})
 _FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
-_GUARDED_PACKAGES = ("judge", "torch")
+# Classes whose attributes the harness reads (its records, tensors, its socket): none may change.
+_GUARDED_PACKAGES = frozenset({"judge", "torch", "socket"})
 
 # (file relative to the standard library, function): callers of sys._getframe that hand no frame out.
 _GETFRAME_CALLERS = frozenset({("collections/__init__.py", "namedtuple"), ("typing.py", "_caller"),
@@ -50,7 +51,6 @@ _GETFRAME_CALLERS = frozenset({("collections/__init__.py", "namedtuple"), ("typi
 # traceback's walkers of a traceback, and the one consumer that turns what they yield into text.
 _TB_WALKERS = frozenset({"walk_tb", "_walk_tb_with_full_positions"})
 _TB_CONSUMERS = frozenset({"_extract_from_extended_frame_gen", "extract"})
-_STACK_WALKERS = frozenset({"walk_stack"})
 
 
 def install() -> None:
@@ -60,8 +60,8 @@ def install() -> None:
     traceback_file = str(stdlib / "traceback.py")
     # Everything the hook uses is bound here: a submission rebinding os.write or sys._getframe
     # changes nothing it calls.
-    getframe, write, leave, module_type, modules = sys._getframe, os.write, os._exit, type(sys), sys.modules
-    str_type, type_type, isinstance_ = str, type, isinstance
+    getframe, write, leave = sys._getframe, os.write, os._exit
+    str_type, type_type, isinstance_, type_vars = str, type, isinstance, vars
     hook_code = None
 
     def end(event: str, detail: str) -> None:
@@ -87,29 +87,27 @@ def install() -> None:
             if len(args) < 2 or args[1] not in _FRAME_ATTRIBUTES:
                 return
             caller = getframe(0).f_back
-            if caller is not None:
-                file, name = where(caller)
-                consumer = caller.f_back
-                if file == traceback_file and name in _TB_WALKERS and consumer is not None \
-                        and where(consumer) == (traceback_file, consumer.f_code.co_name) \
-                        and consumer.f_code.co_name in _TB_CONSUMERS:
+            consumer = caller.f_back if caller is not None else None
+            if consumer is not None:
+                (file, name), (consumer_file, consumer_name) = where(caller), where(consumer)
+                if file == traceback_file == consumer_file and name in _TB_WALKERS \
+                        and consumer_name in _TB_CONSUMERS:
                     return  # traceback's text of a traceback
             end(event, f"({args[1]})")
         elif event in ("object.__setattr__", "object.__delattr__"):
             target = args[0] if args else None
             if isinstance_(target, type_type):
-                module = vars(target).get("__module__", "")
-                if isinstance_(module, str_type) and module.split(".")[0] in _GUARDED_PACKAGES:
-                    end(event, f"({module}.{getattr(target, '__qualname__', '?')} changed)")
+                module = type_vars(target).get("__module__", "")
+                if type_type(module) is str_type and module.partition(".")[0] in _GUARDED_PACKAGES:
+                    end(event, f"({module}.{type_vars(target).get('__qualname__', '?')} changed)")
         elif event == "import":
             name = args[0] if args else ""
-            if isinstance_(name, str_type) and (name == "judge" or name.startswith("judge.")):
+            if type_type(name) is str_type and name.partition(".")[0] == "judge":
                 end(event, f"({name})")
         elif event in _ALWAYS or event.startswith("ctypes."):
             end(event, "")
 
     hook_code = hook.__code__
-    del module_type, modules
     sys.addaudithook(hook)
 
 
