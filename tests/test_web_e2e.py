@@ -248,6 +248,8 @@ def test_a_narrow_screen_shows_one_part_at_a_time(browser, served, shots):
         page.goto(served.url)
         no_horizontal_overflow(page)
         page.screenshot(path=str(shots / "narrow_list.png"), full_page=True)
+        page.goto(served.base + "/unit/1.0")
+        no_horizontal_overflow(page)
         page.goto(served.base + "/problem/patchify")
         page.wait_for_selector("#editor .cm-content", state="attached")
         assert page.locator("#tabs").is_visible()
@@ -279,7 +281,9 @@ def test_a_narrow_screen_shows_one_part_at_a_time(browser, served, shots):
 
 def test_a_stopped_server_is_noticed_while_judging_and_on_the_next_run(browser, tmp_path, shots):
     root = serving.problem_set(tmp_path / "problems")
-    server = serving.start(root, serving.environment(tmp_path / "home", tmp_path / "xdg"))
+    env = serving.environment(tmp_path / "home", tmp_path / "xdg")
+    server = serving.start(root, env)
+    again = None
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -307,9 +311,19 @@ def test_a_stopped_server_is_noticed_while_judging_and_on_the_next_run(browser, 
         assert summary.startswith("The judge server has stopped") and "`judge serve`" in summary
         assert "Failed to fetch" not in summary
         page.screenshot(path=str(shots / "stopped_next_run.png"), full_page=True)
+
+        # A new server on the same port has a new token: this page's requests are refused, and
+        # it says the same (its server is gone), not "403 Forbidden".
+        again = serving.start(root, env, "--port", str(server.port))
+        page.evaluate("document.getElementById('summary').className = 'summary'")
+        page.click("#run")
+        page.wait_for_selector("#summary.stopped")
+        assert page.inner_text("#summary").startswith("The judge server has stopped")
     finally:
         context.close()
         server.stop()
+        if again is not None:
+            again.stop()
 
 
 def test_a_unit_page_takes_answers(page, served, shots):

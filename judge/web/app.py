@@ -337,7 +337,10 @@ def _following(judge: Judge, problem_id: str):
     from judge.units import load_units, units_dir
 
     root = judge.root
-    units = [[*u.problems, *u.extras] for u in load_units(root)] if units_dir(root).is_dir() else []
+    try:
+        units = [[*u.problems, *u.extras] for u in load_units(root)] if units_dir(root).is_dir() else []
+    except ConfigError:  # a broken unit file: `judge units` names it; the page still links by id
+        units = []
     order = _course_order(judge.problem_set.ids(), units)
     for later in order[order.index(problem_id) + 1:] if problem_id in order else []:
         try:

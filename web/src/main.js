@@ -19,13 +19,14 @@ function api(path, options = {}) {
 // A fetch that fails without an HTTP answer (or a stream cut short) may mean the server stopped
 // (Ctrl+C, `judge serve --stop`, a background server's idle timeout). The page asks it once more;
 // when nothing answers it says so, and how to start one, instead of a bare "Failed to fetch".
+// A 403 there is a new server on the same port (`--port N`): this page's token is the old one's.
 const STOPPED = "The judge server has stopped, so nothing more can be judged here. Start it again in a terminal " +
   "with `judge serve` (or `judge serve --background`) and open the address it prints: it has a new token.";
 
 async function serverAnswers() {
   try {
     const response = await api("/api/status", { cache: "no-store" });
-    return response.status < 500;
+    return response.ok;
   } catch {
     return false;
   }
@@ -223,6 +224,7 @@ function setupProblem() {
       } catch {
         throw new Unanswered();
       }
+      if (response.status === 403) throw new Unanswered(); // refused: the token of a server that is gone
       if (!response.ok) { ended = true; throw new Error(await errorText(response)); }
       try {
         await readEvents(response, (event, data) => {
