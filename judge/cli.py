@@ -418,10 +418,17 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
 @click.option("--idle-timeout", type=click.FloatRange(min=1), default=None,
               help=f"Leave after this many seconds without a request (default: never; "
                    f"{BACKGROUND_IDLE_S:g} with --background).")
+@click.option("--status", "show_status", is_flag=True,
+              help="Say whether a judge serve runs (its URL, problem set, idle time); exit 1 when none does.")
+@click.option("--stop", "stop", is_flag=True, help="Stop the running judge serve (a background one, or any).")
 @click.option("--detached", is_flag=True, hidden=True)  # the process --background starts
 @click.pass_obj
-def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: float | None, detached: bool) -> None:
+def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: float | None, detached: bool,
+          show_status: bool, stop: bool) -> None:
     """Serve the local web page (its URL, with a token, on one line) and the warm judge `judge run` uses."""
+    if show_status or stop:
+        _serve_control(stop)
+        return
     try:
         from judge.web.server import ServeOptions, serve as serve_forever, stderr_note
     except ImportError as exc:
@@ -446,6 +453,24 @@ def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: 
         serve_forever(options, announce, stderr_note)
     except KeyboardInterrupt:  # Ctrl+C is how a foreground server is meant to stop
         click.echo("stopped", err=True)
+
+
+def _serve_control(stop: bool) -> None:
+    """`judge serve --status` / `--stop`: ask the running servers through their own pages (judge.web.registry)."""
+    from judge.web import registry
+
+    servers = registry.running()
+    if not servers:
+        click.echo("no judge serve is running; start one with `judge serve` or `judge serve --background`")
+        sys.exit(0 if stop else 1)
+    for server in servers:
+        if not stop:
+            click.echo(server.line())
+        elif registry.stop(server):
+            click.echo(f"stopped judge serve at {server.entry.base} (pid {server.entry.pid})")
+        else:
+            raise ConfigError(f"judge serve at {server.entry.base} (pid {server.entry.pid}) did not stop within "
+                              f"{registry.STOP_WAIT_S:g} s")
 
 
 @main.command()
