@@ -115,7 +115,8 @@ EXPECTED = {
     "patch_judge_class": {AC},          # the assignment is refused (TypeError), the answer right
     "import_judge": {SV},
     "rebind_judge_modules": {WA},
-    "array_interface_read": {AC},       # the residual: raw memory is not audited (see the next test)
+    "array_interface_read": {AC},       # the residual: raw memory is not audited (see the next tests)
+    "raw_memory_forgery": {AC},         # the residual measured: a forged raises test (see the next tests)
     "torch_function_mode": {WA},
     "torch_dispatch_mode": {WA, SV},    # entering a dispatch mode reads a frame (torch's own code)
     "legit_introspection": {AC},
@@ -126,7 +127,7 @@ EXPECTED = {
 # attack file -> the fixture problem it attacks (default: double). `rows` has a raises
 # test and gradient, mutation and leakage checks.
 PROBLEM = {name: "rows" for name in ("fake_value_error", "forge_gradients", "hide_mutation", "spot_the_probe",
-                                     "memo_by_shape", "memory_error_in_raises")}
+                                     "memo_by_shape", "memory_error_in_raises", "raw_memory_forgery")}
 
 # Whatever an attack does, the report stays small and plain: strict JSON (no NaN), bounded in
 # size, and its text free of terminal control sequences.
@@ -576,6 +577,21 @@ def test_raw_memory_through_numpy_is_the_residual_the_readme_names(arena, attack
     report = attack_judge.run("double", arena.submission("array_interface_read"))
     assert report.verdict is AC
     assert "RESIDUAL: read raw memory" in report.output
+
+
+def test_the_shortest_forgery_known_is_the_one_the_readme_measures(arena, attack_judge, tmp_path):
+    """The README names the shortest forgery known after the audit hook: five lines rewriting
+    IndexError's MRO in raw memory through numpy make a file without input validation accepted.
+    Without those lines the same file fails its raises test; with them it passes."""
+    forged = arena.submission("raw_memory_forgery")
+    source = forged.read_text()
+    start, end = source.index("# --- the forgery"), source.index("# --- end of the forgery")
+    forgery = [line for line in source[start:end].splitlines()[1:] if line.strip()]
+    assert len(forgery) == 5
+    honest = tmp_path / "no_validation.py"
+    honest.write_text(source[:start] + source[end:])
+    assert attack_judge.run("rows", honest).verdict is not AC
+    assert attack_judge.run("rows", forged).verdict is AC
 
 
 def _alive(pid: int) -> bool:
