@@ -79,7 +79,7 @@ EXPECTED = {
     "fake_value_error": {WA},
     "fake_memory_error": {RTE},
     "forge_gradients": {WA},
-    "hide_mutation": {WA},
+    "hide_mutation": {WA, RTE},          # RTE: the judge's classes are immutable in the child (issue 21)
     "spot_the_probe": {WA},
     "memo_by_shape": {WA},
     "ready_keepalive": {SV},
