@@ -25,10 +25,9 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from judge.errors import ConfigError, ConfigErrors, SandboxError
-from judge.hints import hint as get_hint, take_hint
-from judge.progress import ProgressStore, ProgressUnavailable, problem_statuses
 from judge.render import markdown_html
-from judge.session import MAX_SOURCE_BYTES, Judge
+from judge.session import Judge
+from judge.submission import MAX_SOURCE_BYTES, Submission
 from judge.web.guard import Guard, GuardMiddleware
 from judge.web.payload import report_payload, test_payload
 
@@ -81,12 +80,12 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     # ------------------------------------------------------------ pages
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request) -> Response:
-        listing = judge.problem_set.listing()
+        listing = judge.tutor.listing()
         problems = [e.problem for e in listing.entries]
         # One broken problem file is named, not a failed page: the others are listed.
         warning = "; ".join([*([listing.warning] if listing.warning else []),
                              *(f"{b.id} is not listed: {b.error}" for b in listing.broken)]) or None
-        units = _unit_standings(judge.root)
+        units = _unit_standings(judge)
         unit_of = {pid: u["id"] for u in units for pid in u["all_problems"]}
         rows = [{"problem": e.problem, "status": e.status, "unit": unit_of.get(e.problem.id, "")}
                 for e in listing.entries]
@@ -97,22 +96,17 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     @app.get("/problem/{problem_id}", response_class=HTMLResponse)
     def problem_page(request: Request, problem_id: str) -> Response:
         problem = judge.problem(problem_id)
-        statuses, _ = problem_statuses([problem.id])
-        try:
-            reached = min(ProgressStore().hint_level(problem.id), len(problem.hints))
-        except ProgressUnavailable:
-            reached = 0
-        return page("problem.html", request, problem=problem, status=statuses[problem.id].value,
-                    hints=[get_hint(problem, level) for level in range(1, reached + 1)],
+        return page("problem.html", request, problem=problem, status=judge.tutor.status(problem.id).value,
+                    hints=judge.tutor.hints_shown(problem.id),
                     statement=markdown_html(problem.statement), rules=[(r.id, markdown_html(r.text)) for r in problem.rules],
                     examples=_examples(judge, problem), starter=json.dumps(problem.starter).replace("</", "<\\/"))
 
     @app.get("/unit/{unit_id}", response_class=HTMLResponse)
     def unit_page(request: Request, unit_id: str) -> Response:
-        from judge.units import LETTERS, load_unit, progress_of
+        from judge.units import LETTERS
 
-        unit = load_unit(judge.root, unit_id)
-        standing, warning = progress_of(unit)
+        unit = judge.tutor.unit(unit_id)
+        standing, warning = judge.tutor.standing(unit)
         titles = {pid: judge.problem(pid).title for pid in (*unit.problems, *unit.extras)}
         return page("unit.html", request, unit=unit, standing=standing, warning=warning, titles=titles,
                     letters=LETTERS, summary=markdown_html(unit.summary),
@@ -141,23 +135,22 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     @app.get("/api/hint/{problem_id}/{level}")
     def hint(problem_id: str, level: int) -> Response:
         # the level reached is remembered, as `judge hint` does
-        h, warning = take_hint(judge.problem(problem_id), ProgressStore(), level, record=judge.record)
+        h, warning = judge.tutor.hint(problem_id, level)
         return JSONResponse({"level": h.level, "levels": h.levels, "text": h.text, "last": h.last, "warning": warning})
 
     @app.get("/api/history/{problem_id}")
     def history(problem_id: str) -> Response:
         judge.problem(problem_id)  # an unknown id is a 404, not an empty history
-        try:
-            attempts = ProgressStore().attempts(problem_id, limit=50)
-        except ProgressUnavailable as exc:
-            return _error(503, str(exc))
+        attempts, warning = judge.tutor.attempts(problem_id, limit=50)
+        if warning:
+            return _error(503, warning)
         return JSONResponse([a.to_json() for a in attempts])
 
     @app.get("/api/attempt/{attempt_id}/source")
     def source(attempt_id: int) -> Response:
         try:
-            attempt = ProgressStore().attempt(attempt_id)
-        except ProgressUnavailable as exc:
+            attempt = judge.tutor.attempt(attempt_id)
+        except ConfigError as exc:  # the progress database is unusable
             return _error(503, str(exc))
         if attempt is None or attempt.source is None:
             return _error(404, "this attempt's source was not kept")
@@ -165,9 +158,7 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
 
     @app.post("/api/answer/{unit_id}/{question_id}")
     async def answer(request: Request, unit_id: str, question_id: str) -> Response:
-        from judge.units import load_unit, progress_of
-
-        unit = load_unit(judge.root, unit_id)
+        unit = judge.tutor.unit(unit_id)
         question = unit.question(question_id)
         body = await _body(request, 1 << 16)
         if body is None:
@@ -178,20 +169,12 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
             return _error(400, 'expected a JSON object {"answer": "..."}')
         if not isinstance(text, str):
             return _error(400, '"answer" must be a string')
-        verdict = question.take(text)
-        if verdict.unreadable:
-            return _error(400, f"cannot read {text!r}: {verdict.unreadable}")
-        store = ProgressStore()
-        warning = None
-        if judge.record:
-            try:
-                store.record_answer(unit=unit.id, question=question.id, answer=verdict.answer, correct=verdict.right)
-            except ProgressUnavailable as exc:
-                warning = str(exc)
-        standing, _ = progress_of(unit, store)
-        return JSONResponse({"right": verdict.right, "answer": verdict.answer, "expected": question.expected(),
-                             "explanation": question.explanation,
-                             "warning": warning, "standing": _standing_text(standing)})
+        taken = judge.tutor.answer(unit, question.id, text)
+        if taken.verdict.unreadable:
+            return _error(400, f"cannot read {text!r}: {taken.verdict.unreadable}")
+        return JSONResponse({"right": taken.right, "answer": taken.verdict.answer, "expected": question.expected(),
+                             "reveal": taken.reveal, "explanation": question.explanation,
+                             "warning": taken.warning, "standing": _standing_text(taken.standing)})
 
     return app
 
@@ -207,9 +190,9 @@ async def _judge_events(state: WebState, problem, source: str, examples_only: bo
     def work() -> None:
         try:
             with state.judging:
-                prepared = state.judge.prepared(problem.id, examples_only=examples_only)
-                report = prepared.submit(source, "editor.py", origin="web editor",
-                                         on_result=lambda t: put("test", test_payload(t)))
+                report = state.judge.submit(problem.id, Submission.from_text(source, "editor.py", origin="web editor"),
+                                            examples_only=examples_only,
+                                            on_result=lambda t: put("test", test_payload(t)))
             put("done", report_payload(report, examples_only))
         except (ConfigError, SandboxError) as exc:
             put("error", {"message": str(exc)})
@@ -260,14 +243,10 @@ def _examples(judge: Judge, problem) -> list[dict]:
     return examples
 
 
-def _unit_standings(root: Path) -> list[dict]:
-    from judge.units import load_units, progress_of, units_dir
-
-    if not units_dir(root).is_dir():
-        return []
+def _unit_standings(judge: Judge) -> list[dict]:
     standings = []
-    for unit in load_units(root):
-        standing, _ = progress_of(unit)
+    for unit in judge.tutor.units():
+        standing, _ = judge.tutor.standing(unit)
         done = standing.solved + standing.right
         needed = standing.problems_needed() + standing.questions_needed()
         standings.append({"id": unit.id, "title": unit.title, "passed": standing.passed, "solved": standing.solved,

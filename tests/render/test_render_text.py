@@ -14,6 +14,7 @@ from judge.report import Mistake, Report, Shown
 from judge.report import TestResult as Result  # (not a pytest test class)
 from judge.verdict import NOT_ATTEMPTED, Verdict
 from judge.wire import Array
+from judge.submission import Submission
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -168,7 +169,7 @@ def test_json_report_is_unchanged_by_shown_values():
 
 def test_examples_mode_on_a_real_wrong_solution(judge):
     problem = judge.problem("patchify")
-    report = judge.prepared("patchify", examples_only=True).submit(COLUMN_MAJOR, "column_major.py")
+    report = judge.submit("patchify", Submission.from_text(COLUMN_MAJOR, "column_major.py"), examples_only=True)
     text = render_text(report, values=True)
     assert [t.group for t in report.tests] == ["example"] * len(problem.examples)
     assert "images = torch.Tensor of shape (1, 1, 4, 4)" in text
@@ -180,7 +181,7 @@ def test_examples_mode_on_a_real_wrong_solution(judge):
 
 
 def test_full_run_never_reveals_hidden_values(judge):
-    report = judge.prepared("patchify").submit(COLUMN_MAJOR, "column_major.py")
+    report = judge.submit("patchify", Submission.from_text(COLUMN_MAJOR, "column_major.py"))
     assert all(t.shown is None for t in report.tests if t.group != "example")
     assert all(t.shown is not None for t in report.tests if t.group == "example")
 
@@ -202,7 +203,7 @@ def patchify(images, patch_height, patch_width):
 
 def test_printed_output_is_attributed_to_the_test_that_printed_it(judge):
     problem = judge.problem("patchify")
-    report = judge.prepared("patchify").submit(PRINTS, "prints.py", record=False)
+    report = judge.submit("patchify", Submission.from_text(PRINTS, "prints.py"), record=False)
     tests = {t.name: t for t in report.tests}
     assert tests["tiny_index_image"].output == "shape (1, 1, 4, 4)\n"
     assert tests["worked_example_96px"].output.startswith("shape (4, 3, 96, 96)\n")
