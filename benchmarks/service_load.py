@@ -191,6 +191,8 @@ def run(n: int = 1000, processes: int = 2, database: str = "sqlite", faults: boo
         env = {**os.environ, "JUDGE_HOME": str(home), "JUDGE_CACHE_DIR": str(tmp / "cache"),
                "JUDGE_SERVICE_DATABASE": database_url, "JUDGE_SERVICE_REDIS": redis.url,
                "JUDGE_SERVICE_RATE_PER_MINUTE": "1000000", "JUDGE_SERVICE_RATE_BURST": "1000000",
+               # One account sends the whole class's load: its bound on queued work must not refuse it.
+               "JUDGE_SERVICE_MAX_QUEUED": str(n + 1), "JUDGE_SERVICE_MAX_QUEUED_BYTES": str(1 << 40),
                # A killed worker's submission is judged again after lease_s (longer than any judging
                # here, TLE included); queued work lost with Redis is sent again after 10 s without a
                # claim; the reaper looks every 2 s.

@@ -21,14 +21,15 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import problem as problems
-from judge.backend import Backend, SandboxBackend
 from judge.cache import ExpectedCache
+from judge.contract import Backend
 from judge.prepared import PreparedProblem, prepare, prepare_input
 from judge.problem import Problem
 from judge.problemset import ProblemSet
 from judge.progress import ProgressStore
 from judge.progress import home as progress_home
 from judge.report import Report, TestResult
+from judge.sandbox.backend import SandboxBackend
 from judge.sandbox.launch import Launched
 from judge.submission import Submission
 from judge.tutor import Tutor
@@ -159,9 +160,7 @@ class Judge:
         self._warm({p.framework for p in problems_})
 
     def _warm(self, frameworks) -> None:
-        warm = getattr(self.backend, "warm", None)  # a remote backend has nothing to start here
-        if warm is not None:
-            warm(tuple(frameworks))
+        self.backend.warm(tuple(frameworks))
 
     def protected_paths(self, graded: Path | None = None) -> tuple[Path, ...]:
         """What no submission may read: the whole problem set (hidden tests, known submissions,

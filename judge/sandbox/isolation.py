@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from judge.sandbox import landlock, namespaces, seccomp, syscalls
-from judge.sandbox.limits import DISABLE_ENV, Limits
+from judge.contract import Limits
+from judge.sandbox import DISABLE_ENV, landlock, namespaces, seccomp, syscalls
 
 
 @dataclass(frozen=True)

@@ -29,13 +29,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import wire
-from judge.backend import Program
+from judge.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, Refusal, RunResult
 from judge.errors import SandboxError
 from judge.execute import Call, ErrorInfo, Observation
 from judge.sandbox import channel, frames
 from judge.sandbox.launch import Launched, launch
-from judge.sandbox.limits import Limits
-from judge.sandbox.result import CallOutcome, Death, Kill, LoadError, LoadKind, Refusal, RunResult
 
 OUTPUT_KEEP = 16 * 1024  # bytes of stdout/stderr kept for display
 # What one decoded node (a Python object, an ndarray header, a dict slot) costs the judge, measured
@@ -64,10 +62,6 @@ class Sandbox:
         self._sock: socket.socket | None = None
         self._ready = False
         self._lock = threading.Lock()
-
-    def protect_also(self, paths: tuple[Path, ...] | list[Path]) -> None:
-        """Hide more directories from every later run (e.g. the next graded directory); no restart."""
-        self.protect = tuple(dict.fromkeys(self.protect + tuple(Path(p).resolve() for p in paths)))
 
     def start(self) -> "Sandbox":
         """Start the fork server in the background (returns at once)."""
@@ -153,6 +147,7 @@ class Sandbox:
         start = 0
         began = time.monotonic()
         wall = began + limits.import_time_s + limits.budget_s  # the absolute clock: no frame extends it
+        hidden = tuple(Path(h).resolve() for h in program.hidden)  # this run's own, besides the server's
         while start < len(calls):
             if start > 0 and time.monotonic() - began > limits.budget_s:
                 # A submission that hangs in every test would otherwise cost tests x limit.
@@ -160,13 +155,13 @@ class Sandbox:
                 break
             result.workers += 1
             start = _Drive(self._spawn(), program, calls, start, limits, captured, result, progress, wall,
-                           self.protect).run()
+                           hidden).run()
             if result.load_error is not None:
                 break
             progress(result, start)
         if not calls and result.load_error is None:
             result.workers += 1
-            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress, wall, self.protect).run()
+            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress, wall, hidden).run()
         result.output = captured.text()
         result.output_bytes = captured.total
         progress(result, len(calls))
@@ -206,10 +201,10 @@ class _Drive:
 
     def __init__(self, handles, program: Program, calls: list[Call], start: int, limits: Limits,
                  output: _Output, result: RunResult, progress: Callable[[RunResult, int], None], wall: float,
-                 protect: tuple[Path, ...] = ()):
+                 hidden: tuple[Path, ...] = ()):
         self.data, self.ctl, self.out = handles
         self.progress = progress
-        self.protect = protect
+        self.hidden = hidden
         self.program, self.calls, self.start, self.limits = program, calls, start, limits
         self.output, self.result = output, result
         self.reader = channel.FrameReader(max_frame=limits.result_bytes + (1 << 20))
@@ -241,7 +236,7 @@ class _Drive:
         header = {"source": self.program.source, "filename": self.program.filename,
                   "entry_point": self.program.entry_point, "limits": self.limits.to_plain(),
                   "indices": list(range(self.start, len(self.calls))),
-                  "protect": [str(p) for p in self.protect]}
+                  "protect": [str(p) for p in self.hidden]}
         body = wire.encode([c.to_plain() for c in self.calls[self.start:]], 1 << 34)
         self.data.settimeout(self.limits.import_time_s + 5)
         try:
@@ -317,8 +312,7 @@ class _Drive:
         self.protocol.accept(kind, payload)
         if kind == channel.READY:
             layers = frames.parse_ready(payload)
-            self.result.isolation_active = list(layers.active)
-            self.result.isolation_failed = list(layers.failed)
+            self.result.isolation = _isolation(layers.active, layers.failed)
             self._start_clock(self.limits.import_time_s)
         elif kind == channel.LOAD_ERROR:
             load_kind, record = frames.parse_load_error(payload)
@@ -413,3 +407,12 @@ class _Drive:
                      signal=os.WTERMSIG(status) if status is not None and os.WIFSIGNALED(status) else None,
                      peak_memory_kb=max(0, int(record.get("maxrss_kb", 0)) - int(record.get("baseline_kb", 0))),
                      cpu_s=float(record.get("cpu_s", 0.0)))
+
+
+def _isolation(active, failed) -> Isolation:
+    """The layers a worker reported on READY (sent before the submission ran), with what the missing ones expose."""
+    if not failed:
+        return Isolation(tuple(active))
+    from judge.sandbox.isolation import exposure  # only where a layer is missing: its import costs the judge
+
+    return Isolation(tuple(active), tuple(failed), exposure(list(failed)))

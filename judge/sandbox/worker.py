@@ -23,8 +23,7 @@ from pathlib import Path
 from judge import harness, wire
 from judge.execute import Call, ErrorInfo, describe_error, register_source
 from judge.sandbox import channel, isolation
-from judge.sandbox.limits import Limits
-from judge.sandbox.result import Refusal
+from judge.contract import Limits, Refusal
 from judge.wording import a as article
 
 from judge.sandbox.channel import DONE, LOAD_ERROR, LOADED, READY, REQUEST, RESULT
@@ -60,7 +59,7 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     limits = Limits.from_plain(request["limits"])
     calls = [Call.from_plain(c) for c in wire.decode(body, len(body) + 1)]
     indices = request["indices"]
-    # The server's list, and what the judge added since it started (the directory being graded).
+    # The server's list, and this run's own (the directory being graded): it travels with the request.
     protected = tuple(dict.fromkeys(protected + tuple(Path(p) for p in request.get("protect", ()))))
     ctx = isolation.ChildContext(limits=limits, scratch=scratch, keep_fds=(sock.fileno(),), protected=protected,
                                  calls=len(calls), disabled=disabled)

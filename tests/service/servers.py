@@ -86,28 +86,60 @@ def redis_server():
             server.stop()
 
 
+@dataclass
+class PostgresServer:
+    """A throwaway cluster that can be stopped and started again (its data stays)."""
+
+    directory: Path
+    port: int
+    host: str = "127.0.0.1"
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://judge@{self.host}:{self.port}/postgres"
+
+    def _run_as(self) -> list[str]:
+        return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    def init(self) -> "PostgresServer":
+        if os.geteuid() == 0:
+            shutil.chown(self.directory, "postgres")
+        subprocess.run([*self._run_as(), f"{PG_BIN}/initdb", "-D", str(self.directory / "data"), "-A", "trust",
+                        "-U", "judge", "--no-sync"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        return self
+
+    def start(self, prefix: tuple[str, ...] = ()) -> "PostgresServer":
+        """Start it (`prefix`: e.g. `ip netns exec NAME` to run it in a network namespace)."""
+        subprocess.run([*prefix, *self._run_as(), f"{PG_BIN}/pg_ctl", "-D", str(self.directory / "data"), "-w",
+                        "-l", str(self.directory / "log"), "-o",
+                        f"-p {self.port} -k {self.directory} -c listen_addresses={self.host} -c fsync=off",
+                        "start"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        return self
+
+    def stop(self) -> None:
+        subprocess.run([*self._run_as(), f"{PG_BIN}/pg_ctl", "-D", str(self.directory / "data"), "-m",
+                        "immediate", "-w", "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@contextlib.contextmanager
+def postgres_cluster(host: str = "127.0.0.1", port: int | None = None, prefix: tuple[str, ...] = ()):
+    """A fresh cluster, started; yields the PostgresServer (stopped and removed afterwards)."""
+    if not PG_BIN or not Path(PG_BIN, "initdb").exists():
+        raise Missing("PostgreSQL is not installed (apt-get install postgresql)")
+    tmp = Path(tempfile.mkdtemp(prefix="judge-pg-"))
+    try:
+        server = PostgresServer(tmp, port or free_port(), host).init()
+        server.start(prefix)
+        try:
+            yield server
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def postgres_server():
     """A fresh cluster; yields its SQLAlchemy URL."""
-    if not PG_BIN or not Path(PG_BIN, "initdb").exists():
-        raise Missing("PostgreSQL is not installed (apt-get install postgresql)")
-    as_root = os.geteuid() == 0
-    run_as = ["runuser", "-u", "postgres", "--"] if as_root else []
-    tmp = Path(tempfile.mkdtemp(prefix="judge-pg-"))
-    data = tmp / "data"
-    port = free_port()
-    if as_root:
-        shutil.chown(tmp, "postgres")
-    try:
-        subprocess.run([*run_as, f"{PG_BIN}/initdb", "-D", str(data), "-A", "trust", "-U", "judge", "--no-sync"],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        subprocess.run([*run_as, f"{PG_BIN}/pg_ctl", "-D", str(data), "-w", "-l", str(tmp / "log"), "-o",
-                        f"-p {port} -k {tmp} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        try:
-            yield f"postgresql+psycopg://judge@127.0.0.1:{port}/postgres"
-        finally:
-            subprocess.run([*run_as, f"{PG_BIN}/pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    with postgres_cluster() as server:
+        yield server.url
