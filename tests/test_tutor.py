@@ -188,3 +188,20 @@ def test_a_copied_problem_sets_own_submissions_are_not_recorded_either(tmp_path)
         assert store.attempts() == []
         assert judge.run("patchify", learner_copy(DEMO, tmp_path), examples_only=True).accepted
         assert len(store.attempts()) == 1
+
+
+def test_a_new_face_needs_only_judge_submit_and_the_tutor(tmp_path):
+    """What a fourth face (an editor extension, a chat bot) writes: no store, no recording rule."""
+    from judge import Judge, Submission
+    from test_backend import InProcessBackend
+
+    source = (REPO / DEMO).read_text()
+    with Judge(REPO, backend=InProcessBackend(), progress=ProgressStore(tmp_path / "p.sqlite3"), record=True) as judge:
+        report = judge.submit("patchify", Submission.from_text(source, "chat.py", origin="chat bot"))
+        assert report.accepted
+        hint, _ = judge.tutor.hint("patchify")
+        shown, _ = judge.tutor.solution("patchify")              # solved: no confirmation needed
+        answered = judge.tutor.answer("5.5", "patches_224", "196")
+        attempts, _ = judge.tutor.attempts("patchify")
+    assert hint.level == 1 and "def patchify" in shown.reference and answered.right
+    assert [a.submission for a in attempts] == ["chat bot"] and judge.tutor.status("patchify").value == "solved"
