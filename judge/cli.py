@@ -100,7 +100,11 @@ def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], diff
         entries = sorted((e for e in entries if e.problem.id in order), key=lambda e: order[e.problem.id])
     if listing.warning:
         click.echo(f"warning: {listing.warning}", err=True)
-    items = [e.to_json() for e in entries if all(t in e.problem.tags for t in tags)
+    # A unit's tag (unit-5.5) means the unit's own list, as `judge unit` and `judge progress` count it.
+    units = {f"unit-{u.id}": {*u.problems, *u.extras} for u in judge().tutor.units()} if any(
+        t.startswith("unit-") for t in tags) else {}
+    items = [e.to_json() for e in entries
+             if all(e.problem.id in units[t] if t in units else t in e.problem.tags for t in tags)
              and (difficulty is None or e.problem.difficulty == difficulty)
              and (status is None or e.status == status)]
     if as_json:

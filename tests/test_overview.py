@@ -126,3 +126,9 @@ def test_progress_is_a_short_summary_and_tags_come_with_a_flag(tmp_path: Path) -
     full = cli("progress", "--tags", home=home).stdout
     assert "\ntags\n" in full and len(full.splitlines()) > 30
     assert json.loads(cli("progress", "--json", home=home).stdout)["tags"]   # --json keeps every tag
+
+
+def test_listing_by_a_units_tag_lists_the_units_problems(tmp_path: Path) -> None:
+    unit = next(u for u in load_units(REPO) if u.id == "5.5")
+    listed = json.loads(cli("list", "--tag", "unit-5.5", "--json", home=tmp_path).stdout)
+    assert sorted(p["id"] for p in listed) == sorted([*unit.problems, *unit.extras])
