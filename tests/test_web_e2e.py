@@ -311,6 +311,12 @@ def test_a_stopped_server_is_noticed_while_judging_and_on_the_next_run(browser, 
         assert summary.startswith("The judge server has stopped") and "`judge serve`" in summary
         assert "Failed to fetch" not in summary
         page.screenshot(path=str(shots / "stopped_next_run.png"), full_page=True)
+        page.set_viewport_size(NARROW)  # the same message on a phone: the results tab, no sideways scrolling
+        page.click("#tabs [data-tab=results]")
+        assert page.locator("#summary.stopped").is_visible() and page.locator("#server-banner").is_visible()
+        no_horizontal_overflow(page)
+        page.screenshot(path=str(shots / "narrow_stopped.png"))
+        page.set_viewport_size({"width": 1400, "height": 1000})
 
         # A new server on the same port has a new token: this page's requests are refused, and
         # it says the same (its server is gone), not "403 Forbidden".
