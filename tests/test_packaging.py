@@ -95,7 +95,9 @@ def test_the_wheel_and_the_sdist_carry_the_course(installed):
     names = set(zipfile.ZipFile(installed.wheel).namelist())
     assert {f"judge_course/{f}" for f in _course_files()} <= names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
-    assert any(n.startswith("judge/web/templates/") for n in names) and any(n.startswith("judge/web/static/") for n in names)
+    judge_files = {str(p.relative_to(REPO)) for p in (REPO / "judge").rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
+    assert judge_files <= names, sorted(judge_files - names)   # code, templates, scripts, fonts
     assert not [n for n in names if n.startswith(("tests/", "benchmarks/", "judge_course/setup"))]
     import tarfile
     with tarfile.open(installed.sdist) as sdist:
