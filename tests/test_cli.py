@@ -268,7 +268,7 @@ def test_my_own_input_may_be_plain_yaml_lists(tmp_path: Path) -> None:
                     "patch_height: 2\npatch_width: 2\n")
     right = judge("run", "patchify", ACCEPTED, "--input", str(mine))
     assert right.returncode == 0 and "1/1 tests passed" in right.stdout, right.stdout + right.stderr
-    assert "Traceback" not in right.stderr and "[[[[0, 1, 2, 3]," in right.stdout
+    assert "Traceback" not in right.stderr and "[[[[ 0,  1,  2,  3]," in right.stdout
     wrong = judge("run", "patchify", WRONG, "--input", str(mine))
     assert wrong.returncode == 1 and "output (yours vs expected):" in wrong.stdout
 

@@ -12,18 +12,11 @@ from judge.checks.result import CheckResult, Param, fail, ok, params
 from judge.verdict import NOT_ATTEMPTED
 
 PARAMS = params(Param("type", str, required=True, shorthand=True,
-                      what="an exception type name such as ValueError"),
-                Param("reference", str, default="",
-                      doc="what the reference raised, shown beside yours (a learner's own --input)"))
+                      what="an exception type name such as ValueError"))
 
 
-def check(case, expected, actual, *, type: str, reference: str = "") -> CheckResult:
+def check(case, expected, actual, *, type: str) -> CheckResult:
     observed = actual.main
-    if reference:  # the learner's own input, on which the reference raises (shown beside yours)
-        if observed.error is not None and observed.error.is_a(type):
-            return ok()
-        return fail(f"the reference raises {type} on this input, so the contract expects yours to raise it too",
-                    lines=observed.error.frames if observed.error is not None else ())
     if observed.error is None:
         return fail(f"returned a value instead of raising {type}")
     if observed.error.is_a(type):
