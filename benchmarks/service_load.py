@@ -40,7 +40,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "service"))   # the throwaway servers the tests use too
 
-from servers import free_port, postgres_server, redis_server, wait_for_port  # noqa: E402
+from servers import descendants_of as descendants, free_port, postgres_server, redis_server, wait_for_port  # noqa: E402,E501
 
 from judge.verdict import Verdict, folder_verdict  # noqa: E402
 
@@ -140,22 +140,6 @@ def _malicious_source(name: str, ports: dict[str, int], database_file: str) -> s
         return text
     # The attack suite's fixtures define double(x); patchify takes (images, patch_height, patch_width).
     return (ATTACKS / f"{name}.py").read_text().replace("def double(x):", "def patchify(x, *sizes):")
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below `pid`, parents before children."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                children.setdefault(ppid, []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(0), []):
-            found.append(child)
-            todo.append(child)
-    return found
 
 
 def _judge(*args: str) -> list[str]:

@@ -142,6 +142,7 @@ class Submission:
     claimed_at: float | None = None
     extra_judgings: int = 0
     conflicting_judgings: int = 0
+    worker: str | None = None          # who claimed it last (host:pid)
 
     def to_json(self, *, with_report: bool = True) -> dict:
         data = {"id": self.id, "status": self.status, "problem": self.problem, "user": self.user,
@@ -428,7 +429,7 @@ def _submission(row: SubmissionRow, owner: str, *, with_source: bool = True) -> 
                       status=row.status, verdict=row.verdict, report=json.loads(row.report) if row.report else None,
                       created_at=row.created_at, finished_at=row.finished_at, attempts=row.attempts,
                       claimed_at=row.claimed_at, extra_judgings=row.extra_judgings,
-                      conflicting_judgings=row.conflicting_judgings)
+                      conflicting_judgings=row.conflicting_judgings, worker=row.worker)
 
 
 def _safe_url(url: str) -> str:
