@@ -299,8 +299,8 @@ def _probe_audit() -> tuple[bool, str]:
     # Installed by the worker itself, after the harness is bound and before the submission loads.
     if not hasattr(sys, "addaudithook"):
         return False, "this Python has no audit hooks (PEP 578)"
-    return True, ("frames, gc, tracing and ctypes end the run as security_violation, and so do changes to "
-                  "the judge's and torch's classes")
+    return True, ("frames, gc, tracing, ctypes and fresh imports of the judge's modules end the run as "
+                  "security_violation; the judge's and torch's classes are immutable")
 
 
 def _apply_seccomp(ctx: ChildContext) -> None:
