@@ -634,15 +634,16 @@ def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
               help="The library solutions use.")
 @click.option("--pack", "pack", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Into the problem pack at DIR (an installable package, made with its pyproject.toml).")
+@click.option("--one-file", is_flag=True, help="The reference written in tests.yaml instead of reference.py.")
 @click.pass_obj
-def new(judge, problem_id: str, framework: str, pack: Path | None) -> None:
+def new(judge, problem_id: str, framework: str, pack: Path | None, one_file: bool) -> None:
     """For authors: scaffold a new problem PROBLEM_ID from commented templates (never overwrites)."""
     from judge.locate import local
     from judge.scaffold import scaffold, scaffold_pack
 
     if pack is not None:
         click.echo(f"in the problem pack {pack.resolve()}:")
-        created = scaffold_pack(pack, problem_id, framework)
+        created = scaffold_pack(pack, problem_id, framework, one_file)
         for path in created:
             click.echo(f"created {pack.resolve() / path}")
         package = pack / next(p for p in created if len(p.parts) > 1).parts[0]
@@ -652,7 +653,7 @@ def new(judge, problem_id: str, framework: str, pack: Path | None) -> None:
     found = local(judge.problems_dir, cwd=Path.cwd(), environ=os.environ)
     root = found.root if found is not None else Path.cwd()
     click.echo(f"in the problem set {root} (--problems-dir or JUDGE_PROBLEMS_DIR chooses another):")
-    for path in scaffold(root, problem_id, framework):
+    for path in scaffold(root, problem_id, framework, one_file):
         click.echo(f"created {root / path}")
     click.echo(f"next: edit the files, then `judge validate {problem_id}`")
 

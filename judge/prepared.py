@@ -88,7 +88,7 @@ def prepare_input(problem: Problem, test: TestSpec, backend: Backend, *, threads
     """One input of the learner's own, against the reference: nothing cached, nothing recorded."""
     hidden = problem_files.load_hidden(problem)
     case = build_case(problem, test, hidden.tolerance)
-    expected = _reference_outputs(problem, hidden.reference, [case])
+    expected = _reference_outputs(problem, hidden, [case])
     return PreparedProblem(problem, (case,), tuple(expected), trap_set(problem, hidden),
                            replace(problem.limits, threads=threads), backend)
 
@@ -97,12 +97,11 @@ def expected_of(problem: Problem, hidden: Hidden | None, cache: ExpectedCache | 
                 examples_only: bool = False) -> tuple[list[Case], list[Expected]]:
     """The cases (examples, then hidden tests unless `examples_only` or `hidden` is None) and the
     reference's observations on them, through the cache."""
-    reference_path = hidden.reference if hidden else problem.hidden_dir / "reference.py"
     tests = list(problem.examples) + (list(hidden.tests) if hidden and not examples_only else [])
     cases = [build_case(problem, test, hidden.tolerance if hidden else None) for test in tests]
 
     def compute() -> list[Expected]:
-        return _reference_outputs(problem, reference_path, cases)
+        return _reference_outputs(problem, hidden, cases)
 
     return cases, (cache.expected(problem, hidden, cases, compute) if cache is not None else compute())
 
@@ -124,6 +123,14 @@ def _trap_functions(problem: Problem, hidden: Hidden) -> dict[str, Callable]:
     return functions
 
 
-def _reference_outputs(problem: Problem, reference_path: Path, cases: list[Case]) -> list[Expected]:
-    reference = load_function(reference_path, problem.entry_point)
-    return [expect(case, reference, reference_path) for case in cases]
+def _reference_outputs(problem: Problem, hidden: Hidden | None, cases: list[Case]) -> list[Expected]:
+    """The reference's observations; without `hidden` (examples only) its hidden part is read only
+    when reference.py is missing (a one-file problem's reference is in tests.yaml)."""
+    if hidden is None and not (problem.hidden_dir / "reference.py").is_file():
+        hidden = problem_files.load_hidden(problem)
+    if hidden is None:
+        path = problem.hidden_dir / "reference.py"
+        reference = load_function(path, problem.entry_point)
+    else:
+        path, reference = hidden.reference, hidden.reference_function(problem.entry_point)
+    return [expect(case, reference, path) for case in cases]
