@@ -42,7 +42,8 @@ from judge.execute import Observation, run_call
 from judge.grading import Expected, expect, plain
 from judge.problem import Hidden, Problem
 from judge.report import Report
-from judge.session import Judge, read_submission
+from judge.session import Judge
+from judge.submission import Submission
 from judge.solution import load_module
 from judge.verdict import Verdict, folder_names, folder_verdict
 from judge.wire import Array
@@ -418,7 +419,7 @@ class _ProblemCheck:
         margin = self.problem.margins.time_limit_to_tle
         raised = replace(self.problem, limits=replace(limits, time_s=limits.time_s * margin))
         try:
-            report = self.judge.prepared(raised).submit(read_submission(path), name, record=False)
+            report = self.judge.submit(raised, Submission.from_file(path, label=name), record=False)
         except ConfigError as exc:
             return [_error(aspect, str(exc))]
         if report.verdict is Verdict.TIME_LIMIT_EXCEEDED:
@@ -465,8 +466,9 @@ class _ProblemCheck:
     def _judge(self, path: Path, aspect: str, found: list[Diagnostic],
                source: Callable[[], str] | None = None) -> Report | None:
         try:
-            source = read_submission(path) if source is None else source()
-            return self.judge.prepared(self.problem.id).submit(source, _rel(path, self.judge.root), record=False)
+            label = _rel(path, self.judge.root)
+            submission = Submission.from_file(path, label=label) if source is None else Submission(source(), label)
+            return self.judge.submit(self.problem.id, submission, record=False)
         except ConfigError as exc:
             found.append(_error(aspect, str(exc)))
             return None
