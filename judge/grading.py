@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import checks, verdicts, wire
-from judge.cases import MAIN, Case, Observed
+from judge.cases import MAIN, Case
 from judge.checks import compare
+from judge.checks.observed import Observed
+from judge.checks.result import TRAPS, VALUE
 from judge.contract import Backend, Limits, Program, Refusal, RunResult
 from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
@@ -216,18 +218,18 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
             return result(decision.verdict, decision.message, details=error.frames,
                           not_attempted=decision.not_attempted)
     for spec in case.test.checks:
-        outcome = checks.get(spec.type).check(case, case.view(spec.type, expected), case.view(spec.type, actual),
-                                              **spec.params)
+        check = checks.get(spec.type)
+        outcome = check.check(case, case.view(spec.type, expected), case.view(spec.type, actual), **spec.params)
         if not outcome.passed:
-            kind = outcome.kind or ("values" if spec.type == "allclose" else spec.type)
+            kind = outcome.kind or check.traits.failure_kind
             kind = f"{kind}.{outcome.key}" if outcome.key else kind
             pending = _Pending(kind)
             if not diagnose:
                 pass
-            elif outcome.diagnose:
+            elif check.traits.diagnoses == VALUE and outcome.diagnose:
                 trap = known_mistake(case, actual, traps) if traps is not None else None
                 pending = _Pending(kind, trap, generic_mistake(case, expected, actual), diagnosed=True)
-            elif spec.type == "raises" and main is not None and main.error is None and traps is not None:
+            elif check.traits.diagnoses == TRAPS and main is not None and main.error is None and traps is not None:
                 # A value where an error is due may be a known mistake (silent cropping), but only one
                 # the test names in `hint_when`: on an invalid input unrelated traps coincide too easily.
                 trap = known_mistake(case, actual, traps, only=set(case.test.hint_when))
@@ -298,7 +300,7 @@ def _shown(case: Case, expected: Expected, actual: dict[str, Observation]) -> Sh
 
 
 def _raises(case: Case) -> bool:
-    return any(spec.type == "raises" for spec in case.test.checks)
+    return any(checks.get(spec.type).traits.expects_error for spec in case.test.checks)
 
 
 def generic_mistake(case: Case, expected: Expected, actual: dict[str, Observation]) -> Diagnosis | None:

@@ -20,7 +20,7 @@ import numpy as np
 
 from judge.checks.allclose import compare_values
 from judge.checks.compare import matches_reference
-from judge.checks.result import CheckResult, Param, fail, ok, params
+from judge.checks.result import KEYS, CheckResult, Param, Traits, fail, ok, params
 from judge.execute import Call
 from judge.values import label, leaves
 from judge.verdict import Verdict
@@ -28,10 +28,17 @@ from judge.wire import Array
 
 PARAMS = params(Param("wrt", list, required=True, what="a list of argument names"),
                 Param("outputs", list, default=None, what="a list of output keys"))
-
 CALL = "backward"  # the extra call: the test's inputs, backpropagated
 _DETACHED = ("the output is not connected to the autograd graph: .detach(), .data, .numpy(), "
              "torch.tensor(...) or a round trip through numpy breaks it")
+
+
+def backpropagated(output: dict) -> list[str]:
+    """The keys of a dict output that carry an autograd graph: what is backpropagated when `outputs` is not given."""
+    return [str(k) for k, v in output.items() if isinstance(v, Array) and v.has_grad_fn]
+
+
+TRAITS = Traits(licenses=("gradient",), observes=KEYS, key_param="outputs", default_keys=backpropagated)
 
 
 def calls(case, *, wrt: list[str], outputs: list[str] | None = None) -> dict[str, Call]:

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from judge.checks.compare import matches_reference
-from judge.checks.result import CheckResult, Param, fail, ok, params
+from judge.checks.result import KEYS, CheckResult, Param, Traits, fail, ok, params
 from judge.errors import ConfigError
 from judge.execute import Call
 from judge.numerics import errors, within
@@ -67,6 +67,7 @@ PARAMS = params(
     Param("high", float, default=100.0, what="the largest scale factor"),
     Param("axis", int, default=0, what="the input axis whose slices are the rows (>= 0)"),
 )
+TRAITS = Traits(licenses=("invariance",), observes=KEYS, key_param="keys")
 
 
 @dataclass(frozen=True)
