@@ -68,6 +68,8 @@ class Limits:
     results_total_bytes: int = 256 << 20  # all results of a submission together, as the judge holds them
     file_bytes: int = 16 << 20     # largest file it may write in its scratch directory
     scratch_mb: int = 64           # all files together (a tmpfs of this size, where mounts are possible)
+    scratch_files: int = 4096      # files and directories in it together (the tmpfs's inodes)
+    tasks: int = 64                # processes and threads of the run together (a pids cgroup or RLIMIT_NPROC)
     open_files: int = 64
     threads: int = 2               # torch / BLAS threads inside the child
     total_time_s: float | None = None  # budget for restarting after kills; default max(10 s, 5 x time_s)

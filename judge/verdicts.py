@@ -181,5 +181,5 @@ def blocked_operation(error: ErrorInfo) -> str | None:
     text = error.message
     if "'" in text or "/" in text:
         return "the sandbox blocked a file access: opening files outside the working directory is not allowed"
-    return ("the sandbox blocked an operation: starting programs or processes, network access and "
-            "signalling other processes are not allowed")
+    return ("the sandbox blocked an operation: starting programs or processes, network access, "
+            "signalling other processes, file locks and memory files are not allowed")

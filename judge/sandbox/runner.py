@@ -39,6 +39,13 @@ OUTPUT_KEEP = 16 * 1024  # bytes of stdout/stderr kept for display
 # What one decoded node (a Python object, an ndarray header, a dict slot) costs the judge, measured
 # as an upper bound; with Limits.results_total_bytes it bounds the judge's memory per submission.
 HELD_PER_NODE = 1024
+# After DONE, how long a worker may take to close its channels before it is killed (it closes
+# them at once: only a submission that holds them open waits this long).
+DONE_GRACE_S = 0.5
+# After a kill, how long the monitor may take to report the worker's end; then the run is abandoned.
+REAP_S = 3.0
+# After the data channel closed before DONE, how long its exit record may take to arrive.
+EXIT_WAIT_S = 2.0
 
 
 class Sandbox:
@@ -217,6 +224,8 @@ class _Drive:
         self.call_started = 0.0         # when the call in progress began (judge's clock)
         self.stopped_at: float | None = None  # when the judge decided to kill the worker
         self.kill: tuple[Kill, str] | None = None  # why the judge killed this worker, and the particulars
+        self.ended = False              # the judge has sent KILL: from now on it waits for the exit record only
+        self.abandoned = False          # ...which did not come within REAP_S
 
     @property
     def current(self) -> int:
@@ -248,30 +257,40 @@ class _Drive:
         os.set_blocking(self.out, False)
 
     def _pump(self) -> None:
+        """Read the worker until it has ended, or until the clock says to stop waiting for it.
+
+        Every wait is bounded (issue 21, class 1): a call by its own clock and the submission's
+        absolute wall clock; after DONE, DONE_GRACE_S for the worker to close its channels; after
+        a kill, REAP_S for the monitor's exit record. A worker that still holds its channels then
+        (a duplicated stdout, a thread, a descendant) is killed with its whole PID namespace, and a
+        run whose monitor cannot report even that is abandoned: its call in progress ends with no
+        exit status (judge_error), and the judge goes on (closing the control socket tells the
+        monitor to kill whatever is left). Nothing ever waits past the wall clock plus REAP_S.
+        """
         open_fds = {self.data.fileno(), self.ctl.fileno(), self.out}
-        # A worker that said DONE closes its channels (worker.py): once both are closed, nothing it
-        # could still send exists (a copy of a descriptor keeps it open), and its exit record would
-        # add nothing to a finished run, so it is not waited for (the exit takes milliseconds).
-        finished = {self.data.fileno(), self.out}
-        while self.exit_record is None and not (self.protocol.state == "done" and self.kill is None
-                                                and not finished & open_fds):
+        while self.exit_record is None:
+            if self.protocol.state == "done" and self.data.fileno() not in open_fds and self.kill is None:
+                # A worker that said DONE and closed its channel can send nothing more, and its exit
+                # record would add nothing to a finished run (the exit takes milliseconds).
+                break
             readable = channel.wait_readable(sorted(open_fds), self.deadline)
             if not readable and time.monotonic() >= self.deadline:
-                if self.data.fileno() in open_fds and self.kill is None:
-                    self._kill(self._overtime())
-                self.deadline = time.monotonic() + 5.0  # wait for the monitor's exit record
-                if not readable and self.ctl.fileno() not in open_fds:
-                    break
-                continue
+                if not self.ended:
+                    self._end()
+                    continue
+                self.abandoned = True  # killed, and no exit record within REAP_S: stop waiting for it
+                break
             # Frames first: a worker sends a result only once the judge has read what its call printed
             # (worker._drained), so output read after a result's frame is the next call's.
             if self.data.fileno() in readable:
                 data = channel.read_some(self.data.fileno(), 1 << 22)
                 if not data:
                     open_fds.discard(self.data.fileno())
-                    if self.exit_record is None and self.kill is None:
-                        self.deadline = time.monotonic() + 5.0
-                elif self.kill is None:
+                    if not self.ended:
+                        # Nothing more can come from it; its exit record is a moment away, unless it
+                        # lives on without its channel (then the call's own clock ends it).
+                        self.deadline = min(max(self.deadline, time.monotonic() + EXIT_WAIT_S), self.wall)
+                elif self.kill is None and not self.ended:
                     # Once the judge has decided to kill this worker, nothing it sends counts:
                     # a late result must not overwrite the death of the call in progress.
                     try:
@@ -282,7 +301,9 @@ class _Drive:
                     except (channel.ChannelError, ValueError, TypeError, KeyError, OverflowError,
                             RecursionError) as exc:  # WireError and ProtocolError are ValueErrors
                         self._kill(Kill.MALFORMED_FRAME, str(exc)[:200])
-            if self.out in readable:
+                    if self.protocol.state == "done" and self.kill is None:
+                        self._after_done(open_fds)
+            if self.out in open_fds and self.out in readable:
                 data = channel.read_some(self.out)
                 if not data:
                     open_fds.discard(self.out)
@@ -296,6 +317,26 @@ class _Drive:
                         self.exit_record = {"status": None}
                 else:
                     self._on_ctl(data)
+
+    def _after_done(self, open_fds: set[int]) -> None:
+        """DONE: every result is in. Nothing printed from now on is credited: the judge stops reading
+        the output (a write to a duplicated stdout fails at once, so no flush can block on it), and
+        the worker has DONE_GRACE_S to close its channel before it is killed."""
+        if self.out in open_fds:
+            open_fds.discard(self.out)
+            os.close(self.out)
+            self.out = -1
+        self.deadline = min(time.monotonic() + DONE_GRACE_S, self.wall)
+
+    def _end(self) -> None:
+        """The deadline passed: kill the worker (for time, unless every result is in) and give the
+        monitor REAP_S to report its exit."""
+        if self.protocol.state == "done" and self.kill is None:
+            self._send_kill()  # a worker lingering after DONE: no verdict changes
+        else:
+            self._kill(self._overtime())
+        self.ended = True
+        self.deadline = time.monotonic() + REAP_S
 
     def _overtime(self) -> Kill:
         """Which clock ran out: the submission's, loading's or the call's."""
@@ -365,6 +406,14 @@ class _Drive:
         if self.kill is None:
             self.kill = (reason, detail)
             self.stopped_at = time.monotonic()
+        self._send_kill()
+        if not self.ended:
+            # The monitor kills at once (SIGKILL to the worker, the init of its PID namespace, and to
+            # its process group) and reports; REAP_S bounds the wait for that report.
+            self.ended = True
+            self.deadline = time.monotonic() + REAP_S
+
+    def _send_kill(self) -> None:
         try:
             self.ctl.sendall(channel.KILL)
         except OSError:
@@ -373,11 +422,23 @@ class _Drive:
     # ------------------------------------------------------------ outcome
     def _finish(self) -> None:
         for closable in (self.data, self.ctl):
-            closable.close()
-        os.close(self.out)
+            closable.close()  # the monitor kills whatever is left of the worker when its socket closes
+        if self.out >= 0:
+            os.close(self.out)
 
     def _next_start(self) -> int:
         """Record the death of the call in progress (if any); return where to resume."""
+        if self.abandoned and self.result.load_error is None:
+            # Killed, and the monitor never said it ended: no fact about the call explains it
+            # (no kill reason is kept, so it reads as the judge's error, not the submission's).
+            death = Death()
+            if not self.loaded:
+                self.result.load_error = LoadError(death=death)
+                return len(self.calls)
+            index = min(self.current, len(self.calls) - 1)
+            if index >= 0:
+                self.result.outcomes[index] = CallOutcome(death=death, time_ms=self._call_ms())
+            return index + 1
         if self.result.load_error is not None or self.current >= len(self.calls):
             if self.kill is not None and self.kill[0] is Kill.MALFORMED_FRAME \
                     and self.result.load_error is None and self.protocol.state != "done":
@@ -405,7 +466,9 @@ class _Drive:
         return Death(kill=kill, detail=detail,
                      exit_code=os.WEXITSTATUS(status) if status is not None and not os.WIFSIGNALED(status) else None,
                      signal=os.WTERMSIG(status) if status is not None and os.WIFSIGNALED(status) else None,
-                     peak_memory_kb=max(0, int(record.get("maxrss_kb", 0)) - int(record.get("baseline_kb", 0))),
+                     # The memory cgroup's peak counts what resident memory misses (memfd, shm, tmpfs pages).
+                     peak_memory_kb=max(0, int(record.get("maxrss_kb", 0)) - int(record.get("baseline_kb", 0)),
+                                        int(record.get("group_peak_kb", 0))),
                      cpu_s=float(record.get("cpu_s", 0.0)))
 
 

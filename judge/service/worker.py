@@ -44,8 +44,13 @@ class Processor:
                 log.warning("problem %s is not served: %s", problem.id, exc)
 
     def process(self, submission_id: str) -> str:
-        """Judge the submission unless it is done or held by another worker: judged, skipped or duplicate."""
-        submission = self.store.claim(submission_id, self.name, self.config.lease_s)
+        """Judge the fairest waiting submission: judged, skipped (nothing to claim) or duplicate.
+
+        A delivered id is a turn to judge, not an order: `Store.claim_next` picks whose turn it is
+        (there is one message per queued submission, so every one is judged). `submission_id`
+        only names the message, for the logs.
+        """
+        submission = self.store.claim_next(self.name, self.config.lease_s)
         if submission is None:
             return SKIPPED
         label = f"{submission.id}.py"
