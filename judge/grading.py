@@ -186,10 +186,10 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
     """The test's verdict and message; with `diagnose`, a failure's known or generic mistake too."""
     main = actual.get(MAIN)
 
-    def result(verdict: Verdict, message: str = "", details=(), pending: _Pending | None = None,
-               not_attempted: bool = False):
+    def result(decision: verdicts.Decision, details=(), pending: _Pending | None = None):
+        verdict, not_attempted = decision.verdict, decision.not_attempted
         # Messages quote the submission (its errors, keys, frames): no control sequence gets through (class 8).
-        message = cap_message(escape_controls(message))
+        message = cap_message(escape_controls(decision.message))
         details = tuple(cap_message(escape_controls(d), MAX_DETAIL) for d in tuple(details)[:MAX_DETAILS])
         shown = _shown(case, expected, actual) if case.public else None  # never for hidden tests
         if pending is None and verdict is not Verdict.ACCEPTED:
@@ -205,18 +205,17 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
         return TestResult(case.name, case.test.group, decision.verdict,
                           cap_message(escape_controls(decision.message)), 0.0, details), None
     if failure is not None:
-        return result(failure.verdict, failure.message)
+        return result(failure)
     raising = _raises(case)
     for name in case.calls:
         observation = actual.get(name)
         if observation is None:
-            return result(Verdict.JUDGE_ERROR, f"no result came back for call {name!r}")
+            return result(verdicts.no_result(name))
         error = observation.error
         decision = None if error is None else verdicts.of_error(error, refusals.get(name),
                                                                  error_expected=name == MAIN and raising)
         if decision is not None:
-            return result(decision.verdict, decision.message, details=error.frames,
-                          not_attempted=decision.not_attempted)
+            return result(decision, details=error.frames)
     for spec in case.test.checks:
         check = checks.get(spec.type)
         outcome = check.check(case, case.view(spec.type, expected), case.view(spec.type, actual), **spec.params)
@@ -236,8 +235,8 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
                 pending = _Pending(kind, trap, diagnosed=True)
             # a `raises` check failing on NotImplementedError: the starter is untouched (issue 7)
             untouched = main is not None and main.error is not None and verdicts.not_attempted(main.error)
-            return result(outcome.verdict, outcome.message, outcome.lines, pending, not_attempted=untouched)
-    return result(Verdict.ACCEPTED)
+            return result(replace(verdicts.of_check(outcome), not_attempted=untouched), outcome.lines, pending)
+    return result(verdicts.ACCEPTED)
 
 
 def _finish(case: Case, result: TestResult, pending: _Pending | None) -> TestResult:

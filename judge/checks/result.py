@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from judge.verdict import Verdict
+from judge.verdicts import Decision
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,11 @@ def ok() -> CheckResult:
 def fail(message: str, *, lines: tuple[str, ...] | list[str] = (), diagnose: bool = False,
          verdict: Verdict = Verdict.WRONG_ANSWER, key: str | None = None) -> CheckResult:
     return CheckResult(False, message, verdict, tuple(lines), diagnose, key=key or "")
+
+
+def failed(decision: Decision, *, lines: tuple[str, ...] | list[str] = ()) -> CheckResult:
+    """A failure whose verdict `judge.verdicts` decided (not a wrong answer: a failed backward pass, a broken test)."""
+    return CheckResult(False, decision.message, decision.verdict, tuple(lines))
 
 
 @dataclass(frozen=True)
