@@ -18,6 +18,8 @@ _LAZY = {
     "problems": "judge.notebook",
     "CheckResult": "judge.notebook",
     "Judge": "judge.session",
+    "Submission": "judge.submission",
+    "Tutor": "judge.tutor",
     "Report": "judge.report",
     "Verdict": "judge.verdict",
 }

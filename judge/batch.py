@@ -122,7 +122,7 @@ def grade_directory(judge, problem_id: str, directory: Path, workers: int,
                     on_row: Callable[[Row], None] | None = None) -> BatchResult:
     """Judge every submission of `directory` on `problem_id` with `workers` at a time."""
     from judge import verdicts  # these keep `import judge.batch` light
-    from judge.session import read_submission
+    from judge.submission import Submission
 
     started = time.perf_counter()
     problem = judge.problem(problem_id)
@@ -133,18 +133,18 @@ def grade_directory(judge, problem_id: str, directory: Path, workers: int,
         # thread seeing a half-imported torch in sys.modules fails.
         importlib.import_module("torch")
 
-    def judge_source(source: str, label: str) -> Report:
-        return prepared.submit(source, label, record=False, graded=directory)
+    def judge_source(submission: Submission) -> Report:
+        return judge.submit(prepared, submission, record=False)
 
     def one(path: Path) -> Row:
         name = path.relative_to(directory).as_posix()
         begun = time.perf_counter()
         try:
-            source = read_submission(path)
+            submission = Submission.from_file(path, label=str(path), directory=directory)
         except ConfigError as exc:  # not UTF-8, too large, unreadable: the file cannot be loaded as Python
             return Row.decided(name, verdicts.of_unloadable(exc.detail), 0.0)
         try:
-            return Row.from_report(name, judge_source(source, str(path)))
+            return Row.from_report(name, judge_source(submission))
         except Exception as exc:  # the judge failing on one file must not stop the other files' grading
             return Row.decided(name, verdicts.judge_failed(f"the judge failed on this file: {type(exc).__name__}: "
                                                            f"{exc}"), (time.perf_counter() - begun) * 1000)

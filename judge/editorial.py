@@ -4,7 +4,8 @@
 (the idea, the cost, the classic mistakes: `editorial:` in the hidden tests'
 YAML) once the problem is accepted on a full run. Before that it asks first,
 and seeing it early is recorded in the progress database ("solution viewed"),
-as practice sites do.
+as practice sites do: the learner's tutor (judge.tutor) keeps that rule; this module
+reads the solution.
 """
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from dataclasses import dataclass
 
 from judge.errors import ConfigError
 from judge.problem import Editorial, Problem, load_hidden
-from judge.progress import ProgressStore, ProgressUnavailable, Status
 
 
 @dataclass(frozen=True)
@@ -45,23 +45,6 @@ def solution(problem: Problem) -> Solution:
     except OSError as exc:
         raise ConfigError(f"cannot read the reference: {exc.strerror or exc}", file=hidden.reference) from None
     return Solution(problem.id, problem.title, reference, hidden.editorial)
-
-
-def solved(problem_id: str, store: ProgressStore) -> bool:
-    """Accepted on a full run; an unusable database counts as not solved (the learner is asked)."""
-    try:
-        return store.statuses([problem_id])[problem_id] is Status.SOLVED
-    except ProgressUnavailable:
-        return False
-
-
-def record_view(problem_id: str, store: ProgressStore, *, before_solving: bool) -> str | None:
-    """Record that the solution was shown; a warning instead of an error when the database is unusable."""
-    try:
-        store.record_event(problem=problem_id, kind="solution", detail="before" if before_solving else "after")
-        return None
-    except ProgressUnavailable as exc:
-        return str(exc)
 
 
 def _wrapped(text: str, first: str = "  ", rest: str = "  ") -> list[str]:

@@ -286,6 +286,11 @@ class _SaidOnce:
         return result
 
 
+def _raised(error) -> str:
+    """What the reference raised, as a public example shows it: `ValueError (its message)`."""
+    return f"{error.type} ({error.message})" if error.message else error.type
+
+
 def _shown(case: Case, expected: Expected, actual: dict[str, Observation]) -> Shown:
     """A public example's inputs and both outputs, for side-by-side rendering."""
     inputs = tuple((name, case.test.inputs.get(name), value) for name, value in zip(case.arg_names, case.args))
@@ -293,7 +298,7 @@ def _shown(case: Case, expected: Expected, actual: dict[str, Observation]) -> Sh
     return Shown(inputs=inputs,
                  expected=want.value if want is not None and want.error is None else None,
                  actual=got.value if got is not None and got.error is None else None,
-                 expected_error=want.error.type if want is not None and want.error is not None else None,
+                 expected_error=_raised(want.error) if want is not None and want.error is not None else None,
                  actual_error=got.error.headline() if got is not None and got.error is not None else None,
                  tolerance=case.tolerance)
 

@@ -18,7 +18,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from judge import checks, generators  # the check registry validates check names, parameters and rules
 from judge.compose import Composable
@@ -183,28 +183,6 @@ class Hidden:
 
 # ---------------------------------------------------------------- problem sets
 
-def find_root(explicit: str | os.PathLike | None = None, *, cwd: Path | None = None,
-              environ: Mapping[str, str | None] | None = None) -> Path:
-    """The problem set to use: --problems-dir, $JUDGE_PROBLEMS_DIR, the cwd, or the repo.
-
-    `cwd` and `environ` default to this process's; the warm server passes its client's.
-    """
-    cwd = Path.cwd() if cwd is None else cwd
-    environ = os.environ if environ is None else environ
-    for candidate, origin in ((explicit, "--problems-dir"), (environ.get("JUDGE_PROBLEMS_DIR"), "JUDGE_PROBLEMS_DIR")):
-        if candidate:
-            root = cwd / Path(candidate).expanduser()
-            if not (root / "problems").is_dir():
-                raise ConfigError(f"{origin}: no problems/ directory in {Path(candidate).expanduser()}",
-                                  file=Path(candidate).expanduser())
-            return root.resolve()
-    for root in (cwd, Path(__file__).resolve().parent.parent):
-        if (root / "problems").is_dir() and (root / "hidden_tests").is_dir():
-            return root
-    raise ConfigError("no problem set found: run inside a problem set (a directory with problems/ and "
-                      "hidden_tests/) or pass --problems-dir DIR")
-
-
 def problem_ids(root: Path) -> list[str]:
     return sorted(p.stem for p in (root / "problems").glob("*.yaml"))
 
@@ -330,12 +308,41 @@ def load_input_file(problem: Problem, path: Path) -> TestSpec:
     wrapped = data if "inputs" in data else Mapping({"inputs": data})
     if wrapped is not data:
         wrapped.line, wrapped.key_lines = 1, {"inputs": 1}
+    given = wrapped.get("inputs")
+    if isinstance(given, Mapping):
+        # A plain list for an argument the signature calls a tensor or an array is its values
+        # (`images: [[[[0, 1], [2, 3]]]]`), as `literal:` says in a test.
+        for name in _array_args(problem):
+            if isinstance(given.get(name), list):
+                literal = Mapping({"literal": given[name]})
+                literal.line, literal.key_lines = given.line_of(name), {"literal": given.line_of(name)}
+                given[name] = literal
     top = Fields(wrapped, "", errors, 1)
     inputs = _inputs(top, problem.args)
     top.unknown({"inputs"})
     errors.raise_if_any()
     return TestSpec(name=re.sub(r"\W", "_", path.stem) or "your_input", group="example", inputs=inputs,
                     checks=(CheckSpec(checks.DEFAULT, {}, 1),), tolerance=None, source=f"{display_path(path)}:1")
+
+
+def _array_args(problem: Problem) -> list[str]:
+    """The arguments whose annotation in the signature names a tensor or an array."""
+    import ast
+
+    try:
+        tree = ast.parse(problem.signature.strip() + ("" if problem.signature.rstrip().endswith(":") else ":")
+                         + "\n    pass\n")
+    except SyntaxError:
+        return []
+    function = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if function is None:
+        return []
+    arrays = []
+    for arg in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]:
+        annotation = ast.unparse(arg.annotation) if arg.annotation is not None else ""
+        if re.search(r"\b(Tensor|ndarray|NDArray|ArrayLike)\b", annotation):
+            arrays.append(arg.arg)
+    return arrays
 
 
 # ---------------------------------------------------------------- field readers

@@ -43,7 +43,8 @@ from judge.execute import Observation, run_call
 from judge.grading import Expected, expect, plain
 from judge.problem import Hidden, Problem
 from judge.report import Report
-from judge.session import Judge, read_submission
+from judge.session import Judge
+from judge.submission import Submission
 from judge.solution import load_function, load_module
 from judge.verdict import Verdict, folder_names, folder_verdict
 from judge.wire import Array
@@ -154,6 +155,33 @@ def _orphans(root: Path, known: set[str]) -> ProblemValidation:
     return found
 
 
+def _unit_tags(problem: Problem) -> list[Diagnostic]:
+    """A tag `unit-ID` promises the problem is in unit ID: warn where the unit does not list it.
+
+    The unit's lists decide membership (what `judge unit` and progress count); a tag saying
+    otherwise misleads whoever filters by it.
+    """
+    from judge.units import load_unit, unit_ids
+
+    found: list[Diagnostic] = []
+    tagged = [t[len("unit-"):] for t in problem.tags if t.startswith("unit-")]
+    known = unit_ids(problem.root) if tagged else []
+    for unit_id in tagged:
+        if unit_id not in known:
+            found.append(_warning(f"{problem.id}.schema", f"problems/{problem.id}.yaml: tag 'unit-{unit_id}' names "
+                                  f"no unit (units/{unit_id}.yaml does not exist)"))
+            continue
+        try:
+            unit = load_unit(problem.root, unit_id)
+        except ConfigError:
+            continue  # a broken unit file is reported where units are loaded, not as this problem's
+        if problem.id not in (*unit.problems, *unit.extras):
+            found.append(_warning(f"{problem.id}.schema", f"problems/{problem.id}.yaml: tag 'unit-{unit_id}' but "
+                                  f"units/{unit_id}.yaml does not list {problem.id!r} in problems or extras; "
+                                  "add it there or drop the tag"))
+    return found
+
+
 # ---------------------------------------------------------------- one problem
 
 class _ProblemCheck:
@@ -195,6 +223,8 @@ class _ProblemCheck:
                 self.hidden = problems.load_hidden(target)
             except ConfigError as exc:
                 found += [_error(aspect, line) for line in _lines(exc)]
+        if self.problem is not None:
+            found += _unit_tags(self.problem)
         if self.problem is not None and self.hidden is not None:
             names = {t.name for t in self.problem.examples}
             for test in self.hidden.tests:
@@ -390,7 +420,7 @@ class _ProblemCheck:
         margin = self.problem.margins.time_limit_to_tle
         raised = replace(self.problem, limits=replace(limits, time_s=limits.time_s * margin))
         try:
-            report = self.judge.prepared(raised).submit(read_submission(path), name, record=False)
+            report = self.judge.submit(raised, Submission.from_file(path, label=name), record=False)
         except ConfigError as exc:
             return [_error(aspect, str(exc))]
         if report.verdict is Verdict.TIME_LIMIT_EXCEEDED:
@@ -436,8 +466,8 @@ class _ProblemCheck:
     # ------------------------------------------------------------ helpers
     def _judge(self, path: Path, aspect: str, found: list[Diagnostic]) -> Report | None:
         try:
-            source = read_submission(path)
-            return self.judge.prepared(self.problem.id).submit(source, _rel(path, self.judge.root), record=False)
+            submission = Submission.from_file(path, label=_rel(path, self.judge.root))
+            return self.judge.submit(self.problem.id, submission, record=False)
         except ConfigError as exc:
             found.append(_error(aspect, str(exc)))
             return None

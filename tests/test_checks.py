@@ -223,6 +223,17 @@ def test_allclose_an_infinite_expected_value_is_matched_only_by_the_same_infinit
     assert not run_check("allclose", VALUES, infinite, lambda x: -infinite(x), tolerance=tolerance).passed
 
 
+def test_allclose_gives_no_meaningless_figures() -> None:
+    mask = lambda x: (x > 3).float()                          # noqa: E731 - a 0/1 mask
+    flipped = lambda x: (x <= 3).float()                       # noqa: E731
+    result = run_check("allclose", VALUES, mask, flipped, public=True)
+    assert "6 of 6 values differ, first at index (0, 0)" in result.message
+    assert "error" not in result.message and "inf" not in result.message
+    zeros = lambda x: x * 0                                    # noqa: E731 - expected all 0: rel error is infinite
+    result = run_check("allclose", VALUES, zeros, lambda x: x * 0 + 0.5, public=True)
+    assert "max abs error 0.5" in result.message and "rel error" not in result.message
+
+
 def test_allclose_example_shows_index_values_and_errors() -> None:
     result = run_check("allclose", VALUES, lambda x: x, _off, public=True)
     assert not result.passed and result.diagnose

@@ -66,7 +66,7 @@ def test_check_a_function_object(judge, tmp_path, monkeypatch):
     assert text.splitlines()[-1].startswith(f"✓ accepted: {result.total}/{result.total}")
     assert "\x1b[" not in text
     page = result._repr_html_()
-    assert page.count("<tr>") == result.total + 1 and "accepted</b>" in page
+    assert "✓ Correct" in page and "<table>" not in page and len(page) < 500   # one green line
     [attempt] = store.attempts()                                # recorded like `judge run`
     assert attempt.problem == "patchify" and attempt.submission == "<function my_patchify>"
     check("patchify", my_patchify, judge=judge, record=False, examples_only=True)
@@ -252,3 +252,21 @@ def test_judge_practice_is_the_learntools_entry_and_judge_problem_stays_the_mode
     assert judge_package.problem is model and not callable(model)
     with pytest.raises(NotebookError, match="unknown problem id 'nope'"):
         judge_package.practice("nope", problems_dir=repo)
+
+
+def test_a_failed_check_is_one_red_line_with_the_named_mistake_and_details_folded():
+    from judge.report import Mistake
+
+    mistake = Mistake("column_major", "patches enumerated column by column", known=True)
+    tests = [Result("t1", "example", Verdict.ACCEPTED, "", 1.0),
+             Result("t2", "hidden", Verdict.WRONG_ANSWER, "`tokens` differs at 3 of 4 positions\nmore", 1.0,
+                    mistake=mistake, hint="walk the grid row by row"),
+             *(Result(f"t{i}", "hidden", Verdict.WRONG_ANSWER, "`tokens` differs", 1.0) for i in range(3, 40))]
+    page = CheckResult(Report("patchify", "<function f>", tests, time_ms=2.0), False, "")._repr_html_()
+    visible, folded = page.split("<details>", 1)
+    assert "✗ Incorrect" in visible and "wrong_answer, 1/39 tests passed" in visible
+    assert "<code>t2</code>" in visible and "<code>tokens</code> differs at 3 of 4 positions" in visible
+    assert "more" not in visible and "<table>" not in visible and len(visible) < 1500
+    assert "background:#fff8c5" in visible and "patches enumerated column by column" in visible   # highlighted
+    assert "hint: walk the grid row by row" in visible
+    assert folded.count("<tr>") == 40 and "</details>" in folded
