@@ -648,25 +648,22 @@ def _mount_service() -> None:
 _mount_service()
 
 
-def entry() -> None:
-    """The `judge` program: run the CLI, then leave without the interpreter's teardown.
+def entry() -> int:
+    """The `judge` program: run the CLI and return its exit status, for `judge.entry` to leave with.
 
     With numpy loaded, tearing the interpreter down costs ~20 ms, a tenth of a
     whole `judge run` on a numpy problem. By the time click returns, every
     file is closed, the fork server is stopped and its scratch removed (the
-    context's close callbacks), so only the output streams need flushing.
-    In-process callers (tests, notebooks) use `main` and keep a normal exit.
+    context's close callbacks), so `judge.entry.leave` need only flush the
+    output streams. In-process callers (tests, notebooks) use `main` and keep
+    a normal exit.
     """
     try:
         main(prog_name="judge")
-        code = 0
+        return 0
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
-            code = exc.code or 0
-        else:
-            print(exc.code, file=sys.stderr)
-            code = 1
-    from judge.entry import leave
-
-    leave(code)
+            return exc.code or 0
+        print(exc.code, file=sys.stderr)
+        return 1
 

@@ -34,8 +34,9 @@ import numpy as np
 
 from judge import problem as problems
 from judge.rules import collapse, offences
-from judge.cases import MAIN, Case, Observed, build_case
+from judge.cases import MAIN, Case, build_case
 from judge.checks import compare, experiment
+from judge.checks.observed import Observed
 from judge.contract import Limits
 from judge.errors import ConfigError, ConfigErrors
 from judge.execute import Observation, run_call

@@ -9,8 +9,9 @@ import pytest
 import torch
 
 from judge import checks, wire
-from judge.cases import Case, Drawn, Observed, call_name, with_calls
+from judge.cases import Case, Drawn, call_name, with_calls
 from judge.checks import experiment, gradient, leakage, mutation
+from judge.checks.observed import Observed
 from judge.execute import Observation, run_call
 from judge import problem
 from judge.problem import CheckSpec, Tolerance

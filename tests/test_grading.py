@@ -154,9 +154,9 @@ def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() 
     """Not 0 ms: the time of a call with no observation is the judge's measure of it (issue 11 item 6)."""
     from judge import problem as problems
     from judge.cases import build_case
+    from judge.contract import Limits, Program
     from judge.execute import Observation
     from judge.grading import grade
-    from judge.contract import Limits, Program
 
     problem = problems.load_problem(REPO, "patchify")
     case = build_case(problem, problem.examples[0])

@@ -10,11 +10,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from judge.checks.result import CheckResult, fail, ok
+from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
 from judge.numerics import errors, within
 from judge.values import fmt, fmt_index, label, leaves, numeric, top_key
 
 PARAMS: dict = {}
+TRAITS = Traits(licenses=("values",), observes=VALUE, diagnoses=VALUE)
 MAX_ROWS = 8
 
 
