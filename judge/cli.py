@@ -90,19 +90,21 @@ class _LazyJudge:
 def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], difficulty: str | None,
           status: str | None) -> None:
     """List every problem: id, title, difficulty, tags, and your status (solved, attempted, new)."""
-    listing = judge().problem_set.listing()
+    listing = judge().tutor.listing()
     for broken in listing.broken:  # one broken file must not hide the others
         click.echo(f"warning: {broken.id} is not listed: {broken.error}", err=True)
     entries = list(listing.entries)
     if unit_id is not None:
-        from judge.units import load_unit
-
-        unit = load_unit(judge().root, unit_id)
+        unit = judge().tutor.unit(unit_id)
         order = {pid: i for i, pid in enumerate([*unit.problems, *unit.extras])}
         entries = sorted((e for e in entries if e.problem.id in order), key=lambda e: order[e.problem.id])
     if listing.warning:
         click.echo(f"warning: {listing.warning}", err=True)
-    items = [e.to_json() for e in entries if all(t in e.problem.tags for t in tags)
+    # A unit's tag (unit-5.5) means the unit's own list, as `judge unit` and `judge progress` count it.
+    units = {f"unit-{u.id}": {*u.problems, *u.extras} for u in judge().tutor.units()} if any(
+        t.startswith("unit-") for t in tags) else {}
+    items = [e.to_json() for e in entries
+             if all(e.problem.id in units[t] if t in units else t in e.problem.tags for t in tags)
              and (difficulty is None or e.problem.difficulty == difficulty)
              and (status is None or e.status == status)]
     if as_json:
@@ -122,11 +124,10 @@ def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], diff
 @click.pass_obj
 def units(judge, as_json: bool) -> None:
     """List the course units with your progress: problems solved, questions right, passed."""
-    from judge.units import load_units, progress_of
-
+    tutor = judge().tutor
     standings = []
-    for unit in load_units(judge().root):
-        standing, warning = progress_of(unit)
+    for unit in tutor.units():
+        standing, warning = tutor.standing(unit)
         if warning:
             click.echo(f"warning: {warning}", err=True)
         standings.append(standing)
@@ -148,11 +149,8 @@ def units(judge, as_json: bool) -> None:
 @click.pass_obj
 def unit(judge, unit_id: str, as_json: bool) -> None:
     """Show a unit: its problems in order with your status, its questions, what is left."""
-    from judge.units import load_unit, progress_of
-
-    root = judge().root
-    u = load_unit(root, unit_id)
-    standing, warning = progress_of(u)
+    u = judge().tutor.unit(unit_id)
+    standing, warning = judge().tutor.standing(u)
     if warning:
         click.echo(f"warning: {warning}", err=True)
     if as_json:
@@ -178,16 +176,14 @@ def quiz(judge, unit_id: str, answers: tuple[tuple[str, str], ...], ask_all: boo
     Without --answer, asks in the terminal every question not yet answered right.
     Exits with 0 when every answer given was right, 1 otherwise.
     """
-    from judge.progress import ProgressStore, ProgressUnavailable, recording
-    from judge.units import LETTERS, load_unit, progress_of
+    from judge.units import LETTERS
 
-    u = load_unit(judge().root, unit_id)
-    store = ProgressStore()
-    record = recording()
+    tutor = judge().tutor
+    u = tutor.unit(unit_id)
     if answers:
         pairs = [(u.question(qid), value) for qid, value in answers]  # unknown ids: exit 2 before recording
     else:
-        standing, warning = progress_of(u, store)
+        standing, warning = tutor.standing(u)
         if warning:
             click.echo(f"warning: {warning}", err=True)
         todo = [q for q in u.questions if ask_all or not standing.answers.get(q.id, ("", False))[1]]
@@ -196,31 +192,35 @@ def quiz(judge, unit_id: str, answers: tuple[tuple[str, str], ...], ask_all: boo
             return
         pairs = [(q, None) for q in todo]
     all_right = True
+    warned = False
     for q, value in pairs:
         click.echo(click.style(f"{q.id}: {q.prompt}", bold=True))
         for i, option in enumerate(q.options):
             click.echo(f"  {LETTERS[i]}) {option}")
+        # In the terminal, one retry before the answer is shown; an answer given by --answer is final.
+        tries = 1 if value is not None else 2
         while True:
             text = value if value is not None else click.prompt("your answer", prompt_suffix="> ")
-            verdict = q.take(text)
-            if not verdict.unreadable:
+            taken = tutor.answer(u, q.id, text)
+            if taken.verdict.unreadable:
+                click.echo(f"  cannot read {text!r}: {taken.verdict.unreadable}")
+                if value is not None:
+                    raise ConfigError(f"--answer {q.id}: cannot read {text!r}: {taken.verdict.unreadable}")
+                continue
+            if taken.warning and not warned:
+                click.echo(f"warning: {taken.warning}", err=True)
+                warned = True
+            tries -= 1
+            if taken.right or tries == 0:
                 break
-            click.echo(f"  cannot read {text!r}: {verdict.unreadable}")
-            if value is not None:
-                raise ConfigError(f"--answer {q.id}: cannot read {text!r}: {verdict.unreadable}")
-        if verdict.right:
-            click.echo(click.style(f"  right: {verdict.answer}", fg="green"))
+            click.echo(click.style(f"  not quite ({taken.verdict.answer}); one more try", fg="yellow"))
+        if taken.right:
+            click.echo(click.style(f"  right: {taken.verdict.answer}", fg="green"))
         else:
             all_right = False
-            click.echo(click.style(f"  wrong: {verdict.answer}; the answer is {q.expected()}", fg="red"))
+            click.echo(click.style(f"  wrong: {taken.verdict.answer}; the answer is {q.expected()}", fg="red"))
         click.echo(f"  {q.explanation.strip()}")
-        if record:
-            try:
-                store.record_answer(unit=u.id, question=q.id, answer=verdict.answer, correct=verdict.right)
-            except ProgressUnavailable as exc:
-                click.echo(f"warning: {exc}", err=True)
-                record = False
-    standing, _ = progress_of(u, store)
+    standing = taken.standing if pairs else tutor.standing(u)[0]
     click.echo()
     if standing.passed:
         click.echo(click.style(f"passed: unit {u.id} is complete", fg="green", bold=True)
@@ -269,10 +269,7 @@ def start(judge, problem_id: str, path: str | None, force: bool) -> None:
 @click.pass_obj
 def hint(judge, problem_id: str, level: int | None) -> None:
     """Show the next hint for PROBLEM_ID (one level at a time; the level reached is remembered)."""
-    from judge.hints import take_hint
-    from judge.progress import ProgressStore, recording
-
-    shown, warning = take_hint(judge().problem(problem_id), ProgressStore(), level, record=recording())
+    shown, warning = judge().tutor.hint(problem_id, level)
     for line in shown.lines():
         click.echo(line)
     if warning:
@@ -285,13 +282,9 @@ def hint(judge, problem_id: str, level: int | None) -> None:
 @click.pass_obj
 def solution(judge, problem_id: str, yes: bool) -> None:
     """Show the reference solution and editorial of PROBLEM_ID (asks first until you have solved it)."""
-    from judge.editorial import record_view, solution as get_solution, solved
-    from judge.progress import ProgressStore, recording
-
+    tutor = judge().tutor
     problem = judge().problem(problem_id)
-    store = ProgressStore()
-    earned = solved(problem.id, store)
-    if not earned and not yes:
+    if not yes and not tutor.solved(problem.id):
         if not sys.stdin.isatty():
             raise ConfigError(f"{problem.id} is not solved yet: pass --yes to see its solution anyway "
                               f"(your progress will show it was viewed before solving)")
@@ -299,9 +292,7 @@ def solution(judge, problem_id: str, yes: bool) -> None:
                              f"progress. Show it?", default=False):
             click.echo(f"not shown; `judge hint {problem.id}` gives the next hint instead")
             return
-    shown = get_solution(problem)
-    # Recorded before printing: a reader who stops the output early has still seen it.
-    warning = record_view(problem.id, store, before_solving=not earned) if recording() else None
+    shown, warning = tutor.solution(problem.id, confirmed=True)
     if warning:
         click.echo(f"warning: {warning}", err=True)
     for line in shown.lines():
@@ -326,31 +317,28 @@ def history(judge, problem_id: str | None, limit: int, as_json: bool, show_n: in
     restore the code of one (by its # number)."""
     from pathlib import Path
 
-    from judge import history as code_history
-    from judge.progress import ProgressStore, ProgressUnavailable, history_lines
+    from judge.history import history_lines
 
     if problem_id is not None:
         judge().problem(problem_id)  # an unknown id is a usage error, not an empty history
-    store = ProgressStore()
+    tutor = judge().tutor
     if sum(x is not None for x in (show_n, diff_nm, restore_np)) > 1:
         raise ConfigError("--show, --diff and --restore are alternatives; choose one")
     if show_n is not None:
-        click.echo(code_history.attempt_source(store, show_n, problem_id)[1], nl=False)
+        click.echo(tutor.attempt_source(show_n, problem_id)[1], nl=False)
         return
     if diff_nm is not None:
-        for line in code_history.diff_lines(store, *diff_nm, problem_id):
+        for line in tutor.diff(*diff_nm, problem_id):
             click.echo(line)
         return
     if restore_np is not None:
-        attempt = code_history.restore(store, restore_np[0], Path(restore_np[1]), problem=problem_id, force=force)
+        attempt = tutor.restore(restore_np[0], Path(restore_np[1]), problem_id=problem_id, force=force)
         click.echo(f"wrote {restore_np[1]} from attempt #{attempt.id} ({attempt.problem}, {attempt.when()}, "
                    f"{attempt.verdict})")
         return
-    try:
-        attempts = store.attempts(problem_id, limit=limit)
-    except ProgressUnavailable as exc:
-        click.echo(f"warning: {exc}", err=True)
-        attempts = []
+    attempts, warning = tutor.attempts(problem_id, limit=limit)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         click.echo(json.dumps([a.to_json() for a in attempts], indent=2))
         return
@@ -418,10 +406,17 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
 @click.option("--idle-timeout", type=click.FloatRange(min=1), default=None,
               help=f"Leave after this many seconds without a request (default: never; "
                    f"{BACKGROUND_IDLE_S:g} with --background).")
+@click.option("--status", "show_status", is_flag=True,
+              help="Say whether a judge serve runs (its URL, problem set, idle time); exit 1 when none does.")
+@click.option("--stop", "stop", is_flag=True, help="Stop the running judge serve (a background one, or any).")
 @click.option("--detached", is_flag=True, hidden=True)  # the process --background starts
 @click.pass_obj
-def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: float | None, detached: bool) -> None:
+def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: float | None, detached: bool,
+          show_status: bool, stop: bool) -> None:
     """Serve the local web page (its URL, with a token, on one line) and the warm judge `judge run` uses."""
+    if show_status or stop:
+        _serve_control(stop)
+        return
     try:
         from judge.web.server import ServeOptions, serve as serve_forever, stderr_note
     except ImportError as exc:
@@ -448,6 +443,24 @@ def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: 
         click.echo("stopped", err=True)
 
 
+def _serve_control(stop: bool) -> None:
+    """`judge serve --status` / `--stop`: ask the running servers through their own pages (judge.web.registry)."""
+    from judge.web import registry
+
+    servers = registry.running()
+    if not servers:
+        click.echo("no judge serve is running; start one with `judge serve` or `judge serve --background`")
+        sys.exit(0 if stop else 1)
+    for server in servers:
+        if not stop:
+            click.echo(server.line())
+        elif registry.stop(server):
+            click.echo(f"stopped judge serve at {server.entry.base} (pid {server.entry.pid})")
+        else:
+            raise ConfigError(f"judge serve at {server.entry.base} (pid {server.entry.pid}) did not stop within "
+                              f"{registry.STOP_WAIT_S:g} s")
+
+
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option("--export", "export_to", type=click.Path(dir_okay=False, allow_dash=True), default=None,
@@ -456,69 +469,62 @@ def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: 
               help="Add the records of an export FILE (records already here are skipped).")
 @click.option("--reset", is_flag=True, help="Delete every record (asks first; --yes skips the question).")
 @click.option("--yes", is_flag=True, help="With --reset: do not ask.")
+@click.option("--tags", is_flag=True, help="Also list problems solved per tag.")
 @click.pass_obj
-def progress(judge, as_json: bool, export_to: str | None, import_from: str | None, reset: bool, yes: bool) -> None:
-    """Your progress at a glance: solved per unit and tag, attempts, days in a row, what to take next."""
-    from judge.overview import overview
-    from judge.progress import ProgressStore, ProgressUnavailable
-    from judge.units import load_units
-
-    store = ProgressStore()
+def progress(judge, as_json: bool, export_to: str | None, import_from: str | None, reset: bool, yes: bool,
+             tags: bool) -> None:
+    """Your progress at a glance: solved per unit, attempts, days in a row, what to take next (--tags: per tag)."""
     if sum(map(bool, (export_to, import_from, reset))) > 1:
         raise ConfigError("--export, --import and --reset are alternatives; choose one")
-    try:
-        if export_to is not None:
-            text = json.dumps(store.export(), indent=1)
-            if export_to == "-":
-                click.echo(text)
-            else:
-                try:
-                    Path(export_to).write_text(text + "\n", encoding="utf-8")
-                except OSError as exc:
-                    raise ConfigError(f"cannot write the export: {exc.strerror or exc}", file=export_to) from None
-                click.echo(f"wrote {export_to}", err=True)
-            return
-        if import_from is not None:
+    tutor = judge().tutor
+    if export_to is not None:
+        text = json.dumps(tutor.export(), indent=1)
+        if export_to == "-":
+            click.echo(text)
+        else:
             try:
-                data = json.loads(Path(import_from).read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise ConfigError(f"cannot read a progress export: {exc}", file=import_from) from None
-            try:
-                added, skipped = store.import_(data, origin=import_from)
-            except ValueError as exc:
-                raise ConfigError(str(exc)) from None
-            click.echo(f"imported {added} record(s) from {import_from}; {skipped} already here")
-            return
-        if reset:
-            if not yes:
-                if not sys.stdin.isatty():
-                    raise ConfigError("--reset deletes every record: pass --yes to confirm (consider --export first)")
-                click.confirm(f"Delete every attempt, answer and hint recorded in {store.path}? "
-                              f"(`judge progress --export FILE` keeps a copy)", default=False, abort=True)
-            click.echo(f"deleted {store.reset()} record(s) from {store.path}")
-            return
-        j = judge()
-        problems, broken = j.problem_set.load()
-        for b in broken:
-            click.echo(f"warning: {b.id} is not counted: {b.error}", err=True)
-        seen = overview(problems, load_units(j.root), store)
-    except ProgressUnavailable as exc:
-        raise ConfigError(str(exc)) from None
+                Path(export_to).write_text(text + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise ConfigError(f"cannot write the export: {exc.strerror or exc}", file=export_to) from None
+            click.echo(f"wrote {export_to}", err=True)
+        return
+    if import_from is not None:
+        try:
+            data = json.loads(Path(import_from).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ConfigError(f"cannot read a progress export: {exc}", file=import_from) from None
+        added, skipped = tutor.import_(data, origin=import_from)
+        click.echo(f"imported {added} record(s) from {import_from}; {skipped} already here")
+        return
+    if reset:
+        if not yes:
+            if not sys.stdin.isatty():
+                raise ConfigError("--reset deletes every record: pass --yes to confirm (consider --export first)")
+            click.confirm(f"Delete every attempt, answer and hint recorded in {tutor.path}? "
+                          f"(`judge progress --export FILE` keeps a copy)", default=False, abort=True)
+        click.echo(f"deleted {tutor.reset()} record(s) from {tutor.path}")
+        return
+    _, broken = judge().problem_set.load()
+    for b in broken:
+        click.echo(f"warning: {b.id} is not counted: {b.error}", err=True)
+    seen = tutor.overview()
     if as_json:
         click.echo(json.dumps(seen.to_json(), indent=2))
     else:
-        for line in seen.lines():
+        for line in seen.lines(tags=tags):
             click.echo(line)
 
 
 @main.command()
 @click.pass_obj
 def doctor(judge) -> None:
-    """Show which sandbox isolation layers are active on this machine, and why any is missing."""
+    """Show the problem set in use (and where), then which sandbox isolation layers are active here."""
     from judge.sandbox.doctor import examine
     from judge.sandbox.isolation import disabled_from_env
 
     j = judge()
+    for source in j.problem_set.sources():
+        click.echo(f"problem set: {source.describe()}")
     try:
         disable = disabled_from_env()
     except ValueError as exc:
@@ -605,111 +611,59 @@ def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
 @click.argument("problem_id")
 @click.option("--framework", type=click.Choice(["torch", "numpy"]), default="torch", show_default=True,
               help="The library solutions use.")
+@click.option("--pack", "pack", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Into the problem pack at DIR (an installable package, made with its pyproject.toml).")
+@click.option("--one-file", is_flag=True, help="The reference written in tests.yaml instead of reference.py.")
 @click.pass_obj
-def new(judge, problem_id: str, framework: str) -> None:
+def new(judge, problem_id: str, framework: str, pack: Path | None, one_file: bool) -> None:
     """For authors: scaffold a new problem PROBLEM_ID from commented templates (never overwrites)."""
-    from judge.problem import find_root
-    from judge.scaffold import scaffold
+    from judge.locate import local
+    from judge.scaffold import scaffold, scaffold_pack
 
-    root = find_root(judge.problems_dir)
+    if pack is not None:
+        click.echo(f"in the problem pack {pack.resolve()}:")
+        created = scaffold_pack(pack, problem_id, framework, one_file)
+        for path in created:
+            click.echo(f"created {pack.resolve() / path}")
+        package = pack / next(p for p in created if len(p.parts) > 1).parts[0]
+        click.echo(f"next: edit the files, `judge validate {problem_id}` inside {package}, then `pip install {pack}`")
+        return
+    # Never into the installed course: the named set, the one here, or a new one in this directory.
+    found = local(judge.problems_dir, cwd=Path.cwd(), environ=os.environ)
+    root = found.root if found is not None else Path.cwd()
     click.echo(f"in the problem set {root} (--problems-dir or JUDGE_PROBLEMS_DIR chooses another):")
-    for path in scaffold(root, problem_id, framework):
+    for path in scaffold(root, problem_id, framework, one_file):
         click.echo(f"created {root / path}")
     click.echo(f"next: edit the files, then `judge validate {problem_id}`")
 
 
 # ---------------------------------------------------------------- the judging service (issue 16)
 
-def _service_config(ctx: click.Context, **overrides):
-    from judge.service.config import ServiceConfig
+def _mount_service() -> None:
+    from judge.service.commands import service   # its own module: only click at import
 
-    try:
-        return ServiceConfig.from_env(problems_dir=ctx.obj.problems_dir, **overrides)
-    except ModuleNotFoundError as exc:
-        raise ConfigError(f"the service needs its extra: pip install -e '.[service]' ({exc})") from None
+    main.add_command(service)
 
 
-@main.group(invoke_without_command=True)
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--database", default=None, help="SQLAlchemy URL (default: SQLite in the data directory; "
-              "or JUDGE_SERVICE_DATABASE).")
-@click.option("--redis", default=None, help="Redis URL of the queue (or JUDGE_SERVICE_REDIS); "
-              "without it, this process judges with an in-process pool.")
-@click.option("--threads", type=click.IntRange(1, 64), default=2, show_default=True,
-              help="Judging threads of the in-process pool (no Redis).")
-@click.pass_context
-def service(ctx: click.Context, port: int, host: str, database: str | None, redis: str | None, threads: int) -> None:
-    """Run the judging service: the HTTP API at /api/v1 (and, without Redis, its workers)."""
-    ctx.meta["service"] = {"database_url": database, "redis_url": redis}
-    if ctx.invoked_subcommand is not None:
-        return
-    config = _service_config(ctx, database_url=database, redis_url=redis)
-    from judge.service.server import serve
-
-    click.echo(f"judge service on http://{host}:{port}/api/v1 (database {config.database_url.split('://')[0]}, "
-               f"{'Redis queue' if config.redis_url else f'{threads} in-process workers'})", err=True)
-    serve(config, host, port, pool_threads=threads)
+_mount_service()
 
 
-@service.group()
-def users() -> None:
-    """The service's accounts."""
-
-
-@users.command("add")
-@click.argument("name")
-@click.option("--role", type=click.Choice(["learner", "instructor"]), default="learner", show_default=True)
-@click.option("--course", default="", help="The course the account belongs to (an instructor sees its submissions).")
-@click.pass_context
-def users_add(ctx: click.Context, name: str, role: str, course: str) -> None:
-    """Create an account; its API token is printed once, as the last line."""
-    from judge.service.accounts import add_user
-    from judge.service.storage import Store
-
-    store = Store(_service_config(ctx, **ctx.meta["service"]).database_url)
-    try:
-        account = add_user(store, name, role, course)
-    finally:
-        store.close()
-    click.echo(f"created {role} {name}" + (f" in course {course}" if course else "") + "; the token (shown once):")
-    click.echo(account.token)
-
-
-@service.command()
-@click.option("--processes", type=click.IntRange(1, 64), default=2, show_default=True)
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Judging threads per process.")
-@click.pass_context
-def worker(ctx: click.Context, processes: int, threads: int) -> None:
-    """Judge queued submissions: PROCESSES Dramatiq workers, each with one warm sandbox (needs --redis)."""
-    config = _service_config(ctx, **ctx.meta["service"])
-    if not config.redis_url:
-        raise ConfigError("judge service worker needs a Redis URL: --redis URL or JUDGE_SERVICE_REDIS")
-    from judge.service.supervisor import run_workers
-
-    ctx.exit(run_workers(config, processes, threads, echo=lambda line: click.echo(line, err=True)))
-
-
-def entry() -> None:
-    """The `judge` program: run the CLI, then leave without the interpreter's teardown.
+def entry() -> int:
+    """The `judge` program: run the CLI and return its exit status, for `judge.entry` to leave with.
 
     With numpy loaded, tearing the interpreter down costs ~20 ms, a tenth of a
     whole `judge run` on a numpy problem. By the time click returns, every
     file is closed, the fork server is stopped and its scratch removed (the
-    context's close callbacks), so only the output streams need flushing.
-    In-process callers (tests, notebooks) use `main` and keep a normal exit.
+    context's close callbacks), so `judge.entry.leave` need only flush the
+    output streams. In-process callers (tests, notebooks) use `main` and keep
+    a normal exit.
     """
     try:
         main(prog_name="judge")
-        code = 0
+        return 0
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
-            code = exc.code or 0
-        else:
-            print(exc.code, file=sys.stderr)
-            code = 1
-    from judge.entry import leave
-
-    leave(code)
+            return exc.code or 0
+        print(exc.code, file=sys.stderr)
+        return 1
 

@@ -1,20 +1,21 @@
 """Deciding verdicts from facts: how a run went (the sandbox's report) and what the submission raised.
 
-The sandbox reports facts only (`judge.sandbox.result`): a worker killed for
+The sandbox reports facts only (`judge.contract`): a worker killed for
 time or output, its exit status or signal, its peak memory and CPU time, a
 value refused, a call skipped. This module alone turns them, and the errors a
 submission raised (loading the file or in a call), into a verdict and the
-message the learner reads. The checks decide the verdicts of calls that
-returned a value; `judge.grading` puts the two together per test.
+message the learner reads. The checks decide whether a returned value passes
+(a failure is a wrong answer unless the check carries a decision of this
+module: a failed backward pass, a broken test); `judge.grading` puts them
+together per test.
 """
 from __future__ import annotations
 
 import signal
 from dataclasses import dataclass
 
+from judge.contract import CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
 from judge.execute import ErrorInfo
-from judge.sandbox.limits import Limits
-from judge.sandbox.result import CallOutcome, Death, Kill, LoadError, LoadKind, Refusal
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
 # A test stopped for time is memory_limit_exceeded when memory is what it was spending its time
@@ -36,6 +37,34 @@ class Decision:
     verdict: Verdict
     message: str
     not_attempted: bool = False  # the function still raises NotImplementedError (an untouched starter)
+
+
+ACCEPTED = Decision(Verdict.ACCEPTED, "")
+
+
+def of_check(outcome) -> Decision:
+    """A failed check's verdict (`judge.checks.CheckResult`): a wrong answer, or the decision it carries."""
+    return Decision(outcome.verdict, outcome.message)
+
+
+def of_backward(error: ErrorInfo) -> Decision:
+    """The submission's output could not be backpropagated: its backward pass raised."""
+    return Decision(Verdict.RUNTIME_ERROR, f"backward pass failed: {error.headline()}")
+
+
+def judge_failed(message: str) -> Decision:
+    """The judge could not judge: a test its reference fails, a result missing, a problem broken or gone."""
+    return Decision(Verdict.JUDGE_ERROR, message)
+
+
+def of_unloadable(why: str) -> Decision:
+    """A file the judge could not take in as Python source (not text, too large, unreadable): it cannot compile."""
+    return Decision(Verdict.COMPILE_ERROR, why)
+
+
+def no_result(call: str) -> Decision:
+    """A call of the test came back with neither an observation nor a fact that explains why."""
+    return judge_failed(f"no result came back for call {call!r}")
 
 
 def not_attempted(error: ErrorInfo) -> bool:
@@ -182,5 +211,5 @@ def blocked_operation(error: ErrorInfo) -> str | None:
     text = error.message
     if "'" in text or "/" in text:
         return "the sandbox blocked a file access: opening files outside the working directory is not allowed"
-    return ("the sandbox blocked an operation: starting programs or processes, network access and "
-            "signalling other processes are not allowed")
+    return ("the sandbox blocked an operation: starting programs or processes, network access, "
+            "signalling other processes, file locks and memory files are not allowed")

@@ -1,5 +1,5 @@
-"""The execution backend seam: plain forms, the sandbox backend's servers, and the library driven
-through a backend that is not the sandbox at all."""
+"""The execution backend seam (`judge.contract.Backend`): the sandbox backend's servers, and the library
+driven through a backend that is not the sandbox at all."""
 from __future__ import annotations
 
 import builtins
@@ -10,34 +10,13 @@ from pathlib import Path
 import pytest
 
 from judge import wire
-from judge.backend import Program, SandboxBackend
+from judge.contract import CallOutcome, Limits, Program, RunResult
 from judge.execute import Call, Observation, register_source, run_call
-from judge.sandbox.limits import Limits
-from judge.sandbox.result import CallOutcome, RunResult
+from judge.sandbox.backend import SandboxBackend
 from judge.session import Judge
+from judge.submission import Submission
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-# ---------------------------------------------------------------- plain forms
-
-def test_program_plain_form_round_trips_through_json():
-    program = Program("def f(x):\n    return x\n", "f.py", "f", "torch", ("/tmp/class",))
-    assert Program.from_plain(json.loads(json.dumps(program.to_plain()))) == program
-
-
-@pytest.mark.parametrize("change", [
-    {"framework": "jax"}, {"hidden": ["relative/dir"]}, {"source": b"bytes"}, {"extra": 1}, {"hidden": "/tmp"},
-])
-def test_a_malformed_program_is_refused(change):
-    plain = {**Program("x = 1\n", "f.py", "f").to_plain(), **change}
-    with pytest.raises(ValueError):
-        Program.from_plain(plain)
-
-
-def test_limits_plain_form_round_trips():
-    limits = Limits(time_s=0.5, memory_mb=256, threads=1)
-    assert Limits.from_plain(json.loads(json.dumps(limits.to_plain()))) == limits
 
 
 # ---------------------------------------------------------------- a backend without a sandbox
@@ -65,6 +44,9 @@ class InProcessBackend:
             on_progress(result, len(calls))
         return result
 
+    def warm(self, frameworks) -> None:
+        pass  # nothing to start
+
     def close(self) -> None:
         pass
 
@@ -90,7 +72,7 @@ def test_a_fake_backend_and_the_sandbox_give_equal_reports(judge, relative):
     fake = InProcessBackend()
     with Judge(REPO, backend=fake, record=False) as through_fake:
         faked = through_fake.run(problem_id, path)
-    real = judge.prepared(problem_id).submit(path.read_text(), str(path), record=False)
+    real = judge.submit(problem_id, Submission.from_text(path.read_text(), str(path)), record=False)
     assert _seen(faked) == _seen(real)
     assert faked.verdict is real.verdict and faked.passed == real.passed
     [program] = fake.programs
@@ -115,6 +97,9 @@ class OverTheWire:
             on_progress(back, len(calls))
         return back
 
+    def warm(self, frameworks) -> None:
+        self.inner.warm(frameworks)
+
     def close(self) -> None:
         self.inner.close()
 
@@ -125,7 +110,7 @@ def test_requests_and_results_crossing_as_plain_data_judge_the_same(judge, relat
     problem_id, path = _known(relative)
     with Judge(REPO, backend=OverTheWire(SandboxBackend(judge.protected_paths())), record=False) as remote:
         crossed = remote.run(problem_id, path)
-    direct = judge.prepared(problem_id).submit(path.read_text(), str(path), record=False)
+    direct = judge.submit(problem_id, Submission.from_text(path.read_text(), str(path)), record=False)
     assert crossed.verdict is direct.verdict
     if crossed.verdict.value != "time_limit_exceeded":  # a timed-out test's message says how long it ran
         assert _seen(crossed) == _seen(direct)

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from judge.render import render_text
+from judge.submission import Submission
 
 REPO = Path(__file__).resolve().parent.parent
 HELDOUT = REPO / "tests" / "heldout"
@@ -124,7 +125,7 @@ def test_results_arrive_in_order_as_each_test_is_decided(judge):
     problem = judge.problem("patchify")
     arrived: list[tuple[float, str]] = []
     started = time.monotonic()
-    report = judge.prepared("patchify").submit(SLOW_LATE, "slow.py", on_result=lambda t: arrived.append((time.monotonic(), t.name)))
+    report = judge.submit("patchify", Submission.from_text(SLOW_LATE, "slow.py"), on_result=lambda t: arrived.append((time.monotonic(), t.name)))
     finished = time.monotonic()
     assert report.accepted, report.first_failure
     assert [name for _, name in arrived] == [t.name for t in report.tests]  # every test, in report order
@@ -136,9 +137,9 @@ def test_results_arrive_in_order_as_each_test_is_decided(judge):
 
 def test_without_a_listener_the_report_is_the_same(judge):
     problem = judge.problem("patchify")
-    streamed = judge.prepared("patchify").submit(SLOW_LATE.replace("time.sleep(1.0)", "pass"), "a.py",
+    streamed = judge.submit("patchify", Submission.from_text(SLOW_LATE.replace("time.sleep(1.0)", "pass"), "a.py"),
                                                on_result=lambda t: None)
-    plain = judge.prepared("patchify").submit(SLOW_LATE.replace("time.sleep(1.0)", "pass"), "a.py")
+    plain = judge.submit("patchify", Submission.from_text(SLOW_LATE.replace("time.sleep(1.0)", "pass"), "a.py"))
     assert [(t.name, t.verdict, t.text) for t in streamed.tests] == [(t.name, t.verdict, t.text) for t in plain.tests]
 
 
@@ -149,7 +150,7 @@ class _StoppedAtTheLimit:
         self.ms = ms
 
     def run(self, program, calls, limits, on_progress=None, node_limits=None):
-        from judge.sandbox import CallOutcome, Death, Kill, RunResult
+        from judge.contract import CallOutcome, Death, Kill, RunResult
 
         # The facts of a kill for time (SIGKILL from the judge); judge.verdicts makes it time_limit_exceeded.
         return RunResult(outcomes=[CallOutcome(death=Death(kill=Kill.CALL_TIME, signal=9, cpu_s=1.0), time_ms=self.ms)
@@ -159,11 +160,10 @@ class _StoppedAtTheLimit:
 def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() -> None:
     """Not 0 ms: the time of a call with no observation is the judge's measure of it (issue 11 item 6)."""
     from judge import problem as problems
-    from judge.backend import Program
     from judge.cases import build_case
+    from judge.contract import Limits, Program
     from judge.execute import Observation
     from judge.grading import grade
-    from judge.sandbox import Limits
 
     problem = problems.load_problem(REPO, "patchify")
     case = build_case(problem, problem.examples[0])

@@ -9,39 +9,42 @@ worker process only: the parent process never imports torch or starts a sandbox.
 from __future__ import annotations
 
 import logging
+import threading
 
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker
-from dramatiq.middleware import AgeLimit, Callbacks, Pipelines, Retries, ShutdownNotifications
 
 from judge.service.config import ServiceConfig
-from judge.service.queue import ACTOR_NAME, QUEUE_NAME
+from judge.service.queue import ACTOR_NAME, QUEUE_NAME, make_broker
 
 log = logging.getLogger("judge.service.tasks")
 
-# Redis' unacknowledged messages of a dead consumer go back to the queue after this long; the
-# reaper catches the rest (the database, not Redis, says what is unfinished).
-HEARTBEAT_TIMEOUT_MS = 15_000
-
-
-def make_broker(url: str) -> RedisBroker:
-    # No TimeLimit middleware: the sandbox enforces every time limit, and an exception raised into a
-    # judging thread from outside could interrupt it between claiming and storing the result.
-    middleware = [m() for m in (AgeLimit, ShutdownNotifications, Callbacks, Pipelines, Retries)]
-    return RedisBroker(url=url, middleware=middleware, heartbeat_timeout=HEARTBEAT_TIMEOUT_MS)
-
-
 class WarmJudge(dramatiq.Middleware):
-    """Starts one warm `Judge` (its fork server, every problem prepared) per worker process."""
+    """Starts one warm `Judge` (its fork server, every problem prepared) per worker process.
+
+    If that fails at boot (the database does not answer yet, say), the process stays up and tries
+    again on its next message, so a worker host started during an outage judges once it ends.
+    """
 
     def __init__(self) -> None:
         self.processor = None
+        self._lock = threading.Lock()
 
     def after_process_boot(self, broker) -> None:
-        from judge.service.worker import new_processor
+        try:
+            self.ready()
+        except Exception:  # logged; the next message tries again
+            log.exception("this worker could not start its judge; it tries again on its next message")
 
-        self.processor = new_processor(ServiceConfig.from_env())
-        log.info("worker %s is warm", self.processor.name)
+    def ready(self):
+        """The warm processor, built now if it is not yet (raises when it cannot be)."""
+        with self._lock:
+            if self.processor is None:
+                from judge.service.worker import new_processor
+
+                self.processor = new_processor(ServiceConfig.from_env())
+                log.info("worker %s is warm", self.processor.name)
+            return self.processor
 
     def before_process_stop(self, broker) -> None:
         if self.processor is not None:
@@ -62,7 +65,7 @@ broker, warm_judge = _configured_broker()
 
 @dramatiq.actor(actor_name=ACTOR_NAME, queue_name=QUEUE_NAME, max_retries=3, min_backoff=1000, max_backoff=10_000)
 def judge_submission(submission_id: str) -> None:
-    if warm_judge.processor is None:  # boot failed: raise so the message is retried elsewhere
-        raise RuntimeError("this worker has no judge")
-    outcome = warm_judge.processor.process(submission_id)
-    log.info("submission %s: %s", submission_id, outcome)
+    # If the judge cannot be built now, this raises: the message is retried (here or elsewhere) and
+    # the reaper re-sends the submission if every retry fails.
+    outcome = warm_judge.ready().process(submission_id)
+    log.info("message for %s: %s", submission_id, outcome)
