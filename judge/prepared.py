@@ -8,6 +8,7 @@ and records the attempt in the progress database when asked to.
 from __future__ import annotations
 
 import functools
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
@@ -21,7 +22,9 @@ from judge.grading import Expected, TrapSet, expect, grade
 from judge.problem import Hidden, Problem, TestSpec
 from judge.progress import ProgressStore, ProgressUnavailable
 from judge.report import Report, TestResult
+from judge.execute import ErrorInfo, describe_error
 from judge.sandbox.limits import Limits
+from judge.sandbox.result import CallOutcome, LoadError, LoadKind, RunResult
 from judge.solution import load_function, load_module
 
 
@@ -50,7 +53,10 @@ class PreparedProblem:
         hidden = (str(Path(graded).resolve()),) if graded is not None else ()
         program = Program(source=source, filename=Path(label).name, entry_point=self.problem.entry_point,
                           framework=self.problem.framework, hidden=hidden)
-        report = grade(self.problem, list(self.cases), list(self.expected), program, label, self.backend,
+        error = compile_error(source, program.filename)
+        # A file that does not compile is reported without a sandbox: no fork server to wait for.
+        backend = self.backend if error is None else _Unloadable(error)
+        report = grade(self.problem, list(self.cases), list(self.expected), program, label, backend,
                        self.limits, self.traps, on_result=on_result)
         if self.record if record is None else record:
             self.record_attempt(report, source, origin or label)
@@ -72,6 +78,39 @@ class PreparedProblem:
             report.warnings.append(str(exc))
             return str(exc)
         return None
+
+
+def compile_error(source: str, filename: str) -> ErrorInfo | None:
+    """The error the child would report on loading `source` before running any of it (a SyntaxError),
+    or None. Compiling executes nothing of the file, so the judge may do it itself; anything but
+    the errors the child reports as a compile failure (e.g. a RecursionError) is left to the sandbox."""
+    try:
+        # Its warnings (an invalid escape) are the child's to print, in the submission's output.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:  # what the child's loader catches (judge.sandbox.worker)
+        return describe_error(exc, filename, where="import")
+    except (RecursionError, MemoryError):
+        return None
+    return None
+
+
+class _Unloadable:
+    """The backend for a file that does not compile: the run the sandbox would report, without running."""
+
+    def __init__(self, error: ErrorInfo) -> None:
+        self.error = error
+
+    def run(self, program: Program, calls, limits: Limits, *, on_progress=None, node_limits=None) -> RunResult:
+        result = RunResult(outcomes=[CallOutcome() for _ in calls],
+                           load_error=LoadError(kind=LoadKind.COMPILE, error=self.error))
+        if on_progress is not None:
+            on_progress(result, len(calls))
+        return result
+
+    def close(self) -> None:
+        pass
 
 
 def prepare(problem: Problem, backend: Backend, *, cache: ExpectedCache | None, threads: int,

@@ -1,0 +1,73 @@
+"""judge/prepared.py: a prepared problem judges sources; a file that does not compile needs no sandbox (issue 22.9)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from judge.backend import Program
+from judge.grading import grade
+from judge.prepared import compile_error
+
+PROBLEM = "patchify"
+NOT_COMPILING = {
+    "unclosed.py": "def patchify(images, patch_size:\n    return 1\n",
+    "indented.py": "def patchify(images, patch_size):\nreturn images\n",
+    "null_byte.py": "def patchify(images, patch_size):\n    return 1\x00\n",
+    "return_outside.py": "return 1\n",                  # found by the compiler, after parsing
+    "nonlocal_at_top.py": "def patchify(images, patch_size):\n    nonlocal x\n",
+}
+
+
+class Refusing:
+    """A backend that must not be asked: the file is reported without running it."""
+
+    asked = 0
+
+    def run(self, *args, **kwargs):
+        Refusing.asked += 1
+        raise AssertionError("the sandbox was asked to run a file that does not compile")
+
+    def close(self) -> None:
+        pass
+
+
+def _plain(report) -> dict:
+    data = report.to_json()
+    data.pop("time_ms")
+    for test in data["tests"]:
+        test.pop("time_ms")
+    return data
+
+
+@pytest.mark.parametrize("name", sorted(NOT_COMPILING))
+def test_a_file_that_does_not_compile_gets_the_sandboxs_report_without_a_sandbox(judge, name) -> None:
+    prepared = judge.prepared(PROBLEM)
+    source = NOT_COMPILING[name]
+    without = replace(prepared, backend=Refusing()).submit(source, name, record=False)
+    # The same source through the sandbox, as every file went before (grade() compiles nothing itself).
+    program = Program(source=source, filename=name, entry_point=prepared.problem.entry_point,
+                      framework=prepared.problem.framework)
+    through = grade(prepared.problem, list(prepared.cases), list(prepared.expected), program, name,
+                    prepared.backend, prepared.limits, prepared.traps)
+    assert Refusing.asked == 0
+    assert without.verdict.value == "compile_error"
+    # Everything but the isolation warning, which only a run that started a child can give.
+    assert without.warnings == []
+    assert {**_plain(without), "warnings": None} == {**_plain(through), "warnings": None}
+
+
+def test_compiling_here_prints_no_warning(capfd) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        assert compile_error("x = '\\d'\n", "escapes.py") is None  # an invalid escape: a warning when compiled
+    assert capfd.readouterr().err == ""
+
+
+def test_a_file_that_compiles_is_left_to_the_sandbox() -> None:
+    assert compile_error("def patchify(images, patch_size):\n    raise SystemExit\n", "f.py") is None
+    assert compile_error("import os\nos._exit(0)\n", "f.py") is None       # compiling runs nothing
+    error = compile_error("def f(:\n", "mine.py")
+    assert error.type == "SyntaxError" and error.where == "import" and error.frames == ('File "mine.py", line 1\n    def f(:',)
