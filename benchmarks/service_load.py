@@ -40,7 +40,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "service"))   # the throwaway servers the tests use too
 
-from servers import free_port, postgres_server, redis_server, wait_for_port  # noqa: E402
+from servers import descendants_of as descendants, free_port, postgres_server, redis_server, wait_for_port  # noqa: E402,E501
 
 from judge.verdict import Verdict, folder_verdict  # noqa: E402
 
@@ -142,22 +142,6 @@ def _malicious_source(name: str, ports: dict[str, int], database_file: str) -> s
     return (ATTACKS / f"{name}.py").read_text().replace("def double(x):", "def patchify(x, *sizes):")
 
 
-def descendants(pid: int) -> list[int]:
-    """Every process below `pid`, parents before children."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                children.setdefault(ppid, []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(0), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
 def _judge(*args: str) -> list[str]:
     return [sys.executable, "-m", "judge", *args]
 
@@ -191,6 +175,8 @@ def run(n: int = 1000, processes: int = 2, database: str = "sqlite", faults: boo
         env = {**os.environ, "JUDGE_HOME": str(home), "JUDGE_CACHE_DIR": str(tmp / "cache"),
                "JUDGE_SERVICE_DATABASE": database_url, "JUDGE_SERVICE_REDIS": redis.url,
                "JUDGE_SERVICE_RATE_PER_MINUTE": "1000000", "JUDGE_SERVICE_RATE_BURST": "1000000",
+               # One account sends the whole class's load: its bound on queued work must not refuse it.
+               "JUDGE_SERVICE_MAX_QUEUED": str(n + 1), "JUDGE_SERVICE_MAX_QUEUED_BYTES": str(1 << 40),
                # A killed worker's submission is judged again after lease_s (longer than any judging
                # here, TLE included); queued work lost with Redis is sent again after 10 s without a
                # claim; the reaper looks every 2 s.

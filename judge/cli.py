@@ -418,10 +418,17 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
 @click.option("--idle-timeout", type=click.FloatRange(min=1), default=None,
               help=f"Leave after this many seconds without a request (default: never; "
                    f"{BACKGROUND_IDLE_S:g} with --background).")
+@click.option("--status", "show_status", is_flag=True,
+              help="Say whether a judge serve runs (its URL, problem set, idle time); exit 1 when none does.")
+@click.option("--stop", "stop", is_flag=True, help="Stop the running judge serve (a background one, or any).")
 @click.option("--detached", is_flag=True, hidden=True)  # the process --background starts
 @click.pass_obj
-def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: float | None, detached: bool) -> None:
+def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: float | None, detached: bool,
+          show_status: bool, stop: bool) -> None:
     """Serve the local web page (its URL, with a token, on one line) and the warm judge `judge run` uses."""
+    if show_status or stop:
+        _serve_control(stop)
+        return
     try:
         from judge.web.server import ServeOptions, serve as serve_forever, stderr_note
     except ImportError as exc:
@@ -446,6 +453,24 @@ def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: 
         serve_forever(options, announce, stderr_note)
     except KeyboardInterrupt:  # Ctrl+C is how a foreground server is meant to stop
         click.echo("stopped", err=True)
+
+
+def _serve_control(stop: bool) -> None:
+    """`judge serve --status` / `--stop`: ask the running servers through their own pages (judge.web.registry)."""
+    from judge.web import registry
+
+    servers = registry.running()
+    if not servers:
+        click.echo("no judge serve is running; start one with `judge serve` or `judge serve --background`")
+        sys.exit(0 if stop else 1)
+    for server in servers:
+        if not stop:
+            click.echo(server.line())
+        elif registry.stop(server):
+            click.echo(f"stopped judge serve at {server.entry.base} (pid {server.entry.pid})")
+        else:
+            raise ConfigError(f"judge serve at {server.entry.base} (pid {server.entry.pid}) did not stop within "
+                              f"{registry.STOP_WAIT_S:g} s")
 
 
 @main.command()
@@ -620,75 +645,13 @@ def new(judge, problem_id: str, framework: str) -> None:
 
 # ---------------------------------------------------------------- the judging service (issue 16)
 
-def _service_config(ctx: click.Context, **overrides):
-    from judge.service.config import ServiceConfig
+def _mount_service() -> None:
+    from judge.service.commands import service   # its own module: only click at import
 
-    try:
-        return ServiceConfig.from_env(problems_dir=ctx.obj.problems_dir, **overrides)
-    except ModuleNotFoundError as exc:
-        raise ConfigError(f"the service needs its extra: pip install -e '.[service]' ({exc})") from None
+    main.add_command(service)
 
 
-@main.group(invoke_without_command=True)
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--database", default=None, help="SQLAlchemy URL (default: SQLite in the data directory; "
-              "or JUDGE_SERVICE_DATABASE).")
-@click.option("--redis", default=None, help="Redis URL of the queue (or JUDGE_SERVICE_REDIS); "
-              "without it, this process judges with an in-process pool.")
-@click.option("--threads", type=click.IntRange(1, 64), default=2, show_default=True,
-              help="Judging threads of the in-process pool (no Redis).")
-@click.pass_context
-def service(ctx: click.Context, port: int, host: str, database: str | None, redis: str | None, threads: int) -> None:
-    """Run the judging service: the HTTP API at /api/v1 (and, without Redis, its workers)."""
-    ctx.meta["service"] = {"database_url": database, "redis_url": redis}
-    if ctx.invoked_subcommand is not None:
-        return
-    config = _service_config(ctx, database_url=database, redis_url=redis)
-    from judge.service.server import serve
-
-    click.echo(f"judge service on http://{host}:{port}/api/v1 (database {config.database_url.split('://')[0]}, "
-               f"{'Redis queue' if config.redis_url else f'{threads} in-process workers'})", err=True)
-    serve(config, host, port, pool_threads=threads)
-
-
-@service.group()
-def users() -> None:
-    """The service's accounts."""
-
-
-@users.command("add")
-@click.argument("name")
-@click.option("--role", type=click.Choice(["learner", "instructor"]), default="learner", show_default=True)
-@click.option("--course", default="", help="The course the account belongs to (an instructor sees its submissions).")
-@click.pass_context
-def users_add(ctx: click.Context, name: str, role: str, course: str) -> None:
-    """Create an account; its API token is printed once, as the last line."""
-    from judge.service.accounts import add_user
-    from judge.service.storage import Store
-
-    store = Store(_service_config(ctx, **ctx.meta["service"]).database_url)
-    try:
-        account = add_user(store, name, role, course)
-    finally:
-        store.close()
-    click.echo(f"created {role} {name}" + (f" in course {course}" if course else "") + "; the token (shown once):")
-    click.echo(account.token)
-
-
-@service.command()
-@click.option("--processes", type=click.IntRange(1, 64), default=2, show_default=True)
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Judging threads per process.")
-@click.pass_context
-def worker(ctx: click.Context, processes: int, threads: int) -> None:
-    """Judge queued submissions: PROCESSES Dramatiq workers, each with one warm sandbox (needs --redis)."""
-    config = _service_config(ctx, **ctx.meta["service"])
-    if not config.redis_url:
-        raise ConfigError("judge service worker needs a Redis URL: --redis URL or JUDGE_SERVICE_REDIS")
-    from judge.service.supervisor import run_workers
-
-    ctx.exit(run_workers(config, processes, threads, echo=lambda line: click.echo(line, err=True)))
+_mount_service()
 
 
 def entry() -> None:

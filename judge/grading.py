@@ -22,14 +22,13 @@ from typing import Any, Callable
 from judge import checks, verdicts, wire
 from judge.cases import MAIN, Case, Observed
 from judge.checks import compare
+from judge.contract import Backend, Limits, Program, Refusal, RunResult
 from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
 from judge.escape import escape_controls
 from judge.execute import Observation, run_call
 from judge.problem import Problem, Trap
 from judge.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
-from judge.backend import Backend, Program
-from judge.sandbox import Limits, Refusal, RunResult, isolation
 from judge.verdict import Verdict
 
 Expected = dict[str, Observation]
@@ -143,8 +142,8 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
                       node_limits=node_limits)
     judge_finished(run, len(calls))
     warnings = []
-    if run.isolation_failed:
-        warnings.append(escape_controls(isolation.exposure(run.isolation_failed)))
+    if run.isolation.failed:
+        warnings.append(escape_controls(run.isolation.exposure))
     return Report(problem=problem.id, submission=submission, tests=results,
                   time_ms=(time.perf_counter() - started) * 1000,
                   output=escape_controls(run.output, keep="\n\t"), warnings=warnings)

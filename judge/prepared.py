@@ -14,17 +14,15 @@ from pathlib import Path
 from typing import Callable
 
 from judge import problem as problem_files
-from judge.backend import Backend, Program
 from judge.cache import ExpectedCache
 from judge.cases import Case, build_case
+from judge.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.errors import ConfigError
 from judge.grading import Expected, TrapSet, expect, grade
 from judge.problem import Hidden, Problem, TestSpec
 from judge.progress import ProgressStore, ProgressUnavailable
 from judge.report import Report, TestResult
 from judge.execute import ErrorInfo, describe_error
-from judge.sandbox.limits import Limits
-from judge.sandbox.result import CallOutcome, LoadError, LoadKind, RunResult
 from judge.solution import load_function, load_module
 
 

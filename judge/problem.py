@@ -24,8 +24,8 @@ from typing import Any, Mapping
 
 from judge import generators
 from judge.compose import Composable
+from judge.contract import Limits
 from judge.errors import ConfigError
-from judge.sandbox.limits import Limits
 from judge.solution import load_function
 from judge.yamlfile import Errors, Fields, Mapping, Sequence, load_yaml
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import problem as problems
-from judge.backend import Backend, SandboxBackend
 from judge.cache import ExpectedCache
+from judge.contract import Backend
 from judge.errors import ConfigError
 from judge.prepared import PreparedProblem, prepare, prepare_input
 from judge.problem import Problem
@@ -26,6 +26,7 @@ from judge.problemset import ProblemSet
 from judge.progress import ProgressStore, recording
 from judge.progress import home as progress_home
 from judge.report import Report, TestResult
+from judge.sandbox.backend import SandboxBackend
 from judge.sandbox.launch import Launched
 
 MAX_SOURCE_BYTES = 1 << 20
@@ -127,9 +128,7 @@ class Judge:
         self._warm({p.framework for p in problems_})
 
     def _warm(self, frameworks) -> None:
-        warm = getattr(self.backend, "warm", None)  # a remote backend has nothing to start here
-        if warm is not None:
-            warm(tuple(frameworks))
+        self.backend.warm(tuple(frameworks))
 
     def protected_paths(self, graded: Path | None = None) -> tuple[Path, ...]:
         """What no submission may read: the whole problem set (hidden tests, known submissions,

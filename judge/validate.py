@@ -36,12 +36,12 @@ from judge import problem as problems
 from judge.rules import collapse, offences
 from judge.cases import MAIN, Case, Observed, build_case
 from judge.checks import compare, experiment
+from judge.contract import Limits
 from judge.errors import ConfigError, ConfigErrors
 from judge.execute import Observation, run_call
 from judge.grading import Expected, expect, plain
 from judge.problem import Hidden, Problem
 from judge.report import Report
-from judge.sandbox.limits import Limits
 from judge.session import Judge, read_submission
 from judge.solution import load_function, load_module
 from judge.verdict import Verdict, folder_names, folder_verdict

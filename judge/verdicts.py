@@ -1,6 +1,6 @@
 """Deciding verdicts from facts: how a run went (the sandbox's report) and what the submission raised.
 
-The sandbox reports facts only (`judge.sandbox.result`): a worker killed for
+The sandbox reports facts only (`judge.contract`): a worker killed for
 time or output, its exit status or signal, its peak memory and CPU time, a
 value refused, a call skipped. This module alone turns them, and the errors a
 submission raised (loading the file or in a call), into a verdict and the
@@ -12,9 +12,8 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass
 
+from judge.contract import CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
 from judge.execute import ErrorInfo
-from judge.sandbox.limits import Limits
-from judge.sandbox.result import CallOutcome, Death, Kill, LoadError, LoadKind, Refusal
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
 # A test stopped for time is memory_limit_exceeded when memory is what it was spending its time
@@ -182,5 +181,5 @@ def blocked_operation(error: ErrorInfo) -> str | None:
     text = error.message
     if "'" in text or "/" in text:
         return "the sandbox blocked a file access: opening files outside the working directory is not allowed"
-    return ("the sandbox blocked an operation: starting programs or processes, network access and "
-            "signalling other processes are not allowed")
+    return ("the sandbox blocked an operation: starting programs or processes, network access, "
+            "signalling other processes, file locks and memory files are not allowed")

@@ -259,9 +259,13 @@ def torch_api() -> SimpleNamespace | None:
     `torch.Tensor`'s Python class and the `torch.autograd` module can be rebound by a
     submission; the methods of `torch._C.TensorBase` and the autograd engine cannot.
     """
-    torch = sys.modules.get("torch")
-    if torch is None:
+    if "torch" not in sys.modules:
         return None
+    # Not sys.modules["torch"]: while another thread imports torch (a reference loading in
+    # `judge serve`), that is a half-initialised module; the import statement waits on the
+    # module's import lock until the other thread's import has finished.
+    import torch
+
     base = torch._C.TensorBase
     return SimpleNamespace(Tensor=torch.Tensor, Parameter=torch.nn.Parameter, base=base, detach=base.detach, requires_grad_=base.requires_grad_,
                            is_floating_point=base.is_floating_point, mul=base.mul, sum=base.sum, to=base.to,

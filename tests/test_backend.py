@@ -1,5 +1,5 @@
-"""The execution backend seam: plain forms, the sandbox backend's servers, and the library driven
-through a backend that is not the sandbox at all."""
+"""The execution backend seam (`judge.contract.Backend`): the sandbox backend's servers, and the library
+driven through a backend that is not the sandbox at all."""
 from __future__ import annotations
 
 import builtins
@@ -10,34 +10,12 @@ from pathlib import Path
 import pytest
 
 from judge import wire
-from judge.backend import Program, SandboxBackend
+from judge.contract import CallOutcome, Limits, Program, RunResult
 from judge.execute import Call, Observation, register_source, run_call
-from judge.sandbox.limits import Limits
-from judge.sandbox.result import CallOutcome, RunResult
+from judge.sandbox.backend import SandboxBackend
 from judge.session import Judge
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-# ---------------------------------------------------------------- plain forms
-
-def test_program_plain_form_round_trips_through_json():
-    program = Program("def f(x):\n    return x\n", "f.py", "f", "torch", ("/tmp/class",))
-    assert Program.from_plain(json.loads(json.dumps(program.to_plain()))) == program
-
-
-@pytest.mark.parametrize("change", [
-    {"framework": "jax"}, {"hidden": ["relative/dir"]}, {"source": b"bytes"}, {"extra": 1}, {"hidden": "/tmp"},
-])
-def test_a_malformed_program_is_refused(change):
-    plain = {**Program("x = 1\n", "f.py", "f").to_plain(), **change}
-    with pytest.raises(ValueError):
-        Program.from_plain(plain)
-
-
-def test_limits_plain_form_round_trips():
-    limits = Limits(time_s=0.5, memory_mb=256, threads=1)
-    assert Limits.from_plain(json.loads(json.dumps(limits.to_plain()))) == limits
 
 
 # ---------------------------------------------------------------- a backend without a sandbox
@@ -64,6 +42,9 @@ class InProcessBackend:
         if on_progress is not None:
             on_progress(result, len(calls))
         return result
+
+    def warm(self, frameworks) -> None:
+        pass  # nothing to start
 
     def close(self) -> None:
         pass
@@ -114,6 +95,9 @@ class OverTheWire:
         if on_progress is not None:
             on_progress(back, len(calls))
         return back
+
+    def warm(self, frameworks) -> None:
+        self.inner.warm(frameworks)
 
     def close(self) -> None:
         self.inner.close()

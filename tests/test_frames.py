@@ -5,9 +5,9 @@ import json
 
 import pytest
 
+from judge.contract import Refusal
 from judge.sandbox import channel
 from judge.sandbox.frames import Protocol, ProtocolError, parse_load_error, parse_ready, parse_result
-from judge.sandbox.result import Refusal
 
 
 def test_a_well_behaved_worker_goes_through_every_state() -> None:

@@ -142,7 +142,7 @@ class _StoppedAtTheLimit:
         self.ms = ms
 
     def run(self, program, calls, limits, on_progress=None, node_limits=None):
-        from judge.sandbox import CallOutcome, Death, Kill, RunResult
+        from judge.contract import CallOutcome, Death, Kill, RunResult
 
         # The facts of a kill for time (SIGKILL from the judge); judge.verdicts makes it time_limit_exceeded.
         return RunResult(outcomes=[CallOutcome(death=Death(kill=Kill.CALL_TIME, signal=9, cpu_s=1.0), time_ms=self.ms)
@@ -152,11 +152,10 @@ class _StoppedAtTheLimit:
 def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() -> None:
     """Not 0 ms: the time of a call with no observation is the judge's measure of it (issue 11 item 6)."""
     from judge import problem as problems
-    from judge.backend import Program
     from judge.cases import build_case
     from judge.execute import Observation
     from judge.grading import grade
-    from judge.sandbox import Limits
+    from judge.contract import Limits, Program
 
     problem = problems.load_problem(REPO, "patchify")
     case = build_case(problem, problem.examples[0])

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from judge import verdicts, wire
+from judge.contract import Kill, Limits, Program, Refusal
 from judge.execute import Call
-from judge.sandbox import Kill, Limits, Program, Refusal, Sandbox
+from judge.sandbox import Sandbox
 from judge.sandbox import seccomp
 from judge.sandbox import namespaces
 from judge.sandbox.isolation import LAYERS, disabled_from_env, exposure, probe_all, readable_paths
@@ -154,8 +155,8 @@ def f(x):
 @NEEDS_ALL
 def test_every_layer_is_active_here(sandbox):
     result = _run(sandbox, "def f(x):\n    return 1\n")
-    assert result.isolation_failed == []
-    assert result.isolation_active == [layer.name for layer in LAYERS]
+    assert result.isolation.failed == () and result.isolation.exposure == ""
+    assert result.isolation.active == tuple(layer.name for layer in LAYERS)
 
 
 def test_unknown_disabled_layer_is_a_clear_error():

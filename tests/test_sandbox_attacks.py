@@ -94,6 +94,16 @@ EXPECTED = {
     "memory_hog_slow": {MLE},
 
     "ipc_channel": {AC},
+    # Issue 21, class 1: runs that would never end.
+    "hold_stdout_after_done": {AC},      # every result was in; what it does after DONE changes nothing
+    "close_channel_and_sleep": {TLE},
+    # Class 2: a lease or a lock visible outside the run.
+    "lease_and_lock": {AC},
+    # Class 3: memory and tasks outside the limits (a memory cgroup ends memfd_hoard as MLE; without
+    # one, memfd_create is denied).
+    "memfd_hoard": {MLE, SV},
+    "inode_flood": {AC},
+    "thread_bomb": {AC},
     "read_classmate": {AC},
     "read_problem_set_git": {AC},
 }
@@ -115,6 +125,8 @@ NEEDS = {
     "disk_fill": "scratch size limit",
     "proc_judge_root": "pid namespace",
     "read_expected_cache": "mount namespace",
+    "inode_flood": "scratch size limit",
+    "thread_bomb": "task limit",
 }
 
 
@@ -435,6 +447,143 @@ def test_a_structure_too_large_is_refused_by_size(arena, attack_judge):
     assert "items" in report.first_failure.message and "limit" in report.first_failure.message
 
 
+# ------------------------------------------------------------------ issue 21, class 1: every run ends
+
+# The double fixture's wall clock (import_time_s 10 + budget 10 s), the runner's bound on waiting
+# for a killed worker's exit record, and room for a loaded machine.
+WALL_S, REAP_S, SLACK_S = 20.0, 3.0, 10.0
+
+
+def test_output_after_done_is_never_credited_and_the_run_ends(arena, attack_judge):
+    """A duplicated stdout and a flush that floods and blocks after DONE: the run ends within the DONE
+    grace, nothing printed after DONE reaches the report, and the results stand."""
+    begun = time.monotonic()
+    report = attack_judge.run("double", arena.submission("hold_stdout_after_done"))
+    elapsed = time.monotonic() - begun
+    assert report.verdict is AC, [(t.name, t.verdict.value, t.message) for t in report.tests]
+    assert "AFTER-DONE" not in report.output and all("AFTER-DONE" not in t.text for t in report.tests)
+    assert elapsed < 10, f"the run took {elapsed:.1f} s"
+
+
+def test_a_worker_without_its_channel_ends_by_the_calls_clock(arena, attack_judge):
+    begun = time.monotonic()
+    report = attack_judge.run("double", arena.submission("close_channel_and_sleep"))
+    elapsed = time.monotonic() - begun
+    assert report.verdict is TLE
+    assert elapsed < WALL_S + REAP_S + SLACK_S, f"the run took {elapsed:.1f} s"
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def test_a_run_whose_monitor_cannot_report_is_abandoned_and_the_server_goes_on():
+    """The monitor of a run is stopped (it can neither kill nor report): the judge stops waiting REAP_S
+    after the call's clock, calls it judge_error, and the same fork server judges the next run."""
+    import signal
+
+    from judge.execute import Call
+    from judge.contract import Limits, Program
+    from judge.sandbox.runner import Sandbox
+    from judge.verdicts import of_death
+
+    limits = Limits(time_s=1.0, import_time_s=5.0, total_time_s=5.0)
+    sleeper = Program("import time\ndef f():\n    time.sleep(30)\n", "f.py", "f")
+    with Sandbox(preload=("numpy",)) as sandbox:
+        zygote = sandbox._process.pid
+        deadline = time.monotonic() + 60
+        while len(_descendants(zygote)) != 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # the server's first run, forked ahead: its monitor and worker (no run has ended)
+        monitor, = _children(zygote)
+        worker, = _children(monitor)
+        os.kill(monitor, signal.SIGSTOP)
+        try:
+            begun = time.monotonic()
+            result = sandbox.run(sleeper, [Call(args=())], limits)
+            elapsed = time.monotonic() - begun
+            death = result.outcomes[0].death
+            assert death is not None and death.exit_code is None and death.signal is None
+            assert of_death(death, limits).verdict is Verdict.JUDGE_ERROR
+            assert elapsed < limits.time_s + REAP_S + SLACK_S, f"waited {elapsed:.1f} s"
+            again = sandbox.run(Program("def f():\n    return 7\n", "f.py", "f"), [Call(args=())], limits)
+            assert again.outcomes[0].observation.value == 7
+        finally:
+            for pid in (worker, monitor):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            os.kill(monitor, signal.SIGCONT)
+
+
+def test_a_hung_run_never_holds_the_warm_server(arena):
+    """Under `judge serve`, a run that would hang ends by its wall clock and the next run is answered."""
+    import threading
+
+    from judge.warm import protocol
+    from judge.warm.server import WarmServer
+
+    with Judge(arena.root, record=False) as judge:
+        server = WarmServer(judge, threading.Lock())
+        context = protocol.context(str(arena.root), str(arena.root))
+
+        def request(name: str) -> dict:
+            return {"fingerprint": server.fingerprint, "context": context, "problem": "double", "label": "x.py",
+                    "source": arena.fill((ATTACKS / f"{name}.py").read_text())}
+
+        answers: dict[str, tuple[dict, float]] = {}
+        begun = time.monotonic()
+
+        def answer(name: str) -> None:
+            answers[name] = (server.answer(request(name)), time.monotonic() - begun)
+
+        hung = threading.Thread(target=answer, args=("close_channel_and_sleep",))
+        hung.start()
+        time.sleep(1.0)
+        answer("hold_stdout_after_done")
+        hung.join(WALL_S + REAP_S + SLACK_S)
+        assert not hung.is_alive(), "the hung run still holds the server"
+        assert answers["close_channel_and_sleep"][0]["code"] == 1
+        assert answers["hold_stdout_after_done"][0]["code"] == 0
+        assert answers["hold_stdout_after_done"][1] < 2 * (WALL_S + REAP_S) + SLACK_S
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_sigterm_to_the_judge_ends_every_process_of_the_run(arena):
+    """`judge run` stopped by SIGTERM mid-run: its fork server, monitor and worker (the init of a PID
+    namespace, which ignores SIGTERM itself) are all gone within seconds."""
+    import signal
+
+    process = subprocess.Popen([sys.executable, "-m", "judge", "--problems-dir", str(arena.root), "run", "double",
+                                str(arena.submission("sleep_forever"))], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env={**os.environ, "JUDGE_NO_RECORD": "1",
+                                                               "JUDGE_NO_WARM": "1"})
+    try:
+        deadline = time.monotonic() + 60
+        tree: list[int] = []
+        while time.monotonic() < deadline and len(tree) < 3:  # server, monitor, worker
+            time.sleep(0.2)
+            tree = _descendants(process.pid)
+        assert len(tree) >= 3, f"the run did not start: {tree}"
+        time.sleep(0.5)
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(pid) for pid in tree):
+            time.sleep(0.1)
+        assert not [pid for pid in tree if _alive(pid)], "processes of the run survived the judge"
+    finally:
+        process.kill()
+        process.wait()
+
+
 # ------------------------------------------------------------------ one layer at a time
 
 # (layer, attack, other layers switched off, verdicts): the layer alone must stop the attack
@@ -479,8 +628,8 @@ def test_each_layer_alone_stops_its_attack(layer, attack, others_off, verdicts, 
 
 def report_layers(judge: Judge) -> list[str]:
     from judge.execute import Call
-    from judge.sandbox import Limits, Program
+    from judge.contract import Limits, Program
 
     probe = judge.backend.run(Program("def probe():\n    return 1\n", "probe.py", "probe"), [Call(args=())],
                               Limits())
-    return probe.isolation_active
+    return list(probe.isolation.active)

@@ -29,6 +29,9 @@ class _NoRun:
     def run(self, *args, **kwargs):
         raise AssertionError("preparing a problem ran something")
 
+    def warm(self, frameworks) -> None:
+        pass
+
     def close(self) -> None:
         pass
 

@@ -10,8 +10,8 @@ import signal
 import pytest
 
 from judge import verdicts
+from judge.contract import CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
 from judge.execute import ErrorInfo, Observation
-from judge.sandbox import CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
 from judge.verdict import Verdict
 
 LIMITS = Limits(time_s=2.0, import_time_s=10.0, memory_mb=512, output_bytes=64 << 10,

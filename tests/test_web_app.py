@@ -3,6 +3,8 @@ and the refusals every route shares. (The browser's view of the same is tests/te
 from __future__ import annotations
 
 import json
+import os
+import threading
 
 import pytest
 
@@ -170,3 +172,134 @@ def test_unit_page_and_answers_are_recorded(client, home):
     assert unreadable.status_code == 400 and "answer with a number" in unreadable.json()["error"]
     assert "questions 1/2 right" in client.post("/api/answer/1.0/patches", json={"answer": "196"}).json()["standing"]
     assert client.get("/unit/9.9").status_code == 404
+
+
+def rows_of(index: str) -> list[str]:
+    return [part.split('"', 1)[0] for part in index.split('<tr data-id="')[1:]]
+
+
+def test_problems_are_listed_in_course_order_and_link_to_the_next(tmp_path, home):
+    # The unit puts unpatchify first: the list follows the course, not the ids.
+    root = serving.problem_set(tmp_path / "problems")
+    unit = root / "units" / "1.0.yaml"
+    unit.write_text(unit.read_text().replace("problems: [patchify]\nextras: [unpatchify]",
+                                             "problems: [unpatchify]\nextras: [patchify]"))
+    with Judge(root) as judge:
+        app = create_app(judge, Guard(TOKEN, PORT))
+        with TestClient(app, base_url=f"http://127.0.0.1:{PORT}", headers={"X-Judge-Token": TOKEN}) as c:
+            assert rows_of(c.get("/").text) == ["unpatchify", "patchify"]
+            first = c.get("/problem/unpatchify").text
+            assert '<a id="next-problem" href="/problem/patchify">Patchify a Batch of Images</a>' in first
+            assert 'id="next-problem"' not in c.get("/problem/patchify").text  # the last one
+
+
+def test_problems_no_unit_lists_come_last_by_id(client):
+    from judge.web.app import _course_order
+
+    assert _course_order(["a", "b", "c", "d"], [["c"], ["a", "c"]]) == ["c", "a", "b", "d"]
+    assert _course_order(["a", "b"], [["gone", "b"]]) == ["b", "a"]  # a unit naming a missing problem
+    assert rows_of(client.get("/").text) == ["patchify", "unpatchify"]
+
+
+def test_rule_ids_are_not_shown_to_learners(client):
+    from judge.problemset import ProblemSet
+
+    page = client.get("/problem/patchify").text
+    problem = ProblemSet.find(serving.REPO).get("patchify")
+    assert problem.rules and "<strong>row-major grid order</strong>" in page  # the rules' text is there
+    assert "data-rule" not in page and "rule-id" not in page
+    handles = [rule.id for rule in problem.rules if "_" in rule.id]  # ids like row_major_grid; not plain words
+    assert len(handles) >= 3
+    for handle in handles:
+        assert handle not in page, handle
+
+
+def test_the_solution_once_solved_or_when_confirmed(tmp_path, monkeypatch):
+    monkeypatch.setenv("JUDGE_HOME", str(tmp_path / "home"))
+    from judge.progress import ProgressStore
+
+    root = serving.problem_set(tmp_path / "problems")
+    with Judge(root) as judge:
+        app = create_app(judge, Guard(TOKEN, PORT))
+        with TestClient(app, base_url=f"http://127.0.0.1:{PORT}", headers={"X-Judge-Token": TOKEN}) as c:
+            refused = c.get("/api/solution/patchify")
+            assert refused.status_code == 409 and "not solved yet" in refused.json()["error"]
+            assert ProgressStore().events(kind="solution") == []  # refused: nothing was seen
+            early = c.get("/api/solution/patchify?confirmed=1").json()
+            assert "def patchify(" in early["reference"] and early["earned"] is False and early["idea"]
+            assert [(e[0], e[3]) for e in ProgressStore().events(kind="solution")] == [("patchify", "before")]
+            assert 'id="show-solution">Show it anyway' in c.get("/problem/patchify").text
+            assert [k for k, _ in run(c, CORRECT, examples_only=False)][-1] == "done"
+            solved = c.get("/api/solution/patchify")
+            assert solved.status_code == 200 and solved.json()["earned"] is True
+            assert 'id="show-solution">Show the solution' in c.get("/problem/patchify").text
+            assert c.get("/api/solution/no_such_problem").status_code == 404
+
+
+def test_the_diff_between_two_attempts(client):
+    run(client, CORRECT, examples_only=True)
+    run(client, WRONG, examples_only=True)
+    new, old = client.get("/api/history/patchify").json()[:2]
+    lines = client.get(f"/api/diff/patchify/{old['id']}/{new['id']}").json()["lines"]
+    assert lines[0].startswith(f"--- #{old['id']}") and lines[1].startswith(f"+++ #{new['id']}")
+    added = {line[1:] for line in lines if line.startswith("+") and not line.startswith("+++")}
+    assert added and added <= set(WRONG.splitlines())
+    same = client.get(f"/api/diff/patchify/{old['id']}/{old['id']}").json()["lines"]
+    assert same == [f"attempts #{old['id']} and #{old['id']} have the same source"]
+    assert client.get(f"/api/diff/unpatchify/{old['id']}/{new['id']}").status_code == 404  # not this problem's
+    assert client.get(f"/api/diff/patchify/{old['id']}/999999").status_code == 404
+
+
+def test_status_and_stop_answer_only_with_the_token(tmp_path, home):
+    stopped = []
+    with Judge(serving.problem_set(tmp_path / "problems")) as judge:
+        app = create_app(judge, Guard(TOKEN, PORT), on_stop=lambda: stopped.append(True), idle_s=lambda: 12.0)
+        with TestClient(app, base_url=f"http://127.0.0.1:{PORT}", headers={"X-Judge-Token": TOKEN}) as c:
+            assert c.get("/api/status", headers={"X-Judge-Token": ""}).status_code == 403
+            assert c.post("/api/stop", headers={"X-Judge-Token": ""}).status_code == 403
+            assert stopped == []
+            status = c.get("/api/status").json()
+            assert status["pid"] == os.getpid() and status["idle_s"] == 12.0 and status["root"] == str(judge.root)
+            assert c.post("/api/stop").json() == {"stopping": True} and stopped == [True]
+
+
+def test_concurrent_submits_and_page_loads_each_end_with_a_verdict(client):
+    # The server judges in worker threads while other requests load pages (and references);
+    # every Submit's stream must end with its verdict.
+    outcomes: list = []
+
+    def submit(source: str, examples_only: bool) -> None:
+        try:
+            outcomes.append(run(client, source, examples_only)[-1])
+        except Exception as exc:  # noqa: BLE001 - recorded, asserted below
+            outcomes.append(("raised", repr(exc)))
+
+    threads = [threading.Thread(target=submit, args=(CORRECT if i % 2 else WRONG, i % 3 == 0)) for i in range(6)]
+    threads += [threading.Thread(target=lambda: outcomes.append(("page", client.get("/problem/unpatchify").status_code)))
+                for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(600)
+    assert all(not t.is_alive() for t in threads)
+    verdicts = [o for o in outcomes if o[0] != "page"]
+    assert len(verdicts) == 6 and all(kind == "done" for kind, _ in verdicts), verdicts
+    assert {o[1] for o in outcomes if o[0] == "page"} == {200}
+
+
+@pytest.mark.parametrize("failure", [AttributeError("partially initialized module 'torch' has no attribute 'nn'"),
+                                     SystemExit(3)])
+def test_a_judging_thread_that_fails_still_ends_the_stream(tmp_path, home, failure):
+    with Judge(serving.problem_set(tmp_path / "problems")) as judge:
+        def broken(*args, **kwargs):
+            raise failure
+
+        judge.prepared = broken  # the judge's own failure, whatever it is, in the worker thread
+        app = create_app(judge, Guard(TOKEN, PORT))
+        with TestClient(app, base_url=f"http://127.0.0.1:{PORT}", headers={"X-Judge-Token": TOKEN}) as c:
+            stream = run(c, CORRECT, examples_only=True)
+    assert [kind for kind, _ in stream] == ["error"]
+    message = stream[0][1]["message"]
+    assert message.startswith("judge error: ")
+    if isinstance(failure, AttributeError):
+        assert "AttributeError: partially initialized" in message

@@ -3,14 +3,18 @@
 A learner's path through `judge serve`: the problem list, patchify's page,
 a correct solution typed into the editor, Run, Submit with every row
 accepted, a wrong solution and its diagnosis, hints, the history restoring
-an old attempt, a unit's question; and a page on another origin that tries
-to post code to the judge is refused. Screenshots of the main pages go to
-the test's output folder (printed at the end of the module).
+an old attempt and comparing two, the solution once solved, the failing
+line marked in the editor, a unit's question; the page at 390 px (tabs, no
+horizontal scrolling); a server stopped while a Submit streams and before
+the next Run; and a page on another origin that tries to post code to the
+judge is refused. Screenshots of the main pages go to the test's output
+folder (printed at the end of the module), or to $JUDGE_E2E_SHOTS when set.
 """
 from __future__ import annotations
 
 import http.server
 import json
+import os
 import shutil
 import threading
 from pathlib import Path
@@ -29,12 +33,21 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /u
 
 CORRECT = (serving.REPO / "submissions/patchify/accepted/reshape_permute.py").read_text()
 WRONG = (serving.REPO / "submissions/patchify/wrong_answer/column_major.py").read_text()
+# Correct but one second per call (the limit is 2 s per test): a Submit that streams for half a minute.
+SLOW = CORRECT.replace("def patchify(", "import time as _time\n\n\ndef _patchify(", 1) + (
+    "\n\ndef patchify(*args, **kwargs):\n    _time.sleep(1.0)\n    return _patchify(*args, **kwargs)\n")
+# Fails on line 5 of the editor's text, inside the function.
+FAILING_LINE = ("import torch\n\n\ndef patchify(images, patch_height, patch_width):\n"
+                "    return images.reshape(-1, 7, 3)\n")
+NARROW = {"width": 390, "height": 844}  # a phone
 TIMEOUT_MS = 120_000  # a Submit under a loaded CI machine
 
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory) -> Path:
-    directory = tmp_path_factory.mktemp("screenshots")
+    wanted = os.environ.get("JUDGE_E2E_SHOTS")
+    directory = Path(wanted) if wanted else tmp_path_factory.mktemp("screenshots")
+    directory.mkdir(parents=True, exist_ok=True)
     yield directory
     print(f"\nscreenshots: {directory}")
 
@@ -124,7 +137,15 @@ def test_solve_patchify_run_then_submit(page, served, shots):
     groups = set(page.locator(".test .group").all_inner_texts())
     assert groups == {"example", "hidden", "check"}
     assert page.inner_text("h1 + .meta .status") == "solved"
+    assert page.inner_text("#summary .next") == "solved: next problem Unpatchify Tokens Back into Images"
     page.screenshot(path=str(shots / "problem_submit.png"), full_page=True)
+
+    # once solved, the solution is one click away, as `judge solution` prints it
+    assert page.inner_text("#solution-note").startswith("You solved it")
+    page.click("#show-solution")
+    page.wait_for_selector("#solution-body pre.reference")
+    assert "def patchify(" in page.inner_text("#solution-body pre.reference")
+    assert page.locator("#solution-body h3", has_text="The idea").count() == 1
 
     page.reload()  # the draft is kept as typed
     page.wait_for_selector("#editor .cm-content")
@@ -163,6 +184,14 @@ def test_history_restores_an_old_attempt(page, served, shots):
     # The list reloads after the verdict: wait for the newest row (an older test left a bad attempt too).
     page.wait_for_selector("#history .attempt:first-child.bad")
     assert page.locator("#history .attempt").first.get_attribute("class") == "attempt bad"  # newest first
+    # the newest attempt against the one before it: what changed, line by line
+    page.locator("#history .attempt").first.locator("button.diff").click()
+    page.wait_for_selector("#attempt-source[data-showing=diff] .removed")
+    removed = "\n".join(page.locator("#attempt-source .removed").all_inner_texts())
+    added = "\n".join(page.locator("#attempt-source .added").all_inner_texts())
+    changed = [line for line in WRONG.splitlines() if line not in CORRECT.splitlines()]
+    assert changed and all(line in added for line in changed)
+    assert any(line in removed for line in CORRECT.splitlines() if line not in WRONG.splitlines())
     accepted = page.locator("#history .attempt.ok").first
     accepted.locator("button.view").click()
     page.wait_for_selector("#attempt-source:not([hidden])")
@@ -173,6 +202,134 @@ def test_history_restores_an_old_attempt(page, served, shots):
     assert editor_text(page) == CORRECT
     assert page.inner_text("#draft-status").startswith("restored the attempt of")
     page.screenshot(path=str(shots / "problem_history.png"), full_page=True)
+
+
+def test_the_solution_before_solving_is_asked_for_and_the_last_problem_has_no_next(page, served):
+    page.goto(served.base + "/problem/unpatchify")
+    assert page.locator("#next-problem").count() == 0  # the last problem of the course
+    assert "Not solved yet" in page.inner_text("#solution-note")
+    assert page.locator("#solution-body").is_hidden()
+    page.click("#show-solution")  # "Show it anyway": recorded as seen before solving
+    page.wait_for_selector("#solution-body pre.reference")
+    assert "def unpatchify(" in page.inner_text("#solution-body pre.reference")
+
+
+def test_rules_are_shown_without_their_ids(page, served):
+    page.goto(served.base + "/problem/patchify")
+    rules = page.inner_text(".rules")
+    assert "row-major grid order" in rules
+    assert "row_major_grid" not in page.content() and "output_keys" not in page.content()
+
+
+def test_a_traceback_marks_the_failing_line_in_the_editor(page, served, shots):
+    page.goto(served.base + "/problem/patchify")
+    set_source(page, FAILING_LINE)
+    summary = judge_and_wait(page, "#run")
+    assert summary.startswith("✗ runtime_error")
+    assert "your code failed on line 5" in summary
+    marked = page.locator("#editor .cm-line.cm-failing-line")
+    assert marked.count() == 1
+    assert marked.inner_text() == "    return images.reshape(-1, 7, 3)"
+    page.screenshot(path=str(shots / "problem_failing_line.png"), full_page=True)
+    set_source(page, CORRECT)  # new text: the old mark goes
+    assert page.locator("#editor .cm-failing-line").count() == 0
+
+
+def no_horizontal_overflow(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= NARROW["width"], f"the page is {width} px wide at {NARROW['width']} px"
+
+
+def test_a_narrow_screen_shows_one_part_at_a_time(browser, served, shots):
+    context = browser.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(served.url)
+        no_horizontal_overflow(page)
+        page.screenshot(path=str(shots / "narrow_list.png"), full_page=True)
+        page.goto(served.base + "/unit/1.0")
+        no_horizontal_overflow(page)
+        page.goto(served.base + "/problem/patchify")
+        page.wait_for_selector("#editor .cm-content", state="attached")
+        assert page.locator("#tabs").is_visible()
+        assert page.locator("h1").is_visible() and page.locator("#editor").is_hidden()
+        no_horizontal_overflow(page)
+        page.screenshot(path=str(shots / "narrow_statement.png"), full_page=True)
+        page.screenshot(path=str(shots / "narrow_statement_top.png"))
+
+        page.click("#tabs [data-tab=code]")  # one tap to the editor, at the top of the screen
+        editor = page.locator("#editor").bounding_box()
+        assert editor is not None and editor["y"] < 120 and editor["width"] <= NARROW["width"]
+        assert page.locator("h1").is_hidden()
+        assert page.locator("#run").is_visible() and page.locator("#submit").is_visible()
+        no_horizontal_overflow(page)
+        page.screenshot(path=str(shots / "narrow_code.png"))
+
+        set_source(page, WRONG)
+        summary = judge_and_wait(page, "#submit")  # the results tab comes forward by itself
+        assert summary.startswith("✗ wrong_answer")
+        assert page.get_attribute("#tabs [data-tab=results]", "aria-pressed") == "true"
+        assert page.locator("#results .test").first.is_visible() and page.locator("#editor").is_hidden()
+        assert page.inner_text("#tab-verdict") == "✗"
+        no_horizontal_overflow(page)
+        page.screenshot(path=str(shots / "narrow_results.png"), full_page=True)
+        page.screenshot(path=str(shots / "narrow_results_top.png"))
+    finally:
+        context.close()
+
+
+def test_a_stopped_server_is_noticed_while_judging_and_on_the_next_run(browser, tmp_path, shots):
+    root = serving.problem_set(tmp_path / "problems")
+    env = serving.environment(tmp_path / "home", tmp_path / "xdg")
+    server = serving.start(root, env)
+    again = None
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(server.url)
+        page.goto(server.base + "/problem/patchify")
+        set_source(page, SLOW)
+        page.click("#submit")
+        page.wait_for_selector("#results .test")  # streaming has begun
+        assert page.inner_text("#summary") == "judging every test…"
+        server.stop()  # Ctrl+C in the server's terminal, mid-Submit
+        page.wait_for_selector("#summary.stopped")
+        summary = page.inner_text("#summary")
+        assert summary.startswith("The server stopped while judging (")
+        assert "The judge server has stopped" in summary and "`judge serve`" in summary
+        assert page.locator("#server-banner").is_visible()
+        assert "`judge serve`" in page.inner_text("#server-banner")
+        assert not page.locator("#submit").is_disabled()
+        page.screenshot(path=str(shots / "stopped_while_judging.png"), full_page=True)
+
+        page.evaluate("document.getElementById('summary').className = 'summary'")
+        page.click("#run")  # the next Run: said the same way, not "Failed to fetch"
+        page.wait_for_selector("#summary.stopped")
+        summary = page.inner_text("#summary")
+        assert summary.startswith("The judge server has stopped") and "`judge serve`" in summary
+        assert "Failed to fetch" not in summary
+        page.screenshot(path=str(shots / "stopped_next_run.png"), full_page=True)
+        page.set_viewport_size(NARROW)  # the same message on a phone: the results tab, no sideways scrolling
+        page.click("#tabs [data-tab=results]")
+        assert page.locator("#summary.stopped").is_visible() and page.locator("#server-banner").is_visible()
+        no_horizontal_overflow(page)
+        page.screenshot(path=str(shots / "narrow_stopped.png"))
+        page.set_viewport_size({"width": 1400, "height": 1000})
+
+        # A new server on the same port has a new token: this page's requests are refused, and
+        # it says the same (its server is gone), not "403 Forbidden".
+        again = serving.start(root, env, "--port", str(server.port))
+        page.evaluate("document.getElementById('summary').className = 'summary'")
+        page.click("#run")
+        page.wait_for_selector("#summary.stopped")
+        assert page.inner_text("#summary").startswith("The judge server has stopped")
+    finally:
+        context.close()
+        server.stop()
+        if again is not None:
+            again.stop()
 
 
 def test_a_unit_page_takes_answers(page, served, shots):

@@ -87,3 +87,54 @@ def test_background_returns_and_leaves_when_idle(root, env):
         time.sleep(0.5)
     assert not env_socket(env).exists(), "the background server did not leave after its idle timeout"
     assert time.monotonic() - started > 3
+
+
+def judge_cli(root, env, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(root), *args],
+                          env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_status_and_stop_of_a_background_server(root, env):
+    none = judge_cli(root, env, "serve", "--status")
+    assert none.returncode == 1 and none.stdout.startswith("no judge serve is running; start one with `judge serve`")
+    started = judge_cli(root, env, "serve", "--background", "--idle-timeout", "600")
+    assert started.returncode == 0, started.stderr
+    url = started.stdout.strip()
+    try:
+        status = judge_cli(root, env, "serve", "--status")
+        assert status.returncode == 0, status.stderr
+        first, second = status.stdout.splitlines()
+        assert first.startswith("judge serve (background, pid ") and first.endswith(f" at {url}")
+        assert f"problems {root.resolve()}" in second and "leaves after 10 min idle" in second
+        pid = int(first.split("pid ", 1)[1].split(")", 1)[0])
+        stopped = judge_cli(root, env, "serve", "--stop")
+        assert stopped.returncode == 0, stopped.stderr
+        assert stopped.stdout.strip() == f"stopped judge serve at {url.split('/?')[0]} (pid {pid})"
+        deadline = time.monotonic() + 30
+        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:  # gone, not a zombie's parent's
+            time.sleep(0.2)
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+        assert not env_socket(env).exists()
+        assert not list(env_socket(env).parent.glob("serve-*.json"))  # its file left with it
+        after = judge_cli(root, env, "serve", "--status")
+        assert after.returncode == 1
+        assert judge_cli(root, env, "serve", "--stop").stdout.startswith("no judge serve is running")
+    finally:
+        base, token = url.split("/?")[0], url.split("token=")[1]
+        try:  # never leave a server behind, whatever failed above
+            urllib.request.urlopen(urllib.request.Request(base + "/api/stop", data=b"", headers={"X-Judge-Token": token}),
+                                   timeout=5)
+        except OSError:
+            pass
+
+
+def test_status_ignores_a_stale_file_and_a_server_that_does_not_know_the_token(root, env):
+    where = env_socket(env).parent
+    where.mkdir(mode=0o700, parents=True, exist_ok=True)
+    stale = where / "serve-999999.json"  # a server killed without cleaning up
+    stale.write_text('{"url": "http://127.0.0.1:9/?token=x", "pid": 999999, "root": "/r", "started": 0,'
+                     ' "background": true, "idle_timeout_s": null}')
+    (where / "serve-1.json").write_text("not json")
+    result = judge_cli(root, env, "serve", "--status")
+    assert result.returncode == 1 and result.stdout.startswith("no judge serve is running")
+    assert not list(where.glob("serve-*.json"))

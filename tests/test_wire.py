@@ -270,3 +270,39 @@ def test_a_list_from_kept_encodings_is_the_bytes_encode_gives() -> None:
     del gone
     gc.collect()
     assert len(cache._kept) == kept - 1  # an encoding lives as long as its object
+
+
+RACE = r'''
+import sys, threading
+from judge import wire
+assert "torch" not in sys.modules
+errors, apis = [], []
+
+def look() -> None:
+    while "torch" not in sys.modules:  # start the moment another thread's import has begun
+        pass
+    try:
+        apis.append(wire.torch_api())
+    except Exception as exc:
+        errors.append(f"{type(exc).__name__}: {exc}")
+
+lookers = [threading.Thread(target=look) for _ in range(4)]
+for t in lookers:
+    t.start()
+importer = threading.Thread(target=lambda: __import__("torch"))
+importer.start()
+for t in [importer, *lookers]:
+    t.join(120)
+print(errors or "ok", len(apis))
+'''
+
+
+def test_torch_api_waits_for_an_import_under_way_in_another_thread() -> None:
+    # `judge serve` judges in worker threads while another thread may be importing torch (a
+    # reference loading): a half-imported torch must not be read ("has no attribute 'nn'").
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", RACE], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["ok", "4"], result.stdout

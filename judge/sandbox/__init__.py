@@ -1,8 +1,9 @@
 """Running untrusted submissions: a warm fork server, isolated children, limits.
 
 The boundary: the judge sends inputs and receives plain observations; it never
-sends expected values. The sandbox reports facts (`result`); the judge decides
-every verdict from them (`judge.verdicts`).
+sends expected values. The sandbox implements the run contract (`judge.contract`:
+it takes a program and limits, reports facts); the judge decides every verdict
+from them (`judge.verdicts`). `SandboxBackend` is the backend that runs here.
 
 Names load on first use, so `judge.sandbox.launch` can start the server
 before numpy is imported in the judge.
@@ -11,17 +12,11 @@ from __future__ import annotations
 
 from judge.lazy import attributes
 
+DISABLE_ENV = "JUDGE_SANDBOX_DISABLE"  # comma-separated isolation layers to switch off (tests, debugging)
+
 _LAZY = {
-    "Limits": "judge.sandbox.limits",
-    "CallOutcome": "judge.sandbox.result",
-    "Death": "judge.sandbox.result",
-    "Kill": "judge.sandbox.result",
-    "LoadError": "judge.sandbox.result",
-    "LoadKind": "judge.sandbox.result",
-    "Refusal": "judge.sandbox.result",
-    "RunResult": "judge.sandbox.result",
-    "Program": "judge.backend",
     "Sandbox": "judge.sandbox.runner",
+    "SandboxBackend": "judge.sandbox.backend",
 }
 
 __all__ = sorted(_LAZY)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from judge.execute import Call
 from judge.sandbox.isolation import LAYERS, LayerStatus, probe_all
-from judge.sandbox.limits import Limits
-from judge.sandbox.runner import Program, Sandbox
+from judge.contract import Limits, Program
+from judge.sandbox.runner import Sandbox
 
 _PROBE = "def probe():\n    return 1\n"
 
@@ -23,11 +23,11 @@ def examine(protect: tuple[Path, ...] = (), disable: tuple[str, ...] = ()) -> li
     static = {s.name: s for s in probe_all()}
     with Sandbox(protect=protect, disable=disable) as sandbox:
         result = sandbox.run(Program(_PROBE, "probe.py", "probe"), [Call(args=())], Limits())
-    failed = {f.split(":", 1)[0]: f.split(":", 1)[1].strip() for f in result.isolation_failed}
+    failed = {f.split(":", 1)[0]: f.split(":", 1)[1].strip() for f in result.isolation.failed}
     statuses = []
     for layer in LAYERS:
         offered = static[layer.name]
-        if layer.name in result.isolation_active:
+        if layer.name in result.isolation.active:
             statuses.append(LayerStatus(layer.name, True, offered.detail if offered.detail != "available"
                                         else f"blocks {layer.blocks}"))
         else:

@@ -17,8 +17,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from judge.contract import Refusal
 from judge.sandbox import channel
-from judge.sandbox.result import Refusal
 
 MAX_LAYERS = 32
 MAX_LAYER_TEXT = 300

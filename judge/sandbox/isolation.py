@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from judge.sandbox import landlock, namespaces, seccomp, syscalls
-from judge.sandbox.limits import DISABLE_ENV, Limits
+from judge.contract import Limits
+from judge.sandbox import DISABLE_ENV, cgroups, landlock, namespaces, seccomp, syscalls
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,8 @@ class ChildContext:
     protected: tuple[Path, ...] = ()      # the judge's data: the problem set, the graded directory, caches
     calls: int = 1                        # calls this child will run (scales the CPU-time backstop)
     disabled: tuple[str, ...] = ()        # layers switched off on purpose (tests, debugging)
+    group: cgroups.RunGroup | None = None  # the run's cgroups, made by its monitor
+    memory_by_group: bool = False          # a memory cgroup counts every page (else memfd is denied)
     readable: tuple[Path, ...] = ()       # trees the child may read (set by apply_all)
     active: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
@@ -131,10 +133,59 @@ def _apply_ipc(ctx: ChildContext) -> None:
     namespaces.isolate_ipc()
 
 
+def _apply_memory_group(ctx: ChildContext) -> None:
+    group = ctx.group
+    if group is None or "memory" not in group.paths or "memory accounting" in ctx.disabled:
+        # No group counts what the address space misses: seccomp denies memfd_create instead (and
+        # apply_all reports this layer missing unless seccomp and the scratch size limit are active).
+        ctx.memory_by_group = False
+        return
+    group.join("memory")
+    # What the run may hold in any form: its memory limit plus its scratch files (a tmpfs).
+    group.limit_memory((ctx.limits.memory_mb + ctx.limits.scratch_mb) << 20)
+    ctx.memory_by_group = True
+
+
+def _probe_memory_group() -> tuple[bool, str]:
+    ok, why = cgroups.probe()
+    if ok:
+        return ok, why
+    return True, (f"no memory cgroup ({why}): memfd_create is denied, /dev/shm is not writable and the "
+                  "scratch tmpfs caps its files' pages, so a run holds at most its memory limit plus its scratch size")
+
+
+def _apply_tasks(ctx: ChildContext) -> None:
+    group = ctx.group
+    if group is not None and "pids" in group.paths:
+        group.join("pids")
+        group.limit_tasks(ctx.limits.tasks)
+        return
+    # RLIMIT_NPROC counts the tasks of one user in one user namespace: in the run's own namespace,
+    # only its own (the monitor's among them). The kernel exempts the real root, whatever the namespace.
+    if not namespaces.in_user_namespace():
+        raise OSError(1, "no pids cgroup, and RLIMIT_NPROC outside a user namespace counts all of the judge "
+                         "user's processes")
+    if namespaces.outside_uid() == 0:
+        raise OSError(1, "no pids cgroup, and the kernel exempts root from RLIMIT_NPROC")
+    resource.setrlimit(resource.RLIMIT_NPROC, (ctx.limits.tasks + 1, ctx.limits.tasks + 1))
+
+
+def _probe_tasks() -> tuple[bool, str]:
+    ok, why = cgroups.probe_tasks()
+    if ok:
+        return ok, f"at most {Limits().tasks} processes and threads ({why})"
+    if namespaces.outside_uid() == 0:
+        return False, f"{why}; the kernel exempts root from RLIMIT_NPROC"
+    return True, f"at most {Limits().tasks} processes and threads (RLIMIT_NPROC in the run's user namespace)"
+
+
 def _apply_mounts(ctx: ChildContext) -> None:
     _namespaces_possible(ctx)
     keep = tuple(namespaces.Keep(p) for p in ctx.readable) + (namespaces.Keep(ctx.scratch, writable=True),)
-    problems = namespaces.isolate_mounts(ctx.protected, keep, own_proc=os.getpid() == 1)
+    protected = ctx.protected
+    if ctx.group is not None and ctx.group.paths:
+        protected += (Path("/sys/fs/cgroup"),)  # the run's limits are written there
+    problems = namespaces.isolate_mounts(protected, keep, own_proc=os.getpid() == 1)
     if problems:
         raise OSError(1, "; ".join(problems))
 
@@ -142,15 +193,15 @@ def _apply_mounts(ctx: ChildContext) -> None:
 def _apply_scratch_size(ctx: ChildContext) -> None:
     if "mount namespace" not in ctx.active:
         raise OSError(1, "needs the mount namespace")
-    namespaces.cap_scratch(ctx.scratch, ctx.limits.scratch_mb)
+    namespaces.cap_scratch(ctx.scratch, ctx.limits.scratch_mb, ctx.limits.scratch_files)
 
 
 def _probe_scratch_size() -> tuple[bool, str]:
     ok, why = namespaces.supported()
     if not ok:
         return False, why
-    return True, f"a tmpfs caps all files together at {Limits().scratch_mb} MiB (each file: " \
-                 f"{Limits().file_bytes >> 20} MiB)"
+    return True, f"a tmpfs caps all files together at {Limits().scratch_mb} MiB and {Limits().scratch_files} " \
+                 f"files (each file: {Limits().file_bytes >> 20} MiB)"
 
 
 def _apply_scratch(ctx: ChildContext) -> None:
@@ -245,7 +296,8 @@ def _apply_landlock(ctx: ChildContext) -> None:
 
 
 def _apply_seccomp(ctx: ChildContext) -> None:
-    seccomp.install()
+    # Without a memory cgroup, nothing would count a memfd's pages that are never mapped.
+    seccomp.install(deny_memfd=not ctx.memory_by_group)
 
 
 LAYERS: tuple[Layer, ...] = (
@@ -256,6 +308,10 @@ LAYERS: tuple[Layer, ...] = (
           ""),
     Layer("pid namespace", "seeing, signalling or tracing the judge; leftover processes",
           namespaces.supported, _apply_pid, "see the judge's processes", ("landlock",)),
+    Layer("memory accounting", "memory held outside the address space (memfd, tmpfs pages) beyond the memory "
+          "limit", _probe_memory_group, _apply_memory_group, "hold memory in memfd pages beyond its limit"),
+    Layer("task limit", "exhausting the machine's processes and threads", _probe_tasks, _apply_tasks,
+          "start threads until the machine runs out of PIDs"),
     Layer("clean environment", "reading the judge's environment variables", _linux_only, _apply_env,
           "read the judge's environment"),
     Layer("closed descriptors", "reaching the judge through inherited files", _always, _apply_fds,
@@ -278,7 +334,8 @@ LAYERS: tuple[Layer, ...] = (
           _apply_capabilities, "unmount and override permissions", ("seccomp",)),
     Layer("landlock", "reading or writing files outside the allowed trees; TCP; signals", _probe_landlock,
           _apply_landlock, "read and write any file its user can"),
-    Layer("seccomp", "starting programs or processes, sockets, ptrace, mounts, namespaces, System V IPC",
+    Layer("seccomp", "starting programs or processes, sockets, ptrace, mounts, namespaces, System V IPC, file "
+          "locks and leases (and memfd where no memory cgroup counts it)",
           seccomp.supported, _apply_seccomp, "start programs and open sockets"),
 )
 
@@ -312,6 +369,11 @@ def apply_all(ctx: ChildContext) -> None:
             ctx.failed.append(f"{layer.name}: {exc.strerror or exc}")
         else:
             ctx.active.append(layer.name)
+    if "memory accounting" in ctx.active and not ctx.memory_by_group \
+            and not {"seccomp", "scratch size limit"} <= set(ctx.active):
+        ctx.active.remove("memory accounting")
+        ctx.failed.append("memory accounting: no memory cgroup, and without seccomp and the scratch size limit "
+                          "memfd and tmpfs pages are not counted")
 
 
 def disabled_from_env(environ: dict | None = None) -> tuple[str, ...]:

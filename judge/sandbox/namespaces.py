@@ -113,6 +113,17 @@ def in_user_namespace() -> bool:
     return " ".join(lines[0].split()) != _FULL_MAP
 
 
+def outside_uid() -> int:
+    """The uid this process has outside its user namespace (the first line of its uid map)."""
+    if not in_user_namespace():
+        return os.geteuid()
+    try:
+        fields = Path("/proc/self/uid_map").read_text().split()
+        return int(fields[1])
+    except (OSError, IndexError, ValueError):
+        return os.geteuid()
+
+
 def isolate_network() -> None:
     syscalls.unshare(syscalls.CLONE_NEWNET)
 
@@ -202,11 +213,12 @@ def _locked_flags(path: str) -> int:
     return result
 
 
-def cap_scratch(scratch: Path, size_mb: int) -> None:
-    """Make the scratch directory a tmpfs of `size_mb`: it bounds what all files together may take
-    (RLIMIT_FSIZE bounds one file only) and vanishes with the mount namespace."""
+def cap_scratch(scratch: Path, size_mb: int, files: int) -> None:
+    """Make the scratch directory a tmpfs of `size_mb` and `files` inodes: it bounds what all files
+    together may take (RLIMIT_FSIZE bounds one file only; an inode costs kernel memory even when
+    empty) and vanishes with the mount namespace."""
     syscalls.mount("tmpfs", str(scratch), "tmpfs", syscalls.MS_NOSUID | syscalls.MS_NODEV,
-                   f"size={size_mb}m,mode=700")
+                   f"size={size_mb}m,nr_inodes={files},mode=700")
 
 
 def inside(child: Path, parent: Path) -> bool:

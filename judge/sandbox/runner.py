@@ -29,18 +29,23 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import wire
-from judge.backend import Program
+from judge.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, Refusal, RunResult
 from judge.errors import SandboxError
 from judge.execute import Call, ErrorInfo, Observation
 from judge.sandbox import channel, frames
 from judge.sandbox.launch import Launched, launch
-from judge.sandbox.limits import Limits
-from judge.sandbox.result import CallOutcome, Death, Kill, LoadError, LoadKind, Refusal, RunResult
 
 OUTPUT_KEEP = 16 * 1024  # bytes of stdout/stderr kept for display
 # What one decoded node (a Python object, an ndarray header, a dict slot) costs the judge, measured
 # as an upper bound; with Limits.results_total_bytes it bounds the judge's memory per submission.
 HELD_PER_NODE = 1024
+# After DONE, how long a worker may take to close its channels before it is killed (it closes
+# them at once: only a submission that holds them open waits this long).
+DONE_GRACE_S = 0.5
+# After a kill, how long the monitor may take to report the worker's end; then the run is abandoned.
+REAP_S = 3.0
+# After the data channel closed before DONE, how long its exit record may take to arrive.
+EXIT_WAIT_S = 2.0
 
 
 class Sandbox:
@@ -65,10 +70,6 @@ class Sandbox:
         self._ready = False
         self._lock = threading.Lock()
         self._inputs = wire.EncodedCache(Call.to_plain, 1 << 34)  # a prepared problem's calls, sent to every run
-
-    def protect_also(self, paths: tuple[Path, ...] | list[Path]) -> None:
-        """Hide more directories from every later run (e.g. the next graded directory); no restart."""
-        self.protect = tuple(dict.fromkeys(self.protect + tuple(Path(p).resolve() for p in paths)))
 
     def start(self) -> "Sandbox":
         """Start the fork server in the background (returns at once)."""
@@ -158,6 +159,7 @@ class Sandbox:
         start = 0
         began = time.monotonic()
         wall = began + limits.import_time_s + limits.budget_s  # the absolute clock: no frame extends it
+        hidden = tuple(Path(h).resolve() for h in program.hidden)  # this run's own, besides the server's
         while start < len(calls):
             if start > 0 and time.monotonic() - began > limits.budget_s:
                 # A submission that hangs in every test would otherwise cost tests x limit.
@@ -165,13 +167,13 @@ class Sandbox:
                 break
             result.workers += 1
             start = _Drive(self._spawn(), program, calls, start, limits, captured, result, progress, wall,
-                           self.protect, self._inputs).run()
+                           hidden, self._inputs).run()
             if result.load_error is not None:
                 break
             progress(result, start)
         if not calls and result.load_error is None:
             result.workers += 1
-            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress, wall, self.protect,
+            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress, wall, hidden,
                    self._inputs).run()
         result.output = captured.text()
         result.output_bytes = captured.total
@@ -212,11 +214,11 @@ class _Drive:
 
     def __init__(self, handles, program: Program, calls: list[Call], start: int, limits: Limits,
                  output: _Output, result: RunResult, progress: Callable[[RunResult, int], None], wall: float,
-                 protect: tuple[Path, ...] = (), inputs: wire.EncodedCache | None = None):
+                 hidden: tuple[Path, ...] = (), inputs: wire.EncodedCache | None = None):
         self.data, self.ctl, self.out = handles
         self.inputs = inputs or wire.EncodedCache(Call.to_plain, 1 << 34)
         self.progress = progress
-        self.protect = protect
+        self.hidden = hidden
         self.program, self.calls, self.start, self.limits = program, calls, start, limits
         self.output, self.result = output, result
         self.reader = channel.FrameReader(max_frame=limits.result_bytes + (1 << 20))
@@ -229,6 +231,8 @@ class _Drive:
         self.call_started = 0.0         # when the call in progress began (judge's clock)
         self.stopped_at: float | None = None  # when the judge decided to kill the worker
         self.kill: tuple[Kill, str] | None = None  # why the judge killed this worker, and the particulars
+        self.ended = False              # the judge has sent KILL: from now on it waits for the exit record only
+        self.abandoned = False          # ...which did not come within REAP_S
 
     @property
     def current(self) -> int:
@@ -248,7 +252,7 @@ class _Drive:
         header = {"source": self.program.source, "filename": self.program.filename,
                   "entry_point": self.program.entry_point, "limits": self.limits.to_plain(),
                   "indices": list(range(self.start, len(self.calls))),
-                  "protect": [str(p) for p in self.protect]}
+                  "protect": [str(p) for p in self.hidden]}
         body = self.inputs.encode_list(self.calls[self.start:])  # each call encoded once per sandbox
         self.data.settimeout(self.limits.import_time_s + 5)
         try:
@@ -260,30 +264,40 @@ class _Drive:
         os.set_blocking(self.out, False)
 
     def _pump(self) -> None:
+        """Read the worker until it has ended, or until the clock says to stop waiting for it.
+
+        Every wait is bounded (issue 21, class 1): a call by its own clock and the submission's
+        absolute wall clock; after DONE, DONE_GRACE_S for the worker to close its channels; after
+        a kill, REAP_S for the monitor's exit record. A worker that still holds its channels then
+        (a duplicated stdout, a thread, a descendant) is killed with its whole PID namespace, and a
+        run whose monitor cannot report even that is abandoned: its call in progress ends with no
+        exit status (judge_error), and the judge goes on (closing the control socket tells the
+        monitor to kill whatever is left). Nothing ever waits past the wall clock plus REAP_S.
+        """
         open_fds = {self.data.fileno(), self.ctl.fileno(), self.out}
-        # A worker that said DONE closes its channels (worker.py): once both are closed, nothing it
-        # could still send exists (a copy of a descriptor keeps it open), and its exit record would
-        # add nothing to a finished run, so it is not waited for (the exit takes milliseconds).
-        finished = {self.data.fileno(), self.out}
-        while self.exit_record is None and not (self.protocol.state == "done" and self.kill is None
-                                                and not finished & open_fds):
+        while self.exit_record is None:
+            if self.protocol.state == "done" and self.data.fileno() not in open_fds and self.kill is None:
+                # A worker that said DONE and closed its channel can send nothing more, and its exit
+                # record would add nothing to a finished run (the exit takes milliseconds).
+                break
             readable = channel.wait_readable(sorted(open_fds), self.deadline)
             if not readable and time.monotonic() >= self.deadline:
-                if self.data.fileno() in open_fds and self.kill is None:
-                    self._kill(self._overtime())
-                self.deadline = time.monotonic() + 5.0  # wait for the monitor's exit record
-                if not readable and self.ctl.fileno() not in open_fds:
-                    break
-                continue
+                if not self.ended:
+                    self._end()
+                    continue
+                self.abandoned = True  # killed, and no exit record within REAP_S: stop waiting for it
+                break
             # Frames first: a worker sends a result only once the judge has read what its call printed
             # (worker._drained), so output read after a result's frame is the next call's.
             if self.data.fileno() in readable:
                 data = channel.read_some(self.data.fileno(), 1 << 22)
                 if not data:
                     open_fds.discard(self.data.fileno())
-                    if self.exit_record is None and self.kill is None:
-                        self.deadline = time.monotonic() + 5.0
-                elif self.kill is None:
+                    if not self.ended:
+                        # Nothing more can come from it; its exit record is a moment away, unless it
+                        # lives on without its channel (then the call's own clock ends it).
+                        self.deadline = min(max(self.deadline, time.monotonic() + EXIT_WAIT_S), self.wall)
+                elif self.kill is None and not self.ended:
                     # Once the judge has decided to kill this worker, nothing it sends counts:
                     # a late result must not overwrite the death of the call in progress.
                     try:
@@ -294,7 +308,9 @@ class _Drive:
                     except (channel.ChannelError, ValueError, TypeError, KeyError, OverflowError,
                             RecursionError) as exc:  # WireError and ProtocolError are ValueErrors
                         self._kill(Kill.MALFORMED_FRAME, str(exc)[:200])
-            if self.out in readable:
+                    if self.protocol.state == "done" and self.kill is None:
+                        self._after_done(open_fds)
+            if self.out in open_fds and self.out in readable:
                 data = channel.read_some(self.out)
                 if not data:
                     open_fds.discard(self.out)
@@ -308,6 +324,26 @@ class _Drive:
                         self.exit_record = {"status": None}
                 else:
                     self._on_ctl(data)
+
+    def _after_done(self, open_fds: set[int]) -> None:
+        """DONE: every result is in. Nothing printed from now on is credited: the judge stops reading
+        the output (a write to a duplicated stdout fails at once, so no flush can block on it), and
+        the worker has DONE_GRACE_S to close its channel before it is killed."""
+        if self.out in open_fds:
+            open_fds.discard(self.out)
+            os.close(self.out)
+            self.out = -1
+        self.deadline = min(time.monotonic() + DONE_GRACE_S, self.wall)
+
+    def _end(self) -> None:
+        """The deadline passed: kill the worker (for time, unless every result is in) and give the
+        monitor REAP_S to report its exit."""
+        if self.protocol.state == "done" and self.kill is None:
+            self._send_kill()  # a worker lingering after DONE: no verdict changes
+        else:
+            self._kill(self._overtime())
+        self.ended = True
+        self.deadline = time.monotonic() + REAP_S
 
     def _overtime(self) -> Kill:
         """Which clock ran out: the submission's, loading's or the call's."""
@@ -324,8 +360,7 @@ class _Drive:
         self.protocol.accept(kind, payload)
         if kind == channel.READY:
             layers = frames.parse_ready(payload)
-            self.result.isolation_active = list(layers.active)
-            self.result.isolation_failed = list(layers.failed)
+            self.result.isolation = _isolation(layers.active, layers.failed)
             self._start_clock(self.limits.import_time_s)
         elif kind == channel.LOAD_ERROR:
             load_kind, record = frames.parse_load_error(payload)
@@ -378,6 +413,14 @@ class _Drive:
         if self.kill is None:
             self.kill = (reason, detail)
             self.stopped_at = time.monotonic()
+        self._send_kill()
+        if not self.ended:
+            # The monitor kills at once (SIGKILL to the worker, the init of its PID namespace, and to
+            # its process group) and reports; REAP_S bounds the wait for that report.
+            self.ended = True
+            self.deadline = time.monotonic() + REAP_S
+
+    def _send_kill(self) -> None:
         try:
             self.ctl.sendall(channel.KILL)
         except OSError:
@@ -386,11 +429,23 @@ class _Drive:
     # ------------------------------------------------------------ outcome
     def _finish(self) -> None:
         for closable in (self.data, self.ctl):
-            closable.close()
-        os.close(self.out)
+            closable.close()  # the monitor kills whatever is left of the worker when its socket closes
+        if self.out >= 0:
+            os.close(self.out)
 
     def _next_start(self) -> int:
         """Record the death of the call in progress (if any); return where to resume."""
+        if self.abandoned and self.result.load_error is None:
+            # Killed, and the monitor never said it ended: no fact about the call explains it
+            # (no kill reason is kept, so it reads as the judge's error, not the submission's).
+            death = Death()
+            if not self.loaded:
+                self.result.load_error = LoadError(death=death)
+                return len(self.calls)
+            index = min(self.current, len(self.calls) - 1)
+            if index >= 0:
+                self.result.outcomes[index] = CallOutcome(death=death, time_ms=self._call_ms())
+            return index + 1
         if self.result.load_error is not None or self.current >= len(self.calls):
             if self.kill is not None and self.kill[0] is Kill.MALFORMED_FRAME \
                     and self.result.load_error is None and self.protocol.state != "done":
@@ -418,5 +473,16 @@ class _Drive:
         return Death(kill=kill, detail=detail,
                      exit_code=os.WEXITSTATUS(status) if status is not None and not os.WIFSIGNALED(status) else None,
                      signal=os.WTERMSIG(status) if status is not None and os.WIFSIGNALED(status) else None,
-                     peak_memory_kb=max(0, int(record.get("maxrss_kb", 0)) - int(record.get("baseline_kb", 0))),
+                     # The memory cgroup's peak counts what resident memory misses (memfd, shm, tmpfs pages).
+                     peak_memory_kb=max(0, int(record.get("maxrss_kb", 0)) - int(record.get("baseline_kb", 0)),
+                                        int(record.get("group_peak_kb", 0))),
                      cpu_s=float(record.get("cpu_s", 0.0)))
+
+
+def _isolation(active, failed) -> Isolation:
+    """The layers a worker reported on READY (sent before the submission ran), with what the missing ones expose."""
+    if not failed:
+        return Isolation(tuple(active))
+    from judge.sandbox.isolation import exposure  # only where a layer is missing: its import costs the judge
+
+    return Isolation(tuple(active), tuple(failed), exposure(list(failed)))

@@ -1,10 +1,18 @@
-"""seccomp: a system-call filter that forbids starting programs, processes, sockets, ptrace, IPC.
+"""seccomp: a system-call filter that forbids starting programs, processes, sockets, ptrace, IPC, locks.
 
 A small classic-BPF program, assembled here so that no library is needed.
 Threads stay possible (torch and BLAS need them): `clone` is allowed only with
 CLONE_THREAD, and `clone3`, whose flags a filter cannot read, fails with ENOSYS
 so that glibc falls back to `clone`. Everything denied fails with EPERM, which
 Python turns into a PermissionError the judge can report in the user's terms.
+
+File locks and leases are state the kernel keeps on a file, seen by every process that opens it
+(issue 21, class 2): a lease on a system library makes every process on the host that opens it
+wait for the lease-break time, and a lock on a read-only standard-library file is a channel
+between two runs (or two users). `flock` is denied, and so are the `fcntl` commands that take,
+test or lease a lock (record locks, open-file-description locks, F_SETLEASE); the filter reads
+fcntl's command argument, every other command stays allowed. Nothing Python, numpy or torch do
+in a submission's process takes a lock (the suites pass with the filter).
 """
 from __future__ import annotations
 
@@ -25,6 +33,11 @@ _JGE_K = 0x35
 _JSET_K = 0x45
 _RET_K = 0x06
 
+# fcntl commands that take, test or lease a lock: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK,
+# F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE (the same numbers on x86_64 and aarch64).
+LOCK_COMMANDS = {"F_GETLK": 5, "F_SETLK": 6, "F_SETLKW": 7, "F_OFD_GETLK": 36, "F_OFD_SETLK": 37,
+                 "F_OFD_SETLKW": 38, "F_SETLEASE": 1024}
+
 # Generic numbers (>= 403) are the same on every architecture.
 _GENERIC_DENY = {"io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "open_tree": 428,
                  "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
@@ -32,7 +45,7 @@ _GENERIC_DENY = {"io_uring_setup": 425, "io_uring_enter": 426, "io_uring_registe
 
 _ARCHES = {
     "x86_64": {
-        "audit": 0xC000003E, "clone": 56, "clone3": 435, "x32_base": 0x40000000,
+        "audit": 0xC000003E, "clone": 56, "clone3": 435, "x32_base": 0x40000000, "fcntl": 72, "memfd_create": 319,
         "deny": {"execve": 59, "execveat": 322, "fork": 57, "vfork": 58, "socket": 41, "socketpair": 53,
                  "connect": 42, "bind": 49, "listen": 50, "accept": 43, "accept4": 288,
                  "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "mount": 165,
@@ -48,10 +61,11 @@ _ARCHES = {
                  "shmget": 29, "shmat": 30, "shmctl": 31, "shmdt": 67, "semget": 64, "semop": 65,
                  "semctl": 66, "semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71,
                  "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243,
-                 "mq_notify": 244, "mq_getsetattr": 245},
+                 "mq_notify": 244, "mq_getsetattr": 245,
+                 "flock": 73},  # file locks (see the module's docstring)
     },
     "aarch64": {
-        "audit": 0xC00000B7, "clone": 220, "clone3": 435, "x32_base": None,
+        "audit": 0xC00000B7, "clone": 220, "clone3": 435, "x32_base": None, "fcntl": 25, "memfd_create": 279,
         "deny": {"execve": 221, "execveat": 281, "socket": 198, "socketpair": 199, "connect": 203,
                  "bind": 200, "listen": 201, "accept": 202, "accept4": 242, "ptrace": 117,
                  "process_vm_readv": 270, "process_vm_writev": 271, "mount": 40, "umount2": 39,
@@ -65,7 +79,8 @@ _ARCHES = {
                  "mq_open": 180, "mq_unlink": 181, "mq_timedsend": 182, "mq_timedreceive": 183,
                  "mq_notify": 184, "mq_getsetattr": 185, "msgget": 186, "msgctl": 187, "msgrcv": 188,
                  "msgsnd": 189, "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193, "shmget": 194,
-                 "shmctl": 195, "shmat": 196, "shmdt": 197},
+                 "shmctl": 195, "shmat": 196, "shmdt": 197,
+                 "flock": 32},
     },
 }
 
@@ -79,15 +94,17 @@ def supported() -> tuple[bool, str]:
                 return False, "the kernel has no seccomp"
     except OSError:
         return False, "cannot read /proc/self/status"
-    return True, "execve, fork, sockets, ptrace, mount, namespaces and System V / POSIX-queue IPC are denied"
+    return True, ("execve, fork, sockets, ptrace, mount, namespaces, System V / POSIX-queue IPC, file locks "
+                  "and leases are denied (and memfd_create where no memory cgroup counts its pages)")
 
 
 def _op(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("<HBBI", code, jt, jf, k & 0xFFFFFFFF)
 
 
-def program(machine: str | None = None) -> bytes:
-    """The filter for `machine` as raw sock_filter instructions."""
+def program(machine: str | None = None, deny_memfd: bool = False) -> bytes:
+    """The filter for `machine` as raw sock_filter instructions; `deny_memfd` also denies
+    memfd_create (where no memory cgroup counts the pages of a memfd that is never mapped)."""
     table = _ARCHES[machine or syscalls.MACHINE]
     eperm = _RET_ERRNO | errno.EPERM
     ops = [_op(_LD_ABS_W, 4),                           # arch
@@ -96,9 +113,18 @@ def program(machine: str | None = None) -> bytes:
            _op(_LD_ABS_W, 0)]                           # syscall number
     if table["x32_base"] is not None:
         ops += [_op(_JGE_K, table["x32_base"], jt=0, jf=1), _op(_RET_K, eperm)]
-    for number in sorted({*table["deny"].values(), *_GENERIC_DENY.values()}):
+    denied = {*table["deny"].values(), *_GENERIC_DENY.values()}
+    if deny_memfd:
+        denied.add(table["memfd_create"])
+    for number in sorted(denied):
         ops += [_op(_JEQ_K, number, jt=0, jf=1), _op(_RET_K, eperm)]
     ops += [_op(_JEQ_K, table["clone3"], jt=0, jf=1), _op(_RET_K, _RET_ERRNO | errno.ENOSYS)]
+    commands = sorted(LOCK_COMMANDS.values())
+    ops += [_op(_JEQ_K, table["fcntl"], jt=0, jf=2 * len(commands) + 2),
+            _op(_LD_ABS_W, 24)]                         # args[1] low word: the command (an unsigned int)
+    for command in commands:
+        ops += [_op(_JEQ_K, command, jt=0, jf=1), _op(_RET_K, eperm)]
+    ops += [_op(_RET_K, _RET_ALLOW)]
     ops += [_op(_JEQ_K, table["clone"], jt=0, jf=3),
             _op(_LD_ABS_W, 16),                         # args[0] low word: clone flags
             _op(_JSET_K, _CLONE_THREAD, jt=1, jf=0),
@@ -111,9 +137,9 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def install() -> None:
+def install(deny_memfd: bool = False) -> None:
     """Load the filter into this process (irreversible); raises OSError on failure."""
-    code = program()
+    code = program(deny_memfd=deny_memfd)
     buffer = ctypes.create_string_buffer(code, len(code))
     prog = _SockFprog(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
     syscalls.no_new_privs()

@@ -22,19 +22,19 @@ from pathlib import Path
 
 from judge import harness, wire
 from judge.execute import Call, ErrorInfo, describe_error, register_source
-from judge.sandbox import channel, isolation
-from judge.sandbox.limits import Limits
-from judge.sandbox.result import Refusal
+from judge.sandbox import cgroups, channel, isolation
+from judge.contract import Limits, Refusal
 from judge.wording import a as article
 
 from judge.sandbox.channel import DONE, LOAD_ERROR, LOADED, READY, REQUEST, RESULT
 
 
-def main(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
+def main(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], disabled: tuple[str, ...],
+         group: cgroups.RunGroup | None = None) -> None:
     """Entry point in the child; never returns."""
     code = 0
     try:
-        _serve(data_fd, out_fd, scratch, protected, disabled)
+        _serve(data_fd, out_fd, scratch, protected, disabled, group)
     except BaseException:  # the child must exit through os._exit, never unwind into the zygote
         code = 70
     finally:
@@ -46,7 +46,8 @@ def main(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], 
         os._exit(code)
 
 
-def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
+def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], disabled: tuple[str, ...],
+           group: cgroups.RunGroup | None) -> None:
     os.dup2(out_fd, 1)
     os.dup2(out_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -60,10 +61,10 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     limits = Limits.from_plain(request["limits"])
     calls = [Call.from_plain(c) for c in wire.decode(body, len(body) + 1)]
     indices = request["indices"]
-    # The server's list, and what the judge added since it started (the directory being graded).
+    # The server's list, and this run's own (the directory being graded): it travels with the request.
     protected = tuple(dict.fromkeys(protected + tuple(Path(p) for p in request.get("protect", ()))))
     ctx = isolation.ChildContext(limits=limits, scratch=scratch, keep_fds=(sock.fileno(),), protected=protected,
-                                 calls=len(calls), disabled=disabled)
+                                 calls=len(calls), disabled=disabled, group=group)
     isolation.apply_all(ctx)
     _set_threads(limits.threads)
     bound = harness.bind()

@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from judge import execute, wire
-from judge.sandbox import isolation, namespaces, worker
+from judge.sandbox import cgroups, isolation, namespaces, worker
 
 from judge.sandbox import channel
 from judge.sandbox.channel import KILL, SERVER_FAILED as FAILED, SERVER_READY as READY, SPAWN
@@ -210,6 +210,8 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
              protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     scratch = Path(tempfile.mkdtemp(prefix="judge-run-", dir=scratch_root))
+    # Made as the judge's user, before the user namespace: the worker joins it and writes its limits.
+    group = cgroups.RunGroup.create(scratch.name)
     # The user namespace (and the PID namespace, whose next process is the worker): the worker
     # notices what it did not get and reports those layers as missing.
     namespaces.enter(user="user namespace" not in disabled, pid="pid namespace" not in disabled)
@@ -218,7 +220,7 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
     if pid == 0:
         ctl.close()
         os.setsid()
-        worker.main(data.detach(), out_write, scratch, protected, disabled)  # never returns
+        worker.main(data.detach(), out_write, scratch, protected, disabled, group)  # never returns
     data.close()
     os.close(out_write)
     status, usage = _wait_or_kill(pid, ctl)
@@ -226,13 +228,16 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
     if killed:
         _, status, usage = os.wait4(pid, 0)
     _kill_all(pid)  # whatever it left behind in its process group
-    shutil.rmtree(scratch, ignore_errors=True)  # rmtree does not follow planted symlinks
     record = {"status": status, "maxrss_kb": usage.ru_maxrss, "cpu_s": usage.ru_utime + usage.ru_stime,
-              "killed": killed, "baseline_kb": baseline_kb}
+              "killed": killed, "baseline_kb": baseline_kb, "group_peak_kb": group.peak_kb(),
+              "oom_kills": group.oom_kills()}
+    group.remove()
     try:
         channel.send_frame(ctl, channel.EXIT, json.dumps(record).encode())
     except OSError:
         pass
+    # After the record: removing many files must not delay the judge (nor count as the run's time).
+    shutil.rmtree(scratch, ignore_errors=True)  # rmtree does not follow planted symlinks
 
 
 def _rss_kb() -> int:

@@ -1,14 +1,20 @@
 """Accounts and their API tokens: created once, shown once, stored only as a hash.
 
+A token may carry an expiry; `revoke` ends it at once and `rotate` replaces it
+(the old one stops working at once). Every request looks its token up in the
+database, so neither waits for any cache to age.
+
 Tokens are 256 random bits, so a plain SHA-256 is enough to store them: unlike
 passwords they cannot be guessed, and a fast hash lets every request be looked
 up by its hash (an index) instead of trying a slow hash against every account.
 """
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 import secrets
+import time
 from dataclasses import dataclass
 
 from judge.errors import ConfigError
@@ -16,6 +22,8 @@ from judge.service.storage import ROLES, Store, User
 
 TOKEN_PREFIX = "tj_"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}")
+DURATION = re.compile(r"(\d+)([mhdw])")
+UNITS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
 
 @dataclass(frozen=True)
@@ -28,7 +36,33 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def add_user(store: Store, name: str, role: str = "learner", course: str = "") -> NewAccount:
+def new_token() -> str:
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def parse_expiry(value: str | None, now: float | None = None) -> float | None:
+    """When a token given `--expires VALUE` ends: a duration (90m, 12h, 30d, 2w) or a date (2027-01-31, UTC)."""
+    if value is None:
+        return None
+    now = time.time() if now is None else now
+    if m := DURATION.fullmatch(value.strip()):
+        if int(m.group(1)) == 0:
+            raise ConfigError(f"--expires {value}: a duration above zero")
+        return now + int(m.group(1)) * UNITS[m.group(2)]
+    try:
+        when = dt.datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise ConfigError(f"--expires {value!r}: expected a duration (90m, 12h, 30d, 2w) or a date "
+                          "(2027-01-31 or 2027-01-31T18:00, UTC)") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.timezone.utc)
+    if when.timestamp() <= now:
+        raise ConfigError(f"--expires {value}: that is in the past")
+    return when.timestamp()
+
+
+def add_user(store: Store, name: str, role: str = "learner", course: str = "",
+             expires_at: float | None = None) -> NewAccount:
     if not NAME.fullmatch(name):
         raise ConfigError(f"user name {name!r}: expected 1-64 letters, digits or _.@- (starting with a letter or digit)")
     if role not in ROLES:
@@ -37,8 +71,18 @@ def add_user(store: Store, name: str, role: str = "learner", course: str = "") -
         raise ConfigError("an instructor needs a course (--course NAME): it is whose submissions they see")
     if course and not NAME.fullmatch(course):
         raise ConfigError(f"course {course!r}: expected 1-64 letters, digits or _.@-")
-    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    return NewAccount(store.add_user(name, role, course, hash_token(token)), token)
+    token = new_token()
+    return NewAccount(store.add_user(name, role, course, hash_token(token), expires_at), token)
+
+
+def rotate(store: Store, name: str, expires_at: float | None = None) -> NewAccount:
+    """A new token for `name`; the old one (revoked or not) stops working at once."""
+    token = new_token()
+    return NewAccount(store.set_token(name, hash_token(token), expires_at), token)
+
+
+def revoke(store: Store, name: str) -> None:
+    store.revoke(name)
 
 
 def authenticate(store: Store, token: str) -> User | None:

@@ -1,30 +1,51 @@
 """The HTTP API (FastAPI): submissions, problems' public parts, accounts by bearer token.
 
 Fixed paths under /api/v1 (see the README); every error is JSON
-`{"error": {"status": N, "message": "..."}}` with its HTTP status. The
-OpenAPI description is served at /api/v1/openapi.json; FastAPI's /docs and
-/redoc pages are not, since they load their scripts from a CDN and the
-service works offline.
+`{"error": {"status": N, "message": "..."}}` with its HTTP status, an
+unexpected one and a database that does not answer (503, Retry-After)
+included. The OpenAPI description is served at /api/v1/openapi.json; FastAPI's
+/docs and /redoc pages are not, since they load their scripts from a CDN and
+the service works offline.
 """
 
+import json
 import logging
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from judge.errors import ConfigError
 from judge.service.accounts import authenticate
 from judge.service.config import ServiceConfig
+from judge.service.gradebook import gradebook, gradebook_csv, gradebook_json
 from judge.service.queue import Queue
 from judge.service.ratelimit import RateLimiter
-from judge.service.storage import DONE, QUEUED, RUNNING, Store, User
+from judge.service.similarity import similar_pairs
+from judge.service.storage import DONE, QUEUED, RUNNING, QuotaExceeded, Quota, Store, User
 
 log = logging.getLogger("judge.service.api")
 PREFIX = "/api/v1"
+
+
+DATABASE_DOWN = (OperationalError, InterfaceError, DisconnectionError, PoolTimeout)
+MAX_OFFSET = 1 << 31     # far past any real listing, and inside every database's integers
+
+
+class AsciiJSON(JSONResponse):
+    """JSON with every non-ASCII character escaped: a lone surrogate echoed in a message cannot break it."""
+
+    def render(self, content) -> bytes:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+def error_response(status: int, message: str, headers: dict[str, str] | None = None) -> AsciiJSON:
+    return AsciiJSON({"error": {"status": status, "message": message}}, status_code=status, headers=headers)
 
 
 class ApiError(Exception):
@@ -75,8 +96,35 @@ class BodyLimit:
         return await self.app(scope, replay, send)
 
 
+class HostCheck:
+    """Answers 400 (JSON) to a request whose Host header is not in `allowed` ("*" allows any;
+    "*.example.org" any subdomain): a service behind a name is not served under any other."""
+
+    def __init__(self, app, allowed: tuple[str, ...]):
+        self.app, self.allowed = app, tuple(h.lower() for h in allowed)
+
+    def ok(self, host: str) -> bool:
+        if "*" in self.allowed:
+            return True
+        if host.startswith("["):                      # [::1]:8000
+            name = host[1:].partition("]")[0]
+        else:
+            name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+        name = name.lower()
+        return any(name == a or (a.startswith("*.") and name.endswith(a[1:])) for a in self.allowed)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+        if not self.ok(host):
+            return await _send_error(send, 400, f"Host {host!r} is not served here "
+                                                "(JUDGE_SERVICE_ALLOWED_HOSTS lists the names that are)")
+        return await self.app(scope, receive, send)
+
+
 async def _send_error(send, status: int, message: str) -> None:
-    response = JSONResponse({"error": {"status": status, "message": message}}, status_code=status)
+    response = error_response(status, message)
     await send({"type": "http.response.start", "status": status, "headers": response.raw_headers})
     await send({"type": "http.response.body", "body": response.body})
 
@@ -84,24 +132,39 @@ async def _send_error(send, status: int, message: str) -> None:
 def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> FastAPI:
     """The API over `store` (accounts, submissions), `queue` (to workers) and `judge` (problems)."""
     app = FastAPI(title="tensor-judge", version="1", openapi_url=f"{PREFIX}/openapi.json", docs_url=None,
-                  redoc_url=None, swagger_ui_oauth2_redirect_url=None)
+                  redoc_url=None, swagger_ui_oauth2_redirect_url=None, default_response_class=AsciiJSON)
     limiter = RateLimiter(config.rate_per_minute, config.rate_burst)
+    # Unknown tokens, per client address: each costs a database lookup, and guessing is what they are.
+    failures = RateLimiter(config.auth_failures_per_minute, config.auth_failures_burst)
+    quota = Quota(config.max_queued, config.max_queued_bytes)
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"error": {"status": exc.status, "message": exc.message}}, status_code=exc.status,
-                            headers=exc.headers)
+        return error_response(exc.status, exc.message, exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": {"status": exc.status_code, "message": str(exc.detail)}},
-                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
+        return error_response(exc.status_code, str(exc.detail), getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
-        return JSONResponse({"error": {"status": 422, "message": f"{where}: {first.get('msg')}"}}, status_code=422)
+        return error_response(422, f"{where}: {first.get('msg')}")
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database_error(_request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        if isinstance(exc, DATABASE_DOWN):
+            log.warning("the database does not answer: %s", str(exc).strip().splitlines()[0] if str(exc) else exc)
+            return error_response(503, "the database does not answer; nothing was stored: retry later",
+                                  {"Retry-After": str(config.db_retry_after_s)})
+        log.error("database error", exc_info=exc)
+        return error_response(500, "internal error (the database refused the request); nothing was stored")
+
+    @app.exception_handler(Exception)
+    async def unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        log.error("unexpected error", exc_info=exc)
+        return error_response(500, f"internal error ({type(exc).__name__})")
 
     def caller(request: Request) -> User:
         header = request.headers.get("authorization", "")
@@ -109,9 +172,15 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
         if scheme.lower() != "bearer" or not token.strip():
             raise ApiError(401, "missing token: send `Authorization: Bearer TOKEN`",
                            {"WWW-Authenticate": "Bearer"})
+        client = request.client.host if request.client else ""
+        wait = failures.wait(client)
+        if wait:
+            raise ApiError(429, f"too many requests with unknown tokens from {client}; retry in {wait:.0f} s",
+                           {"Retry-After": str(max(1, round(wait + 0.5)))})
         user = authenticate(store, token.strip())
         if user is None:
-            raise ApiError(401, "unknown token", {"WWW-Authenticate": "Bearer"})
+            failures.take(client)
+            raise ApiError(401, "unknown, revoked or expired token", {"WWW-Authenticate": "Bearer"})
         wait = limiter.take(str(user.id))
         if wait:
             raise ApiError(429, f"rate limit of {config.rate_per_minute:g} requests per minute exceeded; "
@@ -120,11 +189,29 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
 
     Caller = Annotated[User, Depends(caller)]
 
+    def instructor(user: Caller) -> User:
+        if user.role != "instructor":
+            raise ApiError(403, "instructors only")
+        return user
+
+    Instructor = Annotated[User, Depends(instructor)]
+
+    def create(user: User, items: list[tuple[str, str]]) -> list[str]:
+        try:
+            return store.create(user, items, quota)
+        except QuotaExceeded as exc:
+            raise ApiError(429, str(exc), {"Retry-After": str(max(1, min(300, round(exc.wait_s))))}) from None
+
     def checked(item: SubmissionIn, index: int | None = None) -> tuple[str, str]:
         where = "" if index is None else f"submissions.{index}."
         if item.problem not in judge.problem_ids():
             raise ApiError(404, f"{where}problem: no problem {item.problem!r} (GET {PREFIX}/problems lists them)")
-        size = len(item.source.encode("utf-8", "surrogatepass"))
+        try:
+            item.source.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ApiError(422, f"{where}source: not valid Unicode (a lone surrogate at character {exc.start})") \
+                from None
+        size = len(item.source.encode("utf-8"))
         if size > config.max_source_bytes:
             raise ApiError(413, f"{where}source: {size} bytes; the limit is {config.max_source_bytes}")
         if "\x00" in item.source:
@@ -166,7 +253,7 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
     @app.post(f"{PREFIX}/submissions", status_code=202)
     def submit(item: SubmissionIn, user: Caller) -> dict:
         """Queue one submission; poll GET /api/v1/submissions/{id} for its report."""
-        ids = store.create(user, [checked(item)])
+        ids = create(user, [checked(item)])
         enqueue_all(ids)
         return {"id": ids[0]}
 
@@ -176,12 +263,13 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
         if len(batch.submissions) > config.max_batch:
             raise ApiError(413, f"submissions: {len(batch.submissions)} in one batch; the limit is {config.max_batch}")
         items = [checked(item, i) for i, item in enumerate(batch.submissions)]
-        ids = store.create(user, items)
+        ids = create(user, items)
         enqueue_all(ids)
         return {"ids": ids}
 
     @app.get(f"{PREFIX}/submissions")
-    def list_submissions(user: Caller, limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0),
+    def list_submissions(user: Caller, limit: int = Query(50, ge=1, le=500),
+                         offset: int = Query(0, ge=0, le=MAX_OFFSET),
                          status: str | None = Query(None, pattern=f"^({QUEUED}|{RUNNING}|{DONE})$")) -> dict:
         """Newest first: yours, or (instructors) every submission of your course; no reports."""
         found = store.visible_to(user, limit=limit, offset=offset, status=status)
@@ -198,5 +286,30 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
         # The same answer whether it does not exist or is someone else's: ids are not to be probed.
         raise ApiError(404, f"no submission {submission_id!r} of yours")
 
+    @app.get(f"{PREFIX}/gradebook")
+    def get_gradebook(user: Instructor, format: str = Query("json", pattern="^(json|csv)$")):
+        """Instructors: per learner of your course and problem, the best verdict, attempts, first accepted."""
+        entries = gradebook(store, user.course)
+        if format == "csv":
+            return Response(gradebook_csv(entries), media_type="text/csv; charset=utf-8",
+                            headers={"Content-Disposition": f'attachment; filename="{user.course}-gradebook.csv"'})
+        return gradebook_json(user.course, entries)
+
+    @app.get(f"{PREFIX}/similarity")
+    def get_similarity(user: Instructor, problem: str = Query(min_length=1, max_length=64),
+                       threshold: float = Query(0.8, ge=0.0, le=1.0)) -> dict:
+        """Instructors: pairs of your course's learners whose submissions to `problem` are alike."""
+        if problem not in judge.problem_ids():
+            raise ApiError(404, f"no problem {problem!r}")
+        try:
+            starter = judge.problem(problem).starter
+        except ConfigError:
+            starter = ""
+        _, submissions = store.course(user.course, problem)
+        pairs = similar_pairs(submissions, threshold, boilerplate=starter)
+        return {"course": user.course, "problem": problem, "threshold": threshold,
+                "submissions": len(submissions), "pairs": [pair.to_json() for pair in pairs]}
+
     app.add_middleware(BodyLimit, limit=config.max_request_bytes)
+    app.add_middleware(HostCheck, allowed=config.allowed_hosts)
     return app

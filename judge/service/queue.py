@@ -78,7 +78,9 @@ class RedisQueue:
     def enqueue(self, submission_id: str) -> bool:
         import redis
         from dramatiq import Message
-        from dramatiq.errors import ConnectionError as BrokerConnectionError
+        from dramatiq import errors
+
+        BrokerConnectionError = getattr(errors, "BrokerConnectionError", None) or errors.ConnectionError
 
         message = Message(queue_name=QUEUE_NAME, actor_name=ACTOR_NAME, args=(submission_id,), kwargs={},
                           options={})

@@ -25,3 +25,12 @@ class RateLimiter:
                 return 0.0
             self._buckets[key] = (tokens, now)
             return (1.0 - tokens) / rate if rate > 0 else float("inf")
+
+    def wait(self, key: str, now: float | None = None) -> float:
+        """What `take` would answer, without counting anything."""
+        now = time.monotonic() if now is None else now
+        rate = self.per_minute / 60.0
+        with self._lock:
+            tokens, last = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) * rate)
+        return 0.0 if tokens >= 1.0 else ((1.0 - tokens) / rate if rate > 0 else float("inf"))

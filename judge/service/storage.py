@@ -10,20 +10,28 @@ carries ids. Three operations make at-least-once delivery safe:
 - `stale` finds submissions that a dead worker or a lost message left behind,
   for the reaper to enqueue again.
 
+Fairness between learners lives here too: a delivered id is a turn to judge,
+and `claim_next` spends it on the queued submission whose owner has the fewest
+running and was served longest ago (round robin), so one learner's backlog
+delays another's single submission by at most about one judging per worker.
+`create` refuses work past a learner's bound on queued submissions and bytes.
+
 SQLite (the default, embedded) and PostgreSQL both run these as single
 statements; SQLite runs in WAL mode so the API and workers can share the file.
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from sqlalchemy import (Float, case, ForeignKey, Integer, String, Text, create_engine, event, func, or_, select,
-                        update)
+from sqlalchemy import (Float, case, ForeignKey, Integer, String, Text, create_engine, event, func, inspect, or_,
+                        select, text, update)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -47,6 +55,11 @@ class UserRow(Base):
     course: Mapped[str] = mapped_column(String(64), default="")
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[float] = mapped_column(Float)
+    # Columns added after the first release are nullable, so `_add_missing_columns` can add them
+    # to an existing database with a plain ALTER TABLE.
+    expires_at: Mapped[float | None] = mapped_column(Float, nullable=True)     # the token's end (None: never)
+    revoked_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    last_claimed_at: Mapped[float | None] = mapped_column(Float, nullable=True)  # when a worker last took theirs
 
 
 class SubmissionRow(Base):
@@ -56,6 +69,7 @@ class SubmissionRow(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     problem: Mapped[str] = mapped_column(String(64))
     source: Mapped[str] = mapped_column(Text)
+    source_bytes: Mapped[int | None] = mapped_column(Integer, nullable=True)   # UTF-8 size (the queue bound)
     status: Mapped[str] = mapped_column(String(16), index=True)
     verdict: Mapped[str | None] = mapped_column(String(32), nullable=True)
     report: Mapped[str | None] = mapped_column(Text, nullable=True)
@@ -81,6 +95,39 @@ class User:
 
 
 @dataclass(frozen=True)
+class Account:
+    """A user as `judge service users list` shows it: the token's state, never the token."""
+
+    user: User
+    created_at: float
+    expires_at: float | None
+    revoked_at: float | None
+
+    def state(self, now: float) -> str:
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at is not None and self.expires_at <= now:
+            return "expired"
+        return "active"
+
+
+class QuotaExceeded(Exception):
+    """A learner's queued work would pass its bound; `wait_s` estimates when there is room."""
+
+    def __init__(self, message: str, wait_s: float):
+        super().__init__(message)
+        self.wait_s = wait_s
+
+
+@dataclass(frozen=True)
+class Quota:
+    """A bound on one learner's unfinished (queued or running) submissions: how many, how many bytes."""
+
+    submissions: int
+    source_bytes: int
+
+
+@dataclass(frozen=True)
 class Submission:
     id: str
     user: str
@@ -95,6 +142,7 @@ class Submission:
     claimed_at: float | None = None
     extra_judgings: int = 0
     conflicting_judgings: int = 0
+    worker: str | None = None          # who claimed it last (host:pid)
 
     def to_json(self, *, with_report: bool = True) -> dict:
         data = {"id": self.id, "status": self.status, "problem": self.problem, "user": self.user,
@@ -110,11 +158,13 @@ class Store:
     def __init__(self, url: str):
         try:
             if url.startswith("sqlite"):
+                _create_private(url)
                 self.engine: Engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
                 self.engine = create_engine(url, pool_pre_ping=True)
             Base.metadata.create_all(self.engine)
+            _add_missing_columns(self.engine)
         except (ArgumentError, OperationalError, ImportError) as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise ConfigError(f"database {_safe_url(url)}: {first}") from None
@@ -130,9 +180,10 @@ class Store:
         return (Path(database).resolve().parent,)
 
     # ------------------------------------------------------------ accounts
-    def add_user(self, name: str, role: str, course: str, token_hash: str) -> User:
+    def add_user(self, name: str, role: str, course: str, token_hash: str, expires_at: float | None = None) -> User:
         with Session(self.engine) as session, session.begin():
-            row = UserRow(name=name, role=role, course=course, token_hash=token_hash, created_at=time.time())
+            row = UserRow(name=name, role=role, course=course, token_hash=token_hash, created_at=time.time(),
+                          expires_at=expires_at)
             session.add(row)
             try:
                 session.flush()
@@ -141,18 +192,55 @@ class Store:
             return _user(row)
 
     def user_by_token_hash(self, token_hash: str) -> User | None:
+        """The user whose token this is, unless it was revoked or has expired."""
+        now = time.time()
         with Session(self.engine) as session:
-            row = session.scalar(select(UserRow).where(UserRow.token_hash == token_hash))
+            row = session.scalar(select(UserRow).where(UserRow.token_hash == token_hash, UserRow.revoked_at.is_(None),
+                                                       or_(UserRow.expires_at.is_(None), UserRow.expires_at > now)))
             return _user(row) if row else None
 
+    def accounts(self) -> list[Account]:
+        with Session(self.engine) as session:
+            return [Account(_user(r), r.created_at, r.expires_at, r.revoked_at)
+                    for r in session.scalars(select(UserRow).order_by(UserRow.name))]
+
+    def revoke(self, name: str) -> None:
+        """The user's token stops working now (the account and its submissions stay)."""
+        self._update_user(name, revoked_at=time.time())
+
+    def set_token(self, name: str, token_hash: str, expires_at: float | None) -> User:
+        """A new token for the user (the old one stops working now); un-revokes the account."""
+        return self._update_user(name, token_hash=token_hash, expires_at=expires_at, revoked_at=None)
+
+    def _update_user(self, name: str, **values) -> User:
+        with Session(self.engine) as session, session.begin():
+            row = session.scalar(select(UserRow).where(UserRow.name == name))
+            if row is None:
+                raise ConfigError(f"no user {name!r} (judge service users list shows them)")
+            for key, value in values.items():
+                setattr(row, key, value)
+            return _user(row)
+
     # ------------------------------------------------------------ submissions
-    def create(self, user: User, items: Iterable[tuple[str, str]]) -> list[str]:
-        """New queued submissions of (problem, source), in one transaction; their ids."""
+    def create(self, user: User, items: Iterable[tuple[str, str]], quota: Quota | None = None) -> list[str]:
+        """New queued submissions of (problem, source), in one transaction; their ids.
+
+        With a `quota`, raises QuotaExceeded (and stores nothing) when the user's unfinished
+        submissions would pass it. The user's row is written first, so concurrent requests of one
+        user are counted one after the other (a row lock on PostgreSQL, the write lock on SQLite).
+        """
         now = time.time()
-        rows = [SubmissionRow(id=uuid.uuid4().hex, user_id=user.id, problem=problem, source=source, status=QUEUED,
+        rows = [SubmissionRow(id=uuid.uuid4().hex, user_id=user.id, problem=problem, source=source,
+                              source_bytes=len(source.encode("utf-8", "surrogatepass")), status=QUEUED,
                               created_at=now, queued_at=now, attempts=0) for problem, source in items]
         ids = [r.id for r in rows]
         with Session(self.engine) as session, session.begin():
+            if quota is not None:
+                session.execute(update(UserRow).where(UserRow.id == user.id).values(name=UserRow.name))
+                n, size = session.execute(
+                    select(func.count(), func.coalesce(func.sum(SubmissionRow.source_bytes), 0))
+                    .where(SubmissionRow.user_id == user.id, SubmissionRow.status != DONE)).one()
+                _check_quota(quota, n, size, len(rows), sum(r.source_bytes for r in rows))
             session.add_all(rows)
         return ids
 
@@ -176,6 +264,19 @@ class Store:
         with Session(self.engine) as session:
             return [_submission(s, u.name, with_source=False) for s, u in session.execute(query)]
 
+    def course(self, course: str, problem: str | None = None) -> tuple[list[User], list[Submission]]:
+        """A course's learners (by name) and their submissions (oldest first; to one problem if given)."""
+        with Session(self.engine) as session:
+            learners = [_user(r) for r in session.scalars(select(UserRow).where(
+                UserRow.course == course, UserRow.role == "learner").order_by(UserRow.name))]
+            query = (select(SubmissionRow, UserRow).join(UserRow, SubmissionRow.user_id == UserRow.id)
+                     .where(UserRow.course == course, UserRow.role == "learner"))
+            if problem is not None:
+                query = query.where(SubmissionRow.problem == problem)
+            found = [_submission(s, u.name) for s, u in
+                     session.execute(query.order_by(SubmissionRow.created_at, SubmissionRow.id))]
+        return learners, found
+
     def counts(self) -> dict[str, int]:
         with Session(self.engine) as session:
             rows = session.execute(select(SubmissionRow.status, func.count()).group_by(SubmissionRow.status))
@@ -195,7 +296,33 @@ class Store:
                 return None
             row = session.get(SubmissionRow, submission_id)
             owner = session.get(UserRow, row.user_id)
+            owner.last_claimed_at = now
             return _submission(row, owner.name)
+
+    def claim_next(self, worker: str, lease_s: float, *, tries: int = 20) -> Submission | None:
+        """Take the fairest claimable submission, or None when there is none.
+
+        Fairest: its owner has the fewest submissions running, then was served longest ago (so
+        owners take turns), then it is the owner's oldest. Two workers may pick the same one; the
+        conditional UPDATE of `claim` lets one have it and the other picks again.
+        """
+        for _ in range(tries):
+            now = time.time()
+            s, u = SubmissionRow, UserRow
+            running = (select(s.user_id, func.count().label("n")).where(s.status == RUNNING, s.deadline >= now)
+                       .group_by(s.user_id).subquery())
+            pick = (select(s.id).join(u, u.id == s.user_id).outerjoin(running, running.c.user_id == s.user_id)
+                    .where(or_(s.status == QUEUED, (s.status == RUNNING) & (s.deadline < now)))
+                    .order_by(func.coalesce(running.c.n, 0), func.coalesce(u.last_claimed_at, 0.0), s.created_at,
+                              s.id).limit(1))
+            with Session(self.engine) as session:
+                candidate = session.scalar(pick)
+            if candidate is None:
+                return None
+            claimed = self.claim(candidate, worker, lease_s)
+            if claimed is not None:
+                return claimed
+        return None
 
     def finish(self, submission_id: str, report: dict) -> bool:
         """Store the result unless one is stored already; whether this call stored it."""
@@ -249,6 +376,42 @@ class Store:
                                         .order_by(SubmissionRow.created_at)))
 
 
+def _check_quota(quota: Quota, held: int, held_bytes: int, adding: int, adding_bytes: int) -> None:
+    if held + adding > quota.submissions:
+        over = held + adding - quota.submissions
+        raise QuotaExceeded(f"{held} of your submissions are still queued or running and the limit is "
+                            f"{quota.submissions}; {adding} more would pass it: wait for {over} to finish",
+                            wait_s=float(over))
+    if held_bytes + adding_bytes > quota.source_bytes:
+        raise QuotaExceeded(f"your queued and running submissions hold {held_bytes} bytes of source and the limit "
+                            f"is {quota.source_bytes}; {adding_bytes} more would pass it", wait_s=float(max(1, held)))
+
+
+def _create_private(url: str) -> None:
+    """A new SQLite file is created 0600 (SQLite gives its -wal and -shm files the same mode)."""
+    from sqlalchemy.engine import make_url
+
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    if not path.exists() and path.parent.is_dir():
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Columns this version added to a table an older version created (all nullable)."""
+    present = inspect(engine)
+    with engine.begin() as connection:
+        for table in Base.metadata.sorted_tables:
+            have = {c["name"] for c in present.get_columns(table.name)}
+            for column in table.columns:
+                if column.name not in have:
+                    kind = column.type.compile(dialect=engine.dialect)
+                    connection.execute(text(f'ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}'))
+
+
 def _sqlite_pragmas(connection, _record) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")       # readers never block the writer (API + workers)
@@ -266,7 +429,7 @@ def _submission(row: SubmissionRow, owner: str, *, with_source: bool = True) -> 
                       status=row.status, verdict=row.verdict, report=json.loads(row.report) if row.report else None,
                       created_at=row.created_at, finished_at=row.finished_at, attempts=row.attempts,
                       claimed_at=row.claimed_at, extra_judgings=row.extra_judgings,
-                      conflicting_judgings=row.conflicting_judgings)
+                      conflicting_judgings=row.conflicting_judgings, worker=row.worker)
 
 
 def _safe_url(url: str) -> str:

@@ -9,6 +9,7 @@ worker process only: the parent process never imports torch or starts a sandbox.
 from __future__ import annotations
 
 import logging
+import threading
 
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker
@@ -32,16 +33,31 @@ def make_broker(url: str) -> RedisBroker:
 
 
 class WarmJudge(dramatiq.Middleware):
-    """Starts one warm `Judge` (its fork server, every problem prepared) per worker process."""
+    """Starts one warm `Judge` (its fork server, every problem prepared) per worker process.
+
+    If that fails at boot (the database does not answer yet, say), the process stays up and tries
+    again on its next message, so a worker host started during an outage judges once it ends.
+    """
 
     def __init__(self) -> None:
         self.processor = None
+        self._lock = threading.Lock()
 
     def after_process_boot(self, broker) -> None:
-        from judge.service.worker import new_processor
+        try:
+            self.ready()
+        except Exception:  # logged; the next message tries again
+            log.exception("this worker could not start its judge; it tries again on its next message")
 
-        self.processor = new_processor(ServiceConfig.from_env())
-        log.info("worker %s is warm", self.processor.name)
+    def ready(self):
+        """The warm processor, built now if it is not yet (raises when it cannot be)."""
+        with self._lock:
+            if self.processor is None:
+                from judge.service.worker import new_processor
+
+                self.processor = new_processor(ServiceConfig.from_env())
+                log.info("worker %s is warm", self.processor.name)
+            return self.processor
 
     def before_process_stop(self, broker) -> None:
         if self.processor is not None:
@@ -62,7 +78,7 @@ broker, warm_judge = _configured_broker()
 
 @dramatiq.actor(actor_name=ACTOR_NAME, queue_name=QUEUE_NAME, max_retries=3, min_backoff=1000, max_backoff=10_000)
 def judge_submission(submission_id: str) -> None:
-    if warm_judge.processor is None:  # boot failed: raise so the message is retried elsewhere
-        raise RuntimeError("this worker has no judge")
-    outcome = warm_judge.processor.process(submission_id)
-    log.info("submission %s: %s", submission_id, outcome)
+    # If the judge cannot be built now, this raises: the message is retried (here or elsewhere) and
+    # the reaper re-sends the submission if every retry fails.
+    outcome = warm_judge.ready().process(submission_id)
+    log.info("message for %s: %s", submission_id, outcome)

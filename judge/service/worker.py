@@ -12,7 +12,7 @@ import os
 import socket
 from dataclasses import dataclass, field
 
-from judge.errors import ConfigError, SandboxError
+from judge.errors import ConfigError
 from judge.report import Report, TestResult
 from judge.service.config import ServiceConfig
 from judge.service.storage import Store
@@ -44,8 +44,13 @@ class Processor:
                 log.warning("problem %s is not served: %s", problem.id, exc)
 
     def process(self, submission_id: str) -> str:
-        """Judge the submission unless it is done or held by another worker: judged, skipped or duplicate."""
-        submission = self.store.claim(submission_id, self.name, self.config.lease_s)
+        """Judge the fairest waiting submission: judged, skipped (nothing to claim) or duplicate.
+
+        A delivered id is a turn to judge, not an order: `Store.claim_next` picks whose turn it is
+        (there is one message per queued submission, so every one is judged). `submission_id`
+        only names the message, for the logs.
+        """
+        submission = self.store.claim_next(self.name, self.config.lease_s)
         if submission is None:
             return SKIPPED
         label = f"{submission.id}.py"
@@ -57,12 +62,9 @@ class Processor:
                 report = self.judge.prepared(submission.problem).submit(submission.source, label, record=False)
             except ConfigError as exc:  # the problem itself is broken or gone
                 report = judge_error(submission.problem, label, str(exc))
-            except (SandboxError, OSError):
-                # The fork server is gone (a broken pipe to it, or it would not start): start a fresh
-                # one for the next submission. This one stays
-                # "running" until its lease ends; then the reaper sends it again.
-                self.judge.backend.close()  # its servers start afresh on the next run
-                raise
+            # A SandboxError or OSError (the fork server is gone) propagates: the backend starts a fresh
+            # server for the next submission; this one stays "running" until its lease ends, then the
+            # reaper sends it again.
         if self.store.finish(submission.id, report.to_json()):
             return JUDGED
         log.info("submission %s was already judged; this judging is dropped", submission.id)

@@ -29,7 +29,7 @@ SOCKET_NAME = "warm.sock"
 MAX_MESSAGE = 4 << 20  # a request carries a source of at most 1 MiB, JSON-escaped
 
 # Variables that change what a run does or where it is recorded (judge.progress, judge.cache,
-# judge.sandbox.limits, judge.problem): a server in another environment must not answer.
+# judge.sandbox, judge.problem): a server in another environment must not answer.
 CONTEXT_ENV = ("JUDGE_HOME", "JUDGE_NO_RECORD", "JUDGE_CACHE_DIR", "JUDGE_SANDBOX_DISABLE", "JUDGE_PROBLEMS_DIR",
                "XDG_DATA_HOME", "XDG_CACHE_HOME", "HOME")
 _JUDGE_DIR = Path(__file__).resolve().parent.parent

@@ -5,6 +5,7 @@ statement.py a problem's Markdown as HTML (maths left to KaTeX in the page)
 payload.py   results and attempts as the page's JSON
 app.py       the routes and templates
 server.py    the `judge serve` process: the web page and the warm judge socket
+registry.py  which servers run (`judge serve --status`, `--stop`)
 
 Needs the `web` extra (FastAPI, uvicorn, Jinja2, markdown-it-py); the
 front-end bundle in static/ is built from web/ at the repository root.

@@ -3,8 +3,14 @@
 Pages: `/` (problems, units), `/problem/ID`, `/unit/ID`. API: `POST /api/run/ID`
 judges the editor's source and streams each test's result as a server-sent
 event as soon as it is decided, then a `done` event with the overall verdict;
-`/api/hint/ID/LEVEL`, `/api/history/ID`, `/api/source/SHA256`,
-`POST /api/answer/UNIT/QUESTION`. Every request passes `guard.Guard` first.
+`/api/hint/ID/LEVEL`, `/api/history/ID`, `/api/attempt/N/source`, `/api/diff/ID/OLD/NEW`,
+`/api/solution/ID` (once solved, or `?confirmed=1`), `POST /api/answer/UNIT/QUESTION`;
+`/api/status` and `POST /api/stop` for `judge serve --status/--stop`. Every request
+passes `guard.Guard` first.
+
+Problems are listed in course order: the units' problems as each unit lists them
+(then its extras), then the problems no unit lists, by id; the problem page links
+to the next one in that order.
 
 Judging goes through the one `Judge` the server holds (its warm fork server),
 one submission at a time, and is recorded in the same progress database as
@@ -46,15 +52,18 @@ class WebState:
 
 
 def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = None,
-               on_activity: Callable[[], None] | None = None) -> FastAPI:
-    """The app; `judging` is the lock every submission of this judge takes (shared with the warm CLI)."""
+               on_activity: Callable[[], None] | None = None, on_stop: Callable[[], None] | None = None,
+               idle_s: Callable[[], float] | None = None) -> FastAPI:
+    """The app; `judging` is the lock every submission of this judge takes (shared with the warm CLI);
+    `on_stop` ends the server (`judge serve --stop`), `idle_s` says how long it has been idle."""
     state = WebState(judge, guard, judging or threading.Lock(), on_activity)
     templates = Environment(loader=PackageLoader("judge.web", "templates"), autoescape=select_autoescape())
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
 
     @app.middleware("http")
     async def activity(request: Request, call_next):
-        if state.on_activity is not None:  # inside the guard: a refused request keeps no server alive
+        # Inside the guard: a refused request keeps no server alive; nor does `judge serve --status`.
+        if state.on_activity is not None and request.url.path != "/api/status":
             state.on_activity()
         return await call_next(request)
 
@@ -82,14 +91,18 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request) -> Response:
         listing = judge.problem_set.listing()
-        problems = [e.problem for e in listing.entries]
+        units = _unit_standings(judge.root)
+        order = _course_order([e.problem.id for e in listing.entries], [u["all_problems"] for u in units])
+        entries = sorted(listing.entries, key=lambda e: order.index(e.problem.id))
+        problems = [e.problem for e in entries]
         # One broken problem file is named, not a failed page: the others are listed.
         warning = "; ".join([*([listing.warning] if listing.warning else []),
                              *(f"{b.id} is not listed: {b.error}" for b in listing.broken)]) or None
-        units = _unit_standings(judge.root)
-        unit_of = {pid: u["id"] for u in units for pid in u["all_problems"]}
-        rows = [{"problem": e.problem, "status": e.status, "unit": unit_of.get(e.problem.id, "")}
-                for e in listing.entries]
+        unit_of = {}
+        for u in units:
+            for pid in u["all_problems"]:
+                unit_of.setdefault(pid, u["id"])
+        rows = [{"problem": e.problem, "status": e.status, "unit": unit_of.get(e.problem.id, "")} for e in entries]
         return page("index.html", request, rows=rows, units=units, warning=warning,
                     difficulties=sorted({p.difficulty for p in problems}, key=_difficulty_order),
                     tags=sorted({t for p in problems for t in p.tags}))
@@ -102,9 +115,11 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
             reached = min(ProgressStore().hint_level(problem.id), len(problem.hints))
         except ProgressUnavailable:
             reached = 0
+        following = _following(judge, problem.id)
+        # Rule ids are the authors' handles (hidden tests, traps): learners read the rules' text only.
         return page("problem.html", request, problem=problem, status=statuses[problem.id].value,
-                    hints=[get_hint(problem, level) for level in range(1, reached + 1)],
-                    statement=markdown_html(problem.statement), rules=[(r.id, markdown_html(r.text)) for r in problem.rules],
+                    hints=[get_hint(problem, level) for level in range(1, reached + 1)], following=following,
+                    statement=markdown_html(problem.statement), rules=[markdown_html(r.text) for r in problem.rules],
                     examples=_examples(judge, problem), starter=json.dumps(problem.starter).replace("</", "<\\/"))
 
     @app.get("/unit/{unit_id}", response_class=HTMLResponse)
@@ -152,6 +167,48 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
         except ProgressUnavailable as exc:
             return _error(503, str(exc))
         return JSONResponse([a.to_json() for a in attempts])
+
+    @app.get("/api/diff/{problem_id}/{old}/{new}")
+    def diff(problem_id: str, old: int, new: int) -> Response:
+        from judge.history import diff_lines
+
+        judge.problem(problem_id)
+        try:
+            return JSONResponse({"lines": diff_lines(ProgressStore(), old, new, problem_id)})
+        except ConfigError as exc:  # no such attempt of this problem, or one kept without its source
+            return _error(404, str(exc))
+
+    @app.get("/api/solution/{problem_id}")
+    def solution(problem_id: str, confirmed: bool = False) -> Response:
+        # As `judge solution`: shown once solved; before that only when the learner confirmed,
+        # and then recorded as seen before solving.
+        from judge.editorial import record_view, solution as get_solution, solved
+
+        problem = judge.problem(problem_id)
+        store = ProgressStore()
+        earned = solved(problem.id, store)
+        if not earned and not confirmed:
+            return _error(409, f"{problem.id} is not solved yet: seeing the solution now is recorded in your progress")
+        shown = get_solution(problem)
+        warning = record_view(problem.id, store, before_solving=not earned) if judge.record else None
+        editorial = shown.editorial
+        return JSONResponse({"title": shown.title, "reference": shown.reference, "earned": earned, "warning": warning,
+                             "idea": editorial.idea if editorial else None, "cost": editorial.cost if editorial else None,
+                             "mistakes": list(editorial.mistakes) if editorial else []})
+
+    @app.get("/api/status")
+    def status() -> Response:
+        import os
+
+        return JSONResponse({"pid": os.getpid(), "root": str(judge.root),
+                             "idle_s": round(idle_s(), 1) if idle_s is not None else None})
+
+    @app.post("/api/stop")
+    def stop() -> Response:
+        if on_stop is None:
+            return _error(409, "this server cannot be stopped from here")
+        on_stop()
+        return JSONResponse({"stopping": True})
 
     @app.get("/api/attempt/{attempt_id}/source")
     def source(attempt_id: int) -> Response:
@@ -205,16 +262,23 @@ async def _judge_events(state: WebState, problem, source: str, examples_only: bo
         loop.call_soon_threadsafe(queue.put_nowait, (event, data))
 
     def work() -> None:
+        ended = False
         try:
             with state.judging:
                 prepared = state.judge.prepared(problem.id, examples_only=examples_only)
                 report = prepared.submit(source, "editor.py", origin="web editor",
                                          on_result=lambda t: put("test", test_payload(t)))
             put("done", report_payload(report, examples_only))
+            ended = True
         except (ConfigError, SandboxError) as exc:
             put("error", {"message": str(exc)})
+            ended = True
         except Exception as exc:  # noqa: BLE001 - the page must end with a message; the server keeps serving
             put("error", {"message": f"judge error: {type(exc).__name__}: {exc}"})
+            ended = True
+        finally:
+            if not ended:  # whatever stopped this thread (even a BaseException), the page is told
+                put("error", {"message": "judge error: the judging thread ended without a verdict"})
 
     threading.Thread(target=work, name=f"judge-{problem.id}", daemon=True).start()
     while True:
@@ -258,6 +322,32 @@ def _examples(judge: Judge, problem) -> list[dict]:
         examples.append({"name": case.name, "inputs": inputs, "output": output,
                          "explanation": (case.test.explanation or "").strip()})
     return examples
+
+
+def _course_order(problem_ids: list[str], units: list[list[str]]) -> list[str]:
+    """The problems in course order: each unit's problems (then extras) in the order the units
+    come, then those no unit lists, by id."""
+    known = set(problem_ids)
+    ordered = list(dict.fromkeys(pid for unit in units for pid in unit if pid in known))
+    return ordered + sorted(known - set(ordered))
+
+
+def _following(judge: Judge, problem_id: str):
+    """The problem after `problem_id` in course order (None after the last, or for a broken one)."""
+    from judge.units import load_units, units_dir
+
+    root = judge.root
+    try:
+        units = [[*u.problems, *u.extras] for u in load_units(root)] if units_dir(root).is_dir() else []
+    except ConfigError:  # a broken unit file: `judge units` names it; the page still links by id
+        units = []
+    order = _course_order(judge.problem_set.ids(), units)
+    for later in order[order.index(problem_id) + 1:] if problem_id in order else []:
+        try:
+            return judge.problem(later)
+        except ConfigError:  # a broken problem file is skipped: its own page names the error
+            continue
+    return None
 
 
 def _unit_standings(root: Path) -> list[dict]:

@@ -20,6 +20,7 @@ import uvicorn
 from judge.errors import ConfigError
 from judge.session import Judge
 from judge.warm.server import WarmServer
+from judge.web import registry
 from judge.web.app import create_app
 from judge.web.guard import Guard, new_token
 
@@ -32,6 +33,9 @@ class Activity:
 
     def touch(self) -> None:
         self.last = time.monotonic()
+
+    def idle_s(self) -> float:
+        return time.monotonic() - self.last
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,11 @@ def serve(options: ServeOptions, announce: Callable[[str], None], note: Callable
     guard = Guard(new_token(), port)
     activity = Activity()
     judging = threading.Lock()
-    app = create_app(judge, guard, judging=judging, on_activity=activity.touch)
+
+    def stop() -> None:  # `judge serve --stop`, through the page's API
+        server.should_exit = True
+
+    app = create_app(judge, guard, judging=judging, on_activity=activity.touch, on_stop=stop, idle_s=activity.idle_s)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                                            timeout_graceful_shutdown=5))
     stale_said = threading.Event()
@@ -76,6 +84,7 @@ def serve(options: ServeOptions, announce: Callable[[str], None], note: Callable
             note(f"{reason}: `judge run` judges by itself until this server is restarted")
 
     warm = WarmServer(judge, judging, on_activity=activity.touch, on_stale=on_stale, on_note=note)
+    entry = None
     try:
         try:
             judge.warm()
@@ -83,6 +92,8 @@ def serve(options: ServeOptions, announce: Callable[[str], None], note: Callable
             note(f"not warmed up: {exc}")
         remark = warm.start()
         url = f"http://127.0.0.1:{port}/?token={guard.token}"
+        entry = registry.register(url, root=judge.root, background=options.stop_when_stale,
+                                  idle_timeout_s=options.idle_timeout_s)
         announce(url)
         if remark:
             note(remark)
@@ -93,6 +104,7 @@ def serve(options: ServeOptions, announce: Callable[[str], None], note: Callable
                              name="idle-timeout", daemon=True).start()
         server.run(sockets=[listener])
     finally:
+        registry.unregister(entry)
         warm.close()
         listener.close()
         judge.close()

@@ -26,6 +26,22 @@ class Missing(Exception):
     """The server's program is not installed here."""
 
 
+def descendants_of(pid: int) -> list[int]:
+    """Every process below `pid`, parents before children (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(0), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -86,28 +102,64 @@ def redis_server():
             server.stop()
 
 
+@dataclass
+class PostgresServer:
+    """A throwaway cluster that can be stopped and started again (its data stays)."""
+
+    directory: Path
+    port: int
+    host: str = "127.0.0.1"
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://judge@{self.host}:{self.port}/postgres"
+
+    def _run_as(self) -> list[str]:
+        return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    def init(self, trusted_network: str | None = None) -> "PostgresServer":
+        """initdb; `trusted_network` (e.g. 10.231.0.0/16) may connect too, beside local and 127.0.0.1."""
+        if os.geteuid() == 0:
+            shutil.chown(self.directory, "postgres")
+        subprocess.run([*self._run_as(), f"{PG_BIN}/initdb", "-D", str(self.directory / "data"), "-A", "trust",
+                        "-U", "judge", "--no-sync"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if trusted_network:
+            with open(self.directory / "data" / "pg_hba.conf", "a") as hba:
+                hba.write(f"host all all {trusted_network} trust\n")
+        return self
+
+    def start(self, prefix: tuple[str, ...] = ()) -> "PostgresServer":
+        """Start it (`prefix`: e.g. `ip netns exec NAME` to run it in a network namespace)."""
+        subprocess.run([*prefix, *self._run_as(), f"{PG_BIN}/pg_ctl", "-D", str(self.directory / "data"), "-w",
+                        "-l", str(self.directory / "log"), "-o",
+                        f"-p {self.port} -k {self.directory} -c listen_addresses={self.host} -c fsync=off",
+                        "start"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        return self
+
+    def stop(self) -> None:
+        subprocess.run([*self._run_as(), f"{PG_BIN}/pg_ctl", "-D", str(self.directory / "data"), "-m",
+                        "immediate", "-w", "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@contextlib.contextmanager
+def postgres_cluster(host: str = "127.0.0.1", port: int | None = None, prefix: tuple[str, ...] = ()):
+    """A fresh cluster, started; yields the PostgresServer (stopped and removed afterwards)."""
+    if not PG_BIN or not Path(PG_BIN, "initdb").exists():
+        raise Missing("PostgreSQL is not installed (apt-get install postgresql)")
+    tmp = Path(tempfile.mkdtemp(prefix="judge-pg-"))
+    try:
+        server = PostgresServer(tmp, port or free_port(), host).init()
+        server.start(prefix)
+        try:
+            yield server
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def postgres_server():
     """A fresh cluster; yields its SQLAlchemy URL."""
-    if not PG_BIN or not Path(PG_BIN, "initdb").exists():
-        raise Missing("PostgreSQL is not installed (apt-get install postgresql)")
-    as_root = os.geteuid() == 0
-    run_as = ["runuser", "-u", "postgres", "--"] if as_root else []
-    tmp = Path(tempfile.mkdtemp(prefix="judge-pg-"))
-    data = tmp / "data"
-    port = free_port()
-    if as_root:
-        shutil.chown(tmp, "postgres")
-    try:
-        subprocess.run([*run_as, f"{PG_BIN}/initdb", "-D", str(data), "-A", "trust", "-U", "judge", "--no-sync"],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        subprocess.run([*run_as, f"{PG_BIN}/pg_ctl", "-D", str(data), "-w", "-l", str(tmp / "log"), "-o",
-                        f"-p {port} -k {tmp} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        try:
-            yield f"postgresql+psycopg://judge@127.0.0.1:{port}/postgres"
-        finally:
-            subprocess.run([*run_as, f"{PG_BIN}/pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    with postgres_cluster() as server:
+        yield server.url

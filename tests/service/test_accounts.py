@@ -5,11 +5,14 @@ import pytest
 
 pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
 
+import json
+import time
+
 from click.testing import CliRunner
 
 from judge.cli import main
 from judge.errors import ConfigError
-from judge.service.accounts import add_user, authenticate, hash_token
+from judge.service.accounts import add_user, authenticate, hash_token, parse_expiry
 from judge.service.storage import Store
 
 
@@ -69,3 +72,77 @@ def test_users_add_prints_the_token_as_its_last_line(tmp_path):
         store.close()
     again = runner.invoke(main, ["service", "--database", url, "users", "add", "teach"])
     assert again.exit_code == 2 and again.output.strip() == "error: user 'teach' already exists"
+
+
+def _cli(url: str, *args: str):
+    return CliRunner().invoke(main, ["service", "--database", url, "users", *args])
+
+
+def test_users_list_rotate_and_revoke(tmp_path):
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    first = _cli(url, "add", "alice", "--course", "ml101").output.strip().splitlines()[-1]
+    assert _cli(url, "add", "bob", "--expires", "30d").exit_code == 0
+    listed = _cli(url, "list")
+    assert listed.exit_code == 0
+    lines = listed.output.splitlines()
+    assert lines[0].split() == ["name", "role", "course", "token", "expires"]
+    assert lines[1].split()[:5] == ["alice", "learner", "ml101", "active", "never"]
+    assert lines[2].split()[:4] == ["bob", "learner", "-", "active"] and "UTC" in lines[2]
+    assert first not in listed.output
+
+    rotated = _cli(url, "rotate", "alice")
+    assert rotated.exit_code == 0 and rotated.output.splitlines()[0].startswith("new token for alice")
+    second = rotated.output.strip().splitlines()[-1]
+    assert second.startswith("tj_") and second != first
+    store = Store(url)
+    try:
+        assert authenticate(store, first) is None and authenticate(store, second).name == "alice"
+        assert _cli(url, "revoke", "alice").output == "revoked the token of alice\n"
+        assert authenticate(store, second) is None
+        state = {row["name"]: row["state"] for row in json.loads(_cli(url, "list", "--json").output)}
+        assert state == {"alice": "revoked", "bob": "active"}
+        third = _cli(url, "rotate", "alice", "--expires", "2h").output.strip().splitlines()[-1]
+        assert authenticate(store, third).name == "alice"     # rotating gives a revoked account a token again
+        [alice] = [a for a in store.accounts() if a.user.name == "alice"]
+        assert alice.revoked_at is None and 7100 < alice.expires_at - time.time() <= 7200
+    finally:
+        store.close()
+    missing = _cli(url, "revoke", "nobody")
+    assert missing.exit_code == 2 and missing.output.strip() == (
+        "error: no user 'nobody' (judge service users list shows them)")
+
+
+@pytest.mark.parametrize("value, message", [
+    ("soon", "--expires 'soon': expected a duration (90m, 12h, 30d, 2w) or a date"),
+    ("0d", "--expires 0d: a duration above zero"),
+    ("2001-01-01", "--expires 2001-01-01: that is in the past"),
+])
+def test_bad_expiries_are_one_line_errors(tmp_path, value, message):
+    result = _cli(f"sqlite:///{tmp_path / 'db.sqlite3'}", "add", "alice", "--expires", value)
+    assert result.exit_code == 2 and result.output.startswith(f"error: {message}")
+    assert result.output.count("\n") == 1
+
+
+def test_expiry_forms():
+    now = 1_800_000_000.0
+    assert parse_expiry("90m", now) == now + 5400 and parse_expiry("2w", now) == now + 14 * 86400
+    assert parse_expiry("2030-01-31", now) == 1896048000.0                 # midnight UTC
+    assert parse_expiry("2030-01-31T18:00+01:00", now) == 1896048000.0 + 17 * 3600
+    assert parse_expiry(None, now) is None
+
+
+def test_an_account_table_of_an_older_version_gains_the_new_columns(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:   # the tables as the first release made them
+        db.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name VARCHAR(64) UNIQUE, role VARCHAR(16), "
+                   "course VARCHAR(64), token_hash VARCHAR(64) UNIQUE, created_at FLOAT)")
+        db.execute("INSERT INTO users VALUES (1, 'alice', 'learner', '', ?, 0)", (hash_token("tj_old"),))
+    store = Store(f"sqlite:///{path}")
+    try:
+        assert authenticate(store, "tj_old").name == "alice"
+        store.revoke("alice")
+        assert authenticate(store, "tj_old") is None
+    finally:
+        store.close()

@@ -39,7 +39,7 @@ class Recorded:
 
 @pytest.fixture
 def setup(tmp_path, repo):
-    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo),
+    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo), allowed_hosts=("testserver",),
                            max_request_bytes=64 << 10, max_source_bytes=16 << 10, max_batch=5,
                            rate_per_minute=60, rate_burst=1000)
     store = Store(config.database_url)
@@ -150,7 +150,7 @@ def test_requests_without_a_valid_token_are_401(setup):
                                                 **({"json": {"problem": "patchify", "source": ""}}
                                                    if method == "post" else {}))
             message = error(response, 401)
-            assert message in ("missing token: send `Authorization: Bearer TOKEN`", "unknown token")
+            assert message in ("missing token: send `Authorization: Bearer TOKEN`", "unknown, revoked or expired token")
             assert response.headers["www-authenticate"] == "Bearer"
     assert queue.ids == []
 
@@ -190,7 +190,7 @@ def test_oversized_sources_and_bodies_are_413(setup):
 
 
 def test_each_token_is_rate_limited_on_its_own(tmp_path, repo):
-    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo),
+    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo), allowed_hosts=("testserver",),
                            rate_per_minute=6, rate_burst=3)
     store = Store(config.database_url)
     alice, bob = add_user(store, "alice").token, add_user(store, "bob").token
@@ -242,7 +242,7 @@ def test_openapi_is_served_and_no_page_loads_from_a_cdn(setup):
 
 def test_the_report_is_what_judge_run_json_gives(tmp_path, repo):
     """Through the in-process pool: the stored report equals `judge run --json` on the same file."""
-    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo))
+    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo), allowed_hosts=("testserver",))
     store = Store(config.database_url)
     token = add_user(store, "alice").token
     with Judge(repo, record=False) as worker_judge, Judge(repo, record=False) as api_judge:

@@ -19,7 +19,7 @@ from judge.service.storage import DONE, Store  # noqa: E402
 
 
 def test_submissions_left_unfinished_are_judged_when_the_service_starts(tmp_path, repo):
-    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo))
+    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo), allowed_hosts=("testserver",))
     store = Store(config.database_url)
     account = add_user(store, "alice")
     source = (repo / "submissions/patchify/wrong_answer/overlapping.py").read_text()

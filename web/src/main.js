@@ -1,8 +1,9 @@
 // The page's behaviour: maths, list filters, the editor, Run/Submit with streamed results,
-// hints, history and unit questions. Every request carries the server's token.
+// hints, history (view, diff, restore), the solution, unit questions, the narrow-screen tabs,
+// and noticing a stopped server. Every request carries the server's token.
 import katex from "katex";
-import { EditorState } from "@codemirror/state";
-import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from "@codemirror/view";
+import { EditorState, StateEffect, StateField } from "@codemirror/state";
+import { EditorView, Decoration, keymap, lineNumbers, highlightActiveLine, drawSelection } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { indentUnit, syntaxHighlighting, defaultHighlightStyle, bracketMatching } from "@codemirror/language";
 import { python } from "@codemirror/lang-python";
@@ -12,6 +13,44 @@ const token = document.querySelector('meta[name="judge-token"]')?.content ?? "";
 function api(path, options = {}) {
   const headers = { "X-Judge-Token": token, ...(options.headers || {}) };
   return fetch(path, { ...options, headers, credentials: "same-origin" });
+}
+
+// ------------------------------------------------------------ a stopped server
+// A fetch that fails without an HTTP answer (or a stream cut short) may mean the server stopped
+// (Ctrl+C, `judge serve --stop`, a background server's idle timeout). The page asks it once more;
+// when nothing answers it says so, and how to start one, instead of a bare "Failed to fetch".
+// A 403 there is a new server on the same port (`--port N`): this page's token is the old one's.
+const STOPPED = "The judge server has stopped, so nothing more can be judged here. Start it again in a terminal " +
+  "with `judge serve` (or `judge serve --background`) and open the address it prints: it has a new token.";
+
+async function serverAnswers() {
+  try {
+    const response = await api("/api/status", { cache: "no-store" });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+function showStopped() {
+  const banner = document.getElementById("server-banner");
+  if (!banner) return;
+  banner.hidden = false;
+  banner.textContent = STOPPED;
+}
+
+function hideStopped() {
+  const banner = document.getElementById("server-banner");
+  if (banner) banner.hidden = true;
+}
+
+// While the page is visible, notice a server that went away even when nothing is clicked.
+// /api/status keeps no server alive: a background server still leaves when idle.
+function watchServer() {
+  setInterval(async () => {
+    if (document.visibilityState !== "visible") return;
+    if (await serverAnswers()) hideStopped(); else showStopped();
+  }, 15000);
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -56,6 +95,54 @@ function setupList() {
   apply();
 }
 
+// ------------------------------------------------------------ narrow screens: tabs
+// Below 760 px the problem page shows one part at a time: the statement, the editor, the results
+// (CSS hides the other panes); on wider screens the tabs are hidden and everything shows.
+const narrow = window.matchMedia("(max-width: 760px)");
+
+function showTab(name) {
+  const problem = document.getElementById("problem");
+  if (!problem) return;
+  problem.dataset.tab = name;
+  for (const button of document.querySelectorAll("#tabs [data-tab]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.tab === name));
+  }
+  if (narrow.matches) window.scrollTo(0, 0);
+}
+
+function setupTabs() {
+  for (const button of document.querySelectorAll("#tabs [data-tab]")) {
+    button.addEventListener("click", () => showTab(button.dataset.tab));
+  }
+}
+
+// ------------------------------------------------------------ the failing line in the editor
+const markLine = StateEffect.define();
+const failingLine = StateField.define({
+  create: () => Decoration.none,
+  update(marks, transaction) {
+    marks = marks.map(transaction.changes);
+    for (const effect of transaction.effects) {
+      if (effect.is(markLine)) {
+        marks = effect.value === null ? Decoration.none : Decoration.set([
+          Decoration.line({ class: "cm-failing-line", attributes: { title: "the line your code failed on" } })
+            .range(effect.value)]);
+      }
+    }
+    return marks;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+
+// The line of the editor's file a traceback or syntax error names (its last frame in editor.py).
+function editorLine(test) {
+  const text = [test.message, ...test.details].join("\n");
+  const frames = [...text.matchAll(/File "editor\.py", line (\d+)/g)];
+  if (frames.length) return Number(frames[frames.length - 1][1]);
+  const at = text.match(/editor\.py(?:, line |:)(\d+)/);
+  return at ? Number(at[1]) : null;
+}
+
 // ------------------------------------------------------------ problem page
 function setupProblem() {
   const host = document.getElementById("editor");
@@ -77,7 +164,7 @@ function setupProblem() {
       doc: saved ?? starter,
       extensions: [
         lineNumbers(), history(), drawSelection(), highlightActiveLine(), bracketMatching(),
-        indentUnit.of("    "), python(), syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        indentUnit.of("    "), python(), syntaxHighlighting(defaultHighlightStyle, { fallback: true }), failingLine,
         keymap.of([
           { key: "Mod-Enter", run: () => run(true) },
           { key: "Shift-Mod-Enter", run: () => run(false) },
@@ -94,7 +181,15 @@ function setupProblem() {
   window.judgeEditor = view; // the end-to-end tests type through the real editor, and read it back
   if (saved !== null) status.textContent = "draft restored";
 
-  const setSource = (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+  const setSource = (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text },
+    effects: markLine.of(null) });
+  let marked = null; // the line marked by this run (the first failing test's)
+  const mark = (number) => {
+    if (number === null || number < 1 || number > view.state.doc.lines) return false;
+    const line = view.state.doc.line(number);
+    view.dispatch({ effects: [markLine.of(line.from), EditorView.scrollIntoView(line.from, { y: "center" })] });
+    return true;
+  };
   document.getElementById("reset-starter").addEventListener("click", () => setSource(starter));
   document.getElementById("run").addEventListener("click", () => run(true));
   document.getElementById("submit").addEventListener("click", () => run(false));
@@ -104,28 +199,62 @@ function setupProblem() {
   const summary = document.getElementById("summary");
   const buttons = [document.getElementById("run"), document.getElementById("submit")];
 
+  const tabVerdict = document.getElementById("tab-verdict");
   async function judge(source, examplesOnly) {
     running = true;
     buttons.forEach((b) => (b.disabled = true));
     results.replaceChildren();
     diagnoses.clear();
+    marked = null;
+    view.dispatch({ effects: markLine.of(null) });
     summary.className = "summary pending";
     summary.textContent = examplesOnly ? "running the public examples…" : "judging every test…";
+    tabVerdict.textContent = "…";
+    if (narrow.matches) showTab("results");
+    let ended = false; // a `done` or `error` event arrived: anything else is a stream cut short
+    let received = 0;
     try {
-      const response = await api(`/api/run/${problem}`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ source, examples_only: examplesOnly }),
-      });
-      if (!response.ok) throw new Error(await errorText(response));
-      await readEvents(response, (event, data) => {
-        if (event === "test") results.append(testRow(data, examplesOnly));
-        else if (event === "done") showSummary(data);
-        else if (event === "error") throw new Error(data.message);
-      });
+      let response;
+      try {
+        response = await api(`/api/run/${problem}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ source, examples_only: examplesOnly }),
+        });
+      } catch {
+        throw new Unanswered();
+      }
+      if (response.status === 403) throw new Unanswered(); // refused: the token of a server that is gone
+      if (!response.ok) { ended = true; throw new Error(await errorText(response)); }
+      try {
+        await readEvents(response, (event, data) => {
+          if (event === "test") {
+            received += 1;
+            results.append(testRow(data, examplesOnly));
+            if (marked === null && data.verdict !== "accepted") {
+              const number = editorLine(data);
+              if (number !== null && mark(number)) marked = number;
+            }
+          } else if (event === "done") { ended = true; showSummary(data); }
+          else if (event === "error") { ended = true; throw new Error(data.message); }
+        });
+      } catch (error) {
+        if (ended) throw error;
+        throw new Unanswered();
+      }
+      if (!ended) throw new Unanswered();
     } catch (error) {
       summary.className = "summary failed";
-      summary.textContent = `error: ${error.message}`;
+      tabVerdict.textContent = "✗";
+      if (error instanceof Unanswered && !(await serverAnswers())) {
+        summary.className = "summary failed stopped";
+        summary.textContent = (received ? `The server stopped while judging (${received} result(s) arrived, above). ` : "") + STOPPED;
+        showStopped();
+      } else if (error instanceof Unanswered) {
+        summary.textContent = "error: the connection to the judge ended before a verdict; press Run or Submit again";
+      } else {
+        summary.textContent = `error: ${error.message}`;
+      }
     } finally {
       running = false;
       buttons.forEach((b) => (b.disabled = false));
@@ -139,8 +268,18 @@ function setupProblem() {
     if (badge && ok && !report.examples_only) { badge.className = "status solved"; badge.textContent = "solved"; }
     else if (badge && badge.textContent === "new" && !report.not_attempted) { badge.className = "status attempted"; badge.textContent = "attempted"; }
     summary.className = `summary ${ok ? "accepted" : "failed"}`;
+    tabVerdict.textContent = ok ? "✓" : "✗";
     summary.textContent = `${ok ? "✓" : "✗"} ${report.verdict}: ${report.passed}/${report.total} tests passed ` +
       `in ${(report.time_ms / 1000).toFixed(2)} s${report.examples_only ? " (public examples only)" : ""}`;
+    if (marked !== null) {
+      summary.append(el("div", { class: "failing-line" }, `your code failed on line ${marked} (marked in the editor) `,
+        el("button", { class: "link", type: "button", onclick: () => { showTab("code"); mark(marked); view.focus(); } }, "go to line")));
+    }
+    if (ok && !report.examples_only) {
+      solvedNow();
+      const next = document.getElementById("next-problem");
+      if (next) summary.append(el("div", { class: "next" }, "solved: next problem ", el("a", { href: next.href }, next.textContent)));
+    }
     for (const warning of report.warnings) summary.append(el("div", { class: "warning" }, `warning: ${warning}`));
     if (report.output) summary.append(el("details", {}, el("summary", {}, "your printed output"), el("pre", {}, report.output)));
   }
@@ -175,7 +314,8 @@ function setupProblem() {
   const hints = document.getElementById("hints");
   let level = Number(hintButton?.dataset.reached ?? 0); // hints already seen are shown by the server
   hintButton?.addEventListener("click", async () => {
-    const response = await api(`/api/hint/${problem}/${level + 1}`);
+    let response;
+    try { response = await api(`/api/hint/${problem}/${level + 1}`); } catch { if (!(await serverAnswers())) showStopped(); return; }
     if (!response.ok) return;
     const hint = await response.json();
     level = hint.level;
@@ -189,28 +329,72 @@ function setupProblem() {
   const historyList = document.getElementById("history");
   const viewer = document.getElementById("attempt-source");
   async function loadHistory() {
-    const response = await api(`/api/history/${problem}`);
+    let response;
+    try { response = await api(`/api/history/${problem}`); } catch { if (!(await serverAnswers())) showStopped(); return; }
     if (!response.ok) return;
     const attempts = await response.json();
-    historyList.replaceChildren(...(attempts.length ? attempts.map(attemptRow) : [el("li", { class: "empty" }, "no attempts yet")]));
+    historyList.replaceChildren(...(attempts.length ? attempts.map((a, i) => attemptRow(a, attempts[i + 1]))
+      : [el("li", { class: "empty" }, "no attempts yet")]));
   }
-  function attemptRow(attempt) {
+  async function showDiff(older, attempt) {
+    const response = await api(`/api/diff/${problem}/${older.id}/${attempt.id}`);
+    viewer.hidden = false;
+    if (!response.ok) { viewer.textContent = await errorText(response); return; }
+    const { lines } = await response.json();
+    viewer.replaceChildren(...lines.map((line) => el("span", {
+      class: line.startsWith("+") && !line.startsWith("+++") ? "added" : line.startsWith("-") && !line.startsWith("---") ? "removed"
+        : line.startsWith("@@") ? "hunk" : "same" }, `${line}\n`)));
+    viewer.dataset.showing = "diff";
+  }
+  function attemptRow(attempt, older) {
     const ok = attempt.verdict === "accepted";
     const show = async (restore) => {
       const response = await api(`/api/attempt/${attempt.id}/source`);
       if (!response.ok) { viewer.hidden = false; viewer.textContent = "this attempt's source was not kept"; return; }
       const { source } = await response.json();
       if (restore) { setSource(source); status.textContent = `restored the attempt of ${attempt.when}`; }
-      else { viewer.hidden = false; viewer.textContent = source; }
+      else { viewer.hidden = false; viewer.textContent = source; viewer.dataset.showing = "source"; }
     };
     return el("li", { class: `attempt ${ok ? "ok" : "bad"}`, "data-id": String(attempt.id) },
       el("span", { class: "when" }, attempt.when),
       el("span", { class: "verdict" }, `${attempt.verdict.replaceAll("_", " ")} ${attempt.passed}/${attempt.total}`),
       el("span", { class: "mode" }, attempt.examples_only ? "run" : "submit"),
       el("button", { class: "link view", onclick: () => show(false) }, "view"),
+      older ? el("button", { class: "link diff", title: "what changed since the attempt before it",
+        onclick: () => showDiff(older, attempt) }, "diff") : null,
       el("button", { class: "link restore", onclick: () => show(true) }, "restore"));
   }
   loadHistory();
+
+  // the solution: once solved, or before that when asked (recorded as seen before solving)
+  const panel = document.getElementById("solution");
+  const showButton = document.getElementById("show-solution");
+  function solvedNow() {
+    if (!panel || panel.dataset.solved === "yes") return;
+    panel.dataset.solved = "yes";
+    document.getElementById("solution-note").textContent = "You solved it: the reference and its editorial are yours to read.";
+    if (!showButton.hidden) showButton.textContent = "Show the solution";
+  }
+  showButton?.addEventListener("click", async () => {
+    const confirmed = panel.dataset.solved === "yes" ? "" : "?confirmed=1";
+    const body = document.getElementById("solution-body");
+    const response = await api(`/api/solution/${problem}${confirmed}`);
+    body.hidden = false;
+    if (!response.ok) { body.replaceChildren(el("p", { class: "summary failed" }, await errorText(response))); return; }
+    const shown = await response.json();
+    const parts = [];
+    if (shown.idea) parts.push(el("h3", {}, "The idea"), el("p", {}, shown.idea));
+    if (shown.cost) parts.push(el("h3", {}, "The cost"), el("p", {}, shown.cost));
+    if (shown.mistakes.length) parts.push(el("h3", {}, "Classic mistakes"), el("ul", {}, ...shown.mistakes.map((m) => el("li", {}, m))));
+    parts.push(el("h3", {}, "The reference"), el("pre", { class: "reference" }, shown.reference));
+    if (shown.warning) parts.push(el("p", { class: "warning" }, `warning: ${shown.warning}`));
+    body.replaceChildren(...parts);
+    showButton.hidden = true;
+  });
+}
+
+class Unanswered extends Error {
+  constructor() { super("no answer from the judge server"); }
 }
 
 async function errorText(response) {
@@ -247,12 +431,20 @@ function setupUnit() {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const answer = new FormData(form).get("answer") ?? "";
-      const response = await api(`/api/answer/${form.dataset.unit}/${form.dataset.question}`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ answer: String(answer) }),
-      });
       const out = form.querySelector(".feedback");
+      let response;
+      try {
+        response = await api(`/api/answer/${form.dataset.unit}/${form.dataset.question}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ answer: String(answer) }),
+        });
+      } catch {
+        out.className = "feedback bad";
+        out.textContent = (await serverAnswers()) ? "no answer from the judge; try again" : STOPPED;
+        if (out.textContent === STOPPED) showStopped();
+        return;
+      }
       if (!response.ok) { out.className = "feedback bad"; out.textContent = await errorText(response); return; }
       const result = await response.json();
       out.className = `feedback ${result.right ? "ok" : "bad"}`;
@@ -266,6 +458,8 @@ function setupUnit() {
 
 document.addEventListener("DOMContentLoaded", () => {
   renderMath(document.body);
+  setupTabs();
+  watchServer();
   setupList();
   setupProblem();
   setupUnit();

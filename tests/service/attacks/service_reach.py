@@ -16,7 +16,7 @@ def patchify(images, *sizes):
             continue
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=2) as connection:
-                connection.sendall(b"GET /api/v1/health HTTP/1.0\r\n\r\n" if name == "api" else b"PING\r\n")
+                connection.sendall(b"GET /api/v1/health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n" if name == "api" else b"PING\r\n")
                 reached.append(f"{name}: {connection.recv(64)!r}")
         except OSError:
             pass

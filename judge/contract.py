@@ -1,22 +1,124 @@
-"""What a sandboxed run reports: facts per call and for loading, as plain data; never a verdict.
+"""The run contract: what the judge asks a backend to run, and the facts the backend reports back.
 
-The runner records what it saw (a call's observation, a result it refused, a
-worker it killed and why, how the worker ended, its peak memory and CPU time);
-`judge.verdicts` alone turns these facts into verdicts and messages. Every
-field is an enum with string values, a number, a string or an observation, so
-a `RunResult` can cross a process boundary: `to_plain` gives wire-plain data
-(`judge.wire.encode` carries it) and `from_plain` rebuilds it strictly, raising
-`wire.WireError` for anything malformed, never guessing a missing fact.
+A backend (`Backend`: this machine's sandbox, `judge.sandbox.backend`, or a worker
+elsewhere) takes a `Program` (the source, what to call, what it must not read), the
+calls (`judge.execute.Call`) and the `Limits`, and returns a `RunResult`: facts per call
+and for loading (observations, refusals, deaths, kills) and an `Isolation` report, never
+a verdict; `judge.verdicts` alone turns facts into verdicts and messages. Every value
+here has a plain (JSON-able) form, `to_plain`, and `from_plain` rebuilds it strictly,
+raising `wire.WireError` (a ValueError) for anything malformed, never guessing a missing
+field: a request or a result from another process is checked, not trusted.
 """
 from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, field
-from typing import Any
+import os
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Protocol, Sequence
 
 from judge import wire
-from judge.execute import ErrorInfo, Observation
+from judge.execute import Call, ErrorInfo, Observation
+
+FRAMEWORKS = ("numpy", "torch")
+
+
+@dataclass(frozen=True)
+class Program:
+    """What to run: the submission's source, the function to call, and what it must not read.
+
+    `framework` says which library the fork server must have imported; `hidden` are
+    directories this run may not read besides those the backend always hides (the
+    directory a submission was graded from, so one student's file cannot read another's).
+    They travel with each request and hide nothing from any other run.
+    """
+
+    source: str
+    filename: str
+    entry_point: str
+    framework: str = "numpy"
+    hidden: tuple[str, ...] = ()
+
+    def to_plain(self) -> dict:
+        return {"source": self.source, "filename": self.filename, "entry_point": self.entry_point,
+                "framework": self.framework, "hidden": list(self.hidden)}
+
+    @classmethod
+    def from_plain(cls, plain: Any) -> "Program":
+        value = _record(plain, _PROGRAM_FIELDS, "program")
+        texts = (value["source"], value["filename"], value["entry_point"], value["framework"])
+        if not all(type(t) is str for t in texts) or value["framework"] not in FRAMEWORKS:
+            raise wire.WireError("malformed program: source, filename and entry_point are text; "
+                                 "framework is numpy or torch")
+        hidden = _list(value["hidden"], "program.hidden")
+        if not all(type(h) is str and os.path.isabs(h) for h in hidden):
+            raise wire.WireError("malformed program: its hidden directories are absolute paths")
+        return cls(value["source"], value["filename"], value["entry_point"], value["framework"], tuple(hidden))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for one submission's run."""
+
+    time_s: float = 2.0            # wall clock per test call
+    import_time_s: float = 10.0    # wall clock to load the submission file
+    memory_mb: int = 1024          # address space the submission may add to the warm process
+    output_bytes: int = 1 << 20    # stdout + stderr together
+    result_bytes: int = 64 << 20   # one encoded result
+    results_total_bytes: int = 256 << 20  # all results of a submission together, as the judge holds them
+    file_bytes: int = 16 << 20     # largest file it may write in its scratch directory
+    scratch_mb: int = 64           # all files together (a tmpfs of this size, where mounts are possible)
+    scratch_files: int = 4096      # files and directories in it together (the tmpfs's inodes)
+    tasks: int = 64                # processes and threads of the run together (a pids cgroup or RLIMIT_NPROC)
+    open_files: int = 64
+    threads: int = 2               # torch / BLAS threads inside the child
+    total_time_s: float | None = None  # budget for restarting after kills; default max(10 s, 5 x time_s)
+
+    @property
+    def budget_s(self) -> float:
+        return self.total_time_s if self.total_time_s is not None else max(10.0, 5 * self.time_s)
+
+    def to_plain(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_plain(cls, plain: Any) -> "Limits":
+        """Every field present: seconds a finite positive number, sizes and counts a positive integer."""
+        value = _record(plain, _LIMITS_FIELDS, "limits")
+        seconds = {k: _positive_seconds(value[k], f"limits.{k}") for k in ("time_s", "import_time_s")}
+        total = value["total_time_s"]
+        counts = {k: _integer(value[k], f"limits.{k}") for k in sorted(_LIMITS_FIELDS - {*seconds, "total_time_s"})}
+        if not all(counts.values()):
+            raise wire.WireError("malformed limits: every size and count is at least 1")
+        return cls(**seconds, **counts,
+                   total_time_s=None if total is None else _positive_seconds(total, "limits.total_time_s"))
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """Which isolation layers a run had, as the backend applied them.
+
+    `failed` entries read "layer: why"; `exposure` is the backend's one line on what the
+    missing layers let a submission do (only the backend knows its layers), set exactly
+    when some layer failed.
+    """
+
+    active: tuple[str, ...] = ()
+    failed: tuple[str, ...] = ()
+    exposure: str = ""
+
+    def to_plain(self) -> dict:
+        return {"active": list(self.active), "failed": list(self.failed), "exposure": self.exposure}
+
+    @classmethod
+    def from_plain(cls, plain: Any) -> "Isolation":
+        value = _record(plain, _ISOLATION_FIELDS, "isolation")
+        report = cls(active=tuple(_texts(value["active"], "isolation.active")),
+                     failed=tuple(_texts(value["failed"], "isolation.failed")),
+                     exposure=_text(value["exposure"], "isolation.exposure"))
+        if bool(report.failed) != bool(report.exposure):
+            raise wire.WireError("malformed isolation: an exposure line exactly when a layer failed")
+        return report
 
 
 class Kill(str, enum.Enum):
@@ -155,8 +257,7 @@ class RunResult:
     output: str = ""
     output_bytes: int = 0
     workers: int = 0
-    isolation_active: list[str] = field(default_factory=list)
-    isolation_failed: list[str] = field(default_factory=list)
+    isolation: Isolation = field(default_factory=Isolation)
     held_bytes: int = 0        # decoded results kept for grading, charged as bytes + a per-node overhead
     node_limits: list[int] = field(default_factory=list)
 
@@ -164,7 +265,7 @@ class RunResult:
         return {"outcomes": [o.to_plain() for o in self.outcomes],
                 "load_error": None if self.load_error is None else self.load_error.to_plain(),
                 "output": self.output, "output_bytes": self.output_bytes, "workers": self.workers,
-                "isolation_active": list(self.isolation_active), "isolation_failed": list(self.isolation_failed),
+                "isolation": self.isolation.to_plain(),
                 "held_bytes": self.held_bytes, "node_limits": list(self.node_limits)}
 
     @classmethod
@@ -178,18 +279,41 @@ class RunResult:
                    output=_text(value["output"], "run result.output"),
                    output_bytes=_integer(value["output_bytes"], "run result.output_bytes"),
                    workers=_integer(value["workers"], "run result.workers"),
-                   isolation_active=_texts(value["isolation_active"], "run result.isolation_active"),
-                   isolation_failed=_texts(value["isolation_failed"], "run result.isolation_failed"),
+                   isolation=Isolation.from_plain(value["isolation"]),
                    held_bytes=_integer(value["held_bytes"], "run result.held_bytes"),
                    node_limits=[_integer(n, "run result.node_limits") for n in _list(value["node_limits"],
                                                                                       "run result.node_limits")])
 
 
+class Backend(Protocol):
+    """Runs a program's calls under limits and reports what happened.
+
+    `on_progress(result, n)` says the first n outcomes are final (a backend that cannot
+    stream calls it once, at the end); `node_limits[i]` caps the items call i's result
+    may have before it is refused undecoded. Each outcome's `time_ms` is how long its call
+    ran as the backend measured it, whatever became of the call: a test takes as long as its
+    slowest call, a call stopped at its time limit included. `warm` gets ready for programs
+    of these frameworks (a backend with nothing to start does nothing); after `close` the
+    next run starts afresh.
+    """
+
+    def run(self, program: Program, calls: Sequence[Call], limits: Limits, *,
+            on_progress: Callable[[RunResult, int], None] | None = None,
+            node_limits: Sequence[int] | None = None) -> RunResult: ...
+
+    def warm(self, frameworks: Sequence[str]) -> None: ...
+
+    def close(self) -> None: ...
+
+
 _DEATH_FIELDS = frozenset({"kill", "detail", "exit_code", "signal", "peak_memory_kb", "cpu_s"})
 _OUTCOME_FIELDS = frozenset({"observation", "refusal", "items_allowed", "death", "skipped", "time_ms", "output"})
 _LOAD_FIELDS = frozenset({"kind", "error", "death"})
-_RUN_FIELDS = frozenset({"outcomes", "load_error", "output", "output_bytes", "workers", "isolation_active",
-                         "isolation_failed", "held_bytes", "node_limits"})
+_RUN_FIELDS = frozenset({"outcomes", "load_error", "output", "output_bytes", "workers", "isolation",
+                         "held_bytes", "node_limits"})
+_PROGRAM_FIELDS = frozenset({"source", "filename", "entry_point", "framework", "hidden"})
+_LIMITS_FIELDS = frozenset(Limits.__dataclass_fields__)
+_ISOLATION_FIELDS = frozenset({"active", "failed", "exposure"})
 
 
 def _record(plain: Any, fields: frozenset[str], what: str) -> dict:
@@ -218,6 +342,12 @@ def _seconds(value: Any, what: str) -> float:
     if type(value) not in (int, float) or not (0 <= value and math.isfinite(value)):
         raise wire.WireError(f"malformed {what}: expected a finite non-negative number")
     return float(value)
+
+
+def _positive_seconds(value: Any, what: str) -> float:
+    if type(value) not in (int, float) or not (0 < value and math.isfinite(value)):
+        raise wire.WireError(f"malformed {what}: expected a finite positive number")
+    return value
 
 
 def _text(value: Any, what: str) -> str:

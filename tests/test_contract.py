@@ -1,4 +1,4 @@
-"""judge.sandbox.result: a run's facts as plain data, and back; anything malformed is an error."""
+"""judge.contract: programs, limits and a run's facts as plain data, and back; anything malformed is an error."""
 from __future__ import annotations
 
 import copy
@@ -9,7 +9,7 @@ import pytest
 
 from judge import wire
 from judge.execute import ErrorInfo, Observation
-from judge.sandbox import CallOutcome, Death, Kill, LoadError, LoadKind, Refusal, RunResult
+from judge.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, Refusal, RunResult
 
 
 def _observation(value) -> Observation:
@@ -32,8 +32,9 @@ def _every_fact() -> RunResult:
                   CallOutcome(death=Death(kill=Kill.MALFORMED_FRAME, detail="RESULT: no header line", signal=9)),
                   CallOutcome(skipped=True),
                   CallOutcome()],
-        output="printed\n", output_bytes=8, workers=3, isolation_active=["seccomp"],
-        isolation_failed=["landlock: off"], held_bytes=4096, node_limits=[300, 300, 260, 300, 300, 300, 300, 300])
+        output="printed\n", output_bytes=8, workers=3,
+        isolation=Isolation(("seccomp",), ("landlock: off",), "weaker isolation (landlock missing): ..."),
+        held_bytes=4096, node_limits=[300, 300, 260, 300, 300, 300, 300, 300])
 
 
 def test_a_run_result_round_trips_through_the_wire():
@@ -43,8 +44,8 @@ def test_a_run_result_round_trips_through_the_wire():
     assert wire.encode(back.to_plain(), 1 << 20) == wire.encode(result.to_plain(), 1 << 20)
     assert back.outcomes[0].observation.value["y"].data.tolist() == [0.0, 1.0, 2.0, 3.0]
     assert back.outcomes[1:] == result.outcomes[1:]  # no arrays in these: equal as dataclasses
-    assert (back.output, back.workers, back.isolation_failed, back.node_limits) == \
-        (result.output, result.workers, result.isolation_failed, result.node_limits)
+    assert (back.output, back.workers, back.isolation, back.node_limits) == \
+        (result.output, result.workers, result.isolation, result.node_limits)
 
 
 def test_facts_without_values_are_json():
@@ -98,7 +99,50 @@ def _broken(path: tuple, value) -> dict:
     (("load_error",), {"kind": "compile", "error": None, "death": None}),
     (("load_error",), {"kind": None, "error": None, "death": None}),
     (("load_error",), "compile"),
+    (("isolation", "exposure"), ""),                           # a layer failed, and no line says what it exposes
+    (("isolation", "failed"), []),                             # a line on exposure, and no layer failed
+    (("isolation", "active"), "seccomp"),
 ])
 def test_from_plain_refuses_anything_malformed(path, value):
     with pytest.raises(wire.WireError):
         RunResult.from_plain(_broken(path, value))
+
+
+# ---------------------------------------------------------------- what the judge asks for
+
+def test_program_plain_form_round_trips_through_json():
+    program = Program("def f(x):\n    return x\n", "f.py", "f", "torch", ("/tmp/class",))
+    assert Program.from_plain(json.loads(json.dumps(program.to_plain()))) == program
+
+
+@pytest.mark.parametrize("change", [
+    {"framework": "jax"}, {"hidden": ["relative/dir"]}, {"source": b"bytes"}, {"extra": 1}, {"hidden": "/tmp"},
+])
+def test_a_malformed_program_is_refused(change):
+    plain = {**Program("x = 1\n", "f.py", "f").to_plain(), **change}
+    with pytest.raises(wire.WireError):
+        Program.from_plain(plain)
+
+
+def test_limits_plain_form_round_trips():
+    for limits in (Limits(), Limits(time_s=0.5, memory_mb=256, threads=1, total_time_s=3)):
+        assert Limits.from_plain(json.loads(json.dumps(limits.to_plain()))) == limits
+
+
+@pytest.mark.parametrize("change", [
+    {"time_s": 0}, {"time_s": float("inf")}, {"time_s": "2"}, {"import_time_s": -1.0}, {"memory_mb": 512.0},
+    {"threads": 0}, {"threads": True}, {"open_files": None}, {"total_time_s": 0.0}, {"total_time_s": "10"},
+    {"extra": 1},
+])
+def test_malformed_limits_are_refused(change):
+    plain = {**Limits().to_plain(), **change}
+    with pytest.raises(wire.WireError):
+        Limits.from_plain(plain)
+
+
+def test_limits_missing_a_field_are_refused_not_defaulted():
+    """A lenient reader would fill a missing time limit with the default: the sender meant something else."""
+    plain = Limits(time_s=0.5).to_plain()
+    del plain["time_s"]
+    with pytest.raises(wire.WireError):
+        Limits.from_plain(plain)

@@ -1,0 +1,121 @@
+"""The gradebook: per learner and problem the best verdict, attempts and first accepted time, as CSV and JSON,
+from the CLI and (instructors only) the API."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
+
+from click.testing import CliRunner  # noqa: E402
+
+from judge.cli import main  # noqa: E402
+from judge.service.accounts import add_user  # noqa: E402
+from judge.service.gradebook import gradebook, gradebook_csv  # noqa: E402
+
+
+def _judged(store, user, problem, verdict, passed, total=10):
+    [sid] = store.create(user, [(problem, f"# {verdict} {passed}")])
+    store.claim(sid, "w", lease_s=60)
+    store.finish(sid, {"verdict": verdict, "passed": passed, "total": total})
+    return store.get(sid)[0]
+
+
+def _course(store):
+    alice = add_user(store, "alice", course="ml101").user
+    bob = add_user(store, "bob", course="ml101").user
+    add_user(store, "dora", course="ml101")                       # has submitted nothing
+    carol = add_user(store, "carol", course="other").user
+    add_user(store, "teach", "instructor", "ml101")
+    _judged(store, alice, "patchify", "wrong_answer", 3)
+    _judged(store, alice, "patchify", "runtime_error", 6)
+    first = _judged(store, alice, "patchify", "accepted", 10)
+    _judged(store, alice, "patchify", "wrong_answer", 9)          # after the first accepted one
+    _judged(store, bob, "patchify", "wrong_answer", 4)
+    _judged(store, bob, "clip_loss", "time_limit_exceeded", 2)
+    _judged(store, bob, "clip_loss", "wrong_answer", 2)           # as good as the earlier: the latest counts
+    store.create(bob, [("clip_loss", "# still queued")])
+    _judged(store, carol, "patchify", "accepted", 10)             # another course
+    return first
+
+
+def test_best_verdict_attempts_and_first_accepted_per_learner_and_problem(store):
+    first = _course(store)
+    rows = {(e.learner, e.problem): e for e in gradebook(store, "ml101")}
+    assert sorted(rows) == [(name, problem) for name in ("alice", "bob", "dora") for problem in ("clip_loss", "patchify")]
+    a = rows["alice", "patchify"]
+    assert (a.best_verdict, a.best_passed, a.total, a.attempts, a.judged) == ("accepted", 10, 10, 4, 4)
+    assert a.first_accepted_at == first.created_at
+    b = rows["bob", "clip_loss"]
+    assert (b.best_verdict, b.best_passed, b.attempts, b.judged, b.first_accepted_at) == ("wrong_answer", 2, 3, 2, None)
+    assert rows["bob", "patchify"].best_verdict == "wrong_answer"
+    assert (rows["alice", "clip_loss"].attempts, rows["alice", "clip_loss"].best_verdict) == (0, None)
+    assert rows["dora", "patchify"].attempts == 0
+    assert gradebook(store, "nobody") == []
+
+
+def test_the_csv_has_a_header_and_one_row_per_learner_and_problem(store):
+    _course(store)
+    table = list(csv.DictReader(io.StringIO(gradebook_csv(gradebook(store, "ml101")))))
+    assert list(table[0]) == ["learner", "problem", "best_verdict", "best_passed", "total", "attempts", "judged",
+                              "first_accepted_at"]
+    alice = next(r for r in table if (r["learner"], r["problem"]) == ("alice", "patchify"))
+    assert alice["best_verdict"] == "accepted" and alice["attempts"] == "4"
+    assert alice["first_accepted_at"].endswith("+00:00") and alice["first_accepted_at"][:2] == "20"
+    dora = next(r for r in table if (r["learner"], r["problem"]) == ("dora", "clip_loss"))
+    assert (dora["best_verdict"], dora["attempts"], dora["first_accepted_at"]) == ("", "0", "")
+
+
+def test_the_cli_writes_csv_and_json(tmp_path):
+    from judge.service.storage import Store
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    store = Store(url)
+    _course(store)
+    store.close()
+    runner = CliRunner()
+    as_csv = runner.invoke(main, ["service", "--database", url, "gradebook", "--course", "ml101"])
+    assert as_csv.exit_code == 0 and as_csv.output.splitlines()[0].startswith("learner,problem,best_verdict")
+    assert len(as_csv.output.splitlines()) == 1 + 6
+    as_json = runner.invoke(main, ["service", "--database", url, "gradebook", "--course", "ml101", "--format", "json"])
+    data = json.loads(as_json.output)
+    assert data["course"] == "ml101" and len(data["entries"]) == 6
+    out = tmp_path / "book.csv"
+    written = runner.invoke(main, ["service", "--database", url, "gradebook", "--course", "ml101", "-o", str(out)])
+    assert written.exit_code == 0 and out.read_text() == as_csv.output
+
+
+def test_the_api_serves_it_to_the_course_instructor_only(tmp_path, repo):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from judge.service.api import create_app
+    from judge.service.config import ServiceConfig
+    from judge.service.storage import Store
+    from judge.session import Judge
+
+    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo),
+                           allowed_hosts=("testserver",))
+    store = Store(config.database_url)
+    _course(store)
+    [teach] = [a for a in store.accounts() if a.user.name == "teach"]
+    from judge.service.accounts import rotate
+
+    token = rotate(store, "teach").token
+    learner = rotate(store, "alice").token
+    other = add_user(store, "prof", "instructor", "other").token
+    with Judge(repo, record=False) as judge, TestClient(create_app(config, store, None, judge)) as client:
+        body = client.get("/api/v1/gradebook", headers={"Authorization": f"Bearer {token}"}).json()
+        assert body["course"] == "ml101" and {e["learner"] for e in body["entries"]} == {"alice", "bob", "dora"}
+        as_csv = client.get("/api/v1/gradebook?format=csv", headers={"Authorization": f"Bearer {token}"})
+        assert as_csv.headers["content-type"].startswith("text/csv")
+        assert as_csv.text == gradebook_csv(gradebook(store, "ml101"))
+        refused = client.get("/api/v1/gradebook", headers={"Authorization": f"Bearer {learner}"})
+        assert refused.status_code == 403 and refused.json()["error"]["message"] == "instructors only"
+        theirs = client.get("/api/v1/gradebook", headers={"Authorization": f"Bearer {other}"}).json()
+        assert {e["learner"] for e in theirs["entries"]} == {"carol"}       # their own course, nobody else's
+    assert teach.user.role == "instructor"
+    store.close()
