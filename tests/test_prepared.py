@@ -71,3 +71,40 @@ def test_a_file_that_compiles_is_left_to_the_sandbox() -> None:
     assert compile_error("import os\nos._exit(0)\n", "f.py") is None       # compiling runs nothing
     error = compile_error("def f(:\n", "mine.py")
     assert error.type == "SyntaxError" and error.where == "import" and error.frames == ('File "mine.py", line 1\n    def f(:',)
+
+
+def test_prepare_all_caches_expected_values_so_a_first_run_needs_no_reference(tmp_path, monkeypatch) -> None:
+    from judge import prepared as prepared_module
+    from judge.cache import ExpectedCache
+    from judge.session import Judge
+    from problemsets import copy_problems
+
+    root = copy_problems(tmp_path / "set", "patchify", "sinusoidal_positions")
+    (root / "problems" / "broken.yaml").write_text("id: broken\ntitle: [unclosed\n")
+    cache = ExpectedCache(tmp_path / "cache")
+    heard = []
+    with Judge(root, cache=cache, record=False) as judge:
+        judge.prepare_all(on_problem=lambda pid, seconds, error: heard.append((pid, error is None)))
+    assert sorted(heard) == [("broken", False), ("patchify", True), ("sinusoidal_positions", True)]
+    assert heard[0] == ("patchify", True)  # torch problems first: their fork server starts at once
+
+    def no_reference(*args):
+        raise AssertionError("the reference ran: the expected values were not prepared ahead")
+
+    monkeypatch.setattr(prepared_module, "_reference_outputs", no_reference)
+    with Judge(root, cache=ExpectedCache(tmp_path / "cache"), record=False) as judge:
+        source = (root / "hidden_tests" / "patchify" / "reference.py").read_text()
+        assert judge.prepared("patchify").submit(source, "mine.py").verdict.value == "accepted"
+
+
+def test_judge_prepare_names_an_unknown_problem_and_exits_1(repo, tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", "prepare", "no_such_problem"],
+                            cwd=repo, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "JUDGE_CACHE_DIR": str(tmp_path / "cache")})
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: ") and "unknown problem id 'no_such_problem'" in result.stderr
+    assert "Traceback" not in result.stderr
