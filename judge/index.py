@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from judge import layout
+from judge import layout, locate
 from judge.errors import ConfigError
 
 NAME = "listing-index.json"
@@ -34,10 +34,11 @@ def try_list(argv: list[str]) -> int | None:
     if options is None:
         return None
     try:
-        root = layout.find_root()
-    except ConfigError:
+        source = locate.primary()
+        packs = () if source.origin in locate.EXPLICIT else locate.packs(exclude=(source.root,))
+        items, broken = entries(source, packs)
+    except ConfigError:  # no set, or an id in two sets: the CLI says so
         return None
-    items, broken = entries(root)
     from judge.progress import problem_statuses
 
     statuses, warning = problem_statuses([item["id"] for item in items])
@@ -45,7 +46,8 @@ def try_list(argv: list[str]) -> int | None:
         print(f"warning: {problem_id} is not listed: {error}", file=sys.stderr)
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
-    shown = [{**item, "status": statuses[item["id"]].value} for item in items]
+    shown = [{**{k: v for k, v in item.items() if k != "pack"}, "status": statuses[item["id"]].value,
+              "pack": item["pack"]} for item in items]  # in the order of Entry.to_json
     shown = [item for item in shown if all(t in item["tags"] for t in options["tags"])
              and options["difficulty"] in (None, item["difficulty"]) and options["status"] in (None, item["status"])]
     if options["json"]:
@@ -87,32 +89,32 @@ def _options(argv: list[str]) -> dict | None:
     return options
 
 
-def entries(root: Path) -> tuple[list[dict], list[tuple[str, str]]]:
+def entries(source: locate.Source, packs: tuple[locate.Source, ...] = ()) -> tuple[list[dict], list[tuple[str, str]]]:
     """Every problem that loads as a listing item (without its status), in id order, and the broken
     ones with the first line of what is wrong: from the index when it is current, else rebuilt."""
     from judge.cache import default_directory
 
     directory = default_directory()
-    key = _key(root)
+    key = _key([source, *packs])
     path = directory / NAME if directory is not None else None
     kept = _read(path, key) if path is not None else None
     if kept is not None:
         return kept
     from judge.problemset import ProblemSet
 
-    problems, broken = ProblemSet(root).load()
-    items = [{"id": p.id, "title": p.title, "difficulty": p.difficulty, "tags": list(p.tags),
-              "framework": p.framework} for p in problems]
-    pairs = [(b.id, b.error) for b in broken]
+    listing = ProblemSet(source.root, None, packs, source.origin).listing()
+    items = [{k: v for k, v in entry.to_json().items() if k != "status"} for entry in listing.entries]
+    pairs = [(b.id, b.error) for b in listing.broken]
     if path is not None:
         _write(path, {"format": FORMAT, "key": key, "items": items, "broken": pairs})
     return items, pairs
 
 
-def _key(root: Path) -> str:
-    """A digest of the problem set's files and the judge's code, with where they are."""
-    digest = hashlib.sha256(str(root.resolve()).encode())
-    for top in (root / "problems", root / "hidden_tests", root / "units", _JUDGE):
+def _key(sources: list[locate.Source]) -> str:
+    """A digest of the problem sets' files and the judge's code, with where they are."""
+    digest = hashlib.sha256(repr([(s.name, str(s.root.resolve()), s.origin) for s in sources]).encode())
+    tops = [s.root / top for s in sources for top in ("problems", "hidden_tests", "units")]
+    for top in (*tops, _JUDGE):
         digest.update(repr(layout.stamp(top)).encode())
     return digest.hexdigest()
 
@@ -126,7 +128,7 @@ def _read(path: Path, key: str) -> tuple[list[dict], list[tuple[str, str]]] | No
     if type(data) is not dict or data.get("format") != FORMAT or data.get("key") != key:
         return None
     items, broken = data.get("items"), data.get("broken")
-    fields = {"id": str, "title": str, "difficulty": str, "framework": str}
+    fields = {"id": str, "title": str, "difficulty": str, "framework": str, "pack": str}
     if type(items) is not list or type(broken) is not list:
         return None
     for item in items:

@@ -20,9 +20,9 @@ import sys
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from judge import generators, layout
+from judge import generators
 from judge.compose import Composable
 from judge.contract import Limits
 from judge.errors import ConfigError
@@ -185,8 +185,8 @@ class Hidden:
 
 # ---------------------------------------------------------------- problem sets
 
-# find_root and problem_ids live in judge.layout (standard library only); named here too.
-find_root, problem_ids = layout.find_root, layout.problem_ids
+def problem_ids(root: Path) -> list[str]:
+    return sorted(p.stem for p in (root / "problems").glob("*.yaml"))
 
 
 def load_composable(root: Path, problem_id: str) -> Composable:
