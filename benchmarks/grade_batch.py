@@ -102,9 +102,9 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
     import torch  # noqa: F401 - the judge imports it once for a batch, as batch.py does
 
     from judge import grading
-    from judge.progress import ProgressStore
     from judge.sandbox import channel, runner
-    from judge.session import Judge, read_submission
+    from judge.session import Judge
+    from judge.submission import Submission
 
     clock = StageClock()
     arrivals: list[tuple[bytes, float]] = []
@@ -123,14 +123,14 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
 
     runner._Drive._on_frame = noted
     home = Path(tempfile.mkdtemp(prefix="judge-bench-home-"))
+    os.environ["JUDGE_HOME"] = str(home)  # the recorded attempts go to a private progress database
     stages: dict[str, list[float]] = defaultdict(list)
     files = sorted(directory.glob("*.py"))
     with Judge(record=False) as judge:
         begun = time.perf_counter()
         prepared = judge.prepared(PROBLEM)
-        prepared.submit(read_submission(files[0]), str(files[0]), record=False)
+        prepared.judge(Submission.from_file(files[0]))
         first = time.perf_counter() - begun
-        store = ProgressStore(home / "progress.sqlite3")
         for round_ in range(2):  # the first round warms caches (trap outputs per case): only the second counts
             for path in files:
                 clock.clear()
@@ -138,12 +138,12 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
                 started = time.perf_counter()
                 cpu = time.thread_time()
                 clock.enter("other: reading, shuffling calls, the report")
-                source = read_submission(path)
-                report_ = prepared.submit(source, str(path), record=False, graded=directory)
+                submission = Submission.from_file(path)
+                report_ = prepared.judge(submission)
                 sent = time.perf_counter()
                 clock.leave()
                 record_started, record_cpu = time.perf_counter(), time.thread_time()
-                prepared.__class__.record_attempt(_with_store(prepared, store), report_, source, str(path))
+                judge.tutor.record_run(PROBLEM, report_, submission, examples_only=False)
                 recorded, recorded_cpu = time.perf_counter() - record_started, time.thread_time() - record_cpu
                 if round_ == 0:
                     continue
@@ -159,12 +159,6 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
                 for stage, values in stages.items()}
     medians_[FIRST] = (float("nan"), first * 1000)
     return medians_
-
-
-def _with_store(prepared, store):
-    from dataclasses import replace
-
-    return replace(prepared, progress=store)
 
 
 def _timeline(arrivals: list[tuple[bytes, float]]) -> dict[str, float]:

@@ -1,6 +1,6 @@
 """The judging service's time per submission against `judge grade`'s, on the same 50 files (issue 26).
 
-Both judge through the same library path, `Judge.prepared(problem).submit(...)`,
+Both judge through the same library path, `Judge.submit(problem, Submission(...), record=False)`,
 each with its own warm judge in this process, one submission at a time: the
 service's `Processor.process` (claim the next submission in its database,
 judge it, store the report) against `batch.grade_directory` with one worker
@@ -78,7 +78,7 @@ def main() -> int:
     print(f"medians of {runs} rounds of {COUNT} files, one at a time: the service {service * 1000:.1f} ms, "
           f"judge grade {graded * 1000:.1f} ms a submission (load {os.getloadavg()[0]:.2f})")
     print(f"  of the service's time, claiming and storing in its database: {statistics.median(database_s) * 1000:.1f} ms")
-    print("  both call Judge.prepared(problem).submit(source, label, record=False); the service also claims "
+    print("  both call Judge.submit(problem, Submission(source, label), record=False); the service also claims "
           "the submission and stores its report in its database")
     ok = report("service / judge grade, time a submission", service / graded, TARGET)
     store.close()

@@ -131,8 +131,8 @@ class ProblemSet:
                 broken.append(Broken(pid, exc.lines()[0] if isinstance(exc, ConfigErrors) else str(exc)))
         return problems, broken
 
-    def listing(self, store: ProgressStore | None = None) -> Listing:
-        """Every problem with your status, in id order."""
+    def listing(self, store: ProgressStore) -> Listing:
+        """Every problem with the learner's status in `store`, in id order (faces: `Tutor.listing`)."""
         from judge.progress import problem_statuses
 
         problems, broken = self.load()

@@ -9,8 +9,9 @@ import pytest
 import torch
 
 from judge import checks, wire
-from judge.cases import Case, Drawn, Observed, call_name, with_calls
+from judge.cases import Case, Drawn, call_name, with_calls
 from judge.checks import experiment, gradient, leakage, mutation
+from judge.checks.observed import Observed
 from judge.execute import Observation, run_call
 from judge import problem
 from judge.problem import CheckSpec, Tolerance
@@ -220,6 +221,17 @@ def test_allclose_an_infinite_expected_value_is_matched_only_by_the_same_infinit
     assert run_check("allclose", VALUES, infinite, infinite, tolerance=tolerance).passed
     assert not run_check("allclose", VALUES, infinite, lambda x: x.sum(), tolerance=tolerance).passed
     assert not run_check("allclose", VALUES, infinite, lambda x: -infinite(x), tolerance=tolerance).passed
+
+
+def test_allclose_gives_no_meaningless_figures() -> None:
+    mask = lambda x: (x > 3).float()                          # noqa: E731 - a 0/1 mask
+    flipped = lambda x: (x <= 3).float()                       # noqa: E731
+    result = run_check("allclose", VALUES, mask, flipped, public=True)
+    assert "6 of 6 values differ, first at index (0, 0)" in result.message
+    assert "error" not in result.message and "inf" not in result.message
+    zeros = lambda x: x * 0                                    # noqa: E731 - expected all 0: rel error is infinite
+    result = run_check("allclose", VALUES, zeros, lambda x: x * 0 + 0.5, public=True)
+    assert "max abs error 0.5" in result.message and "rel error" not in result.message
 
 
 def test_allclose_example_shows_index_values_and_errors() -> None:

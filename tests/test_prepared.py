@@ -8,6 +8,7 @@ import pytest
 from judge.contract import Program
 from judge.grading import grade
 from judge.prepared import compile_error
+from judge.submission import Submission
 
 PROBLEM = "patchify"
 NOT_COMPILING = {
@@ -44,7 +45,7 @@ def _plain(report) -> dict:
 def test_a_file_that_does_not_compile_gets_the_sandboxs_report_without_a_sandbox(judge, name) -> None:
     prepared = judge.prepared(PROBLEM)
     source = NOT_COMPILING[name]
-    without = replace(prepared, backend=Refusing()).submit(source, name, record=False)
+    without = replace(prepared, backend=Refusing()).judge(Submission(source, name))
     # The same source through the sandbox, as every file went before (grade() compiles nothing itself).
     program = Program(source=source, filename=name, entry_point=prepared.problem.entry_point,
                       framework=prepared.problem.framework)
@@ -94,7 +95,7 @@ def test_prepare_all_caches_expected_values_so_a_first_run_needs_no_reference(tm
     monkeypatch.setattr(prepared_module, "_reference_outputs", no_reference)
     with Judge(root, cache=ExpectedCache(tmp_path / "cache"), record=False) as judge:
         source = (root / "hidden_tests" / "patchify" / "reference.py").read_text()
-        assert judge.prepared("patchify").submit(source, "mine.py").verdict.value == "accepted"
+        assert judge.prepared("patchify").judge(Submission(source, "mine.py")).verdict.value == "accepted"
 
 
 def test_judge_prepare_names_an_unknown_problem_and_exits_1(repo, tmp_path) -> None:
