@@ -39,9 +39,9 @@ def try_list(argv: list[str]) -> int | None:
         items, broken = entries(source, packs)
     except ConfigError:  # no set, or an id in two sets: the CLI says so
         return None
-    from judge.progress import problem_statuses
+    from judge.progress import ProgressStore, problem_statuses
 
-    statuses, warning = problem_statuses([item["id"] for item in items])
+    statuses, warning = problem_statuses([item["id"] for item in items], ProgressStore())  # as Tutor.listing
     for problem_id, error in broken:  # one broken file must not hide the others
         print(f"warning: {problem_id} is not listed: {error}", file=sys.stderr)
     if warning:
@@ -101,8 +101,9 @@ def entries(source: locate.Source, packs: tuple[locate.Source, ...] = ()) -> tup
     if kept is not None:
         return kept
     from judge.problemset import ProblemSet
+    from judge.progress import ProgressStore
 
-    listing = ProblemSet(source.root, None, packs, source.origin).listing()
+    listing = ProblemSet(source.root, None, packs, source.origin).listing(ProgressStore())
     items = [{k: v for k, v in entry.to_json().items() if k != "status"} for entry in listing.entries]
     pairs = [(b.id, b.error) for b in listing.broken]
     if path is not None:

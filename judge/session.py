@@ -23,6 +23,7 @@ from typing import Any, Callable
 from judge import problem as problems
 from judge.cache import ExpectedCache
 from judge.contract import Backend
+from judge.errors import ConfigError
 from judge.prepared import PreparedProblem, prepare, prepare_input
 from judge.problem import Problem
 from judge.problemset import ProblemSet
