@@ -438,7 +438,7 @@ def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, tr
         return False  # its arrays' shapes differ: compare would fail
     if made is None:
         made = plain(run_call(fn, case.calls.main, None))
-    return compare.check(case, Observed(main=made), Observed(main=observed)).passed
+    return compare.passes(case, Observed(main=made), Observed(main=observed))
 
 
 def _array_shapes(value: Any, path: tuple = ()) -> dict[tuple, tuple[int, ...]]:
