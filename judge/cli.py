@@ -608,6 +608,25 @@ def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
 
 
 @main.command()
+@click.argument("problem_ids", nargs=-1)
+@click.pass_obj
+def prepare(judge, problem_ids: tuple[str, ...]) -> None:
+    """Compute and cache the expected values of problems (all when no ID is given), so that the
+    first run of each costs what a later one does. `judge serve` does this in the background."""
+    failed = []
+
+    def show(problem_id: str, seconds: float, error: ConfigError | None) -> None:
+        if error is None:
+            click.echo(f"prepared {problem_id} in {seconds:.2f} s")
+        else:
+            failed.append(problem_id)
+            click.echo(f"error: {error}", err=True)
+
+    judge().prepare_all(list(problem_ids) or None, on_problem=show)
+    sys.exit(1 if failed else 0)
+
+
+@main.command()
 @click.argument("problem_id")
 @click.option("--framework", type=click.Choice(["torch", "numpy"]), default="torch", show_default=True,
               help="The library solutions use.")

@@ -8,16 +8,17 @@ facts. It records nothing: `Judge.submit` records through the learner's tutor.
 from __future__ import annotations
 
 import functools
+import warnings
 from dataclasses import dataclass, replace
 from typing import Callable
 
 from judge import problem as problem_files
 from judge.cache import ExpectedCache
 from judge.cases import MAIN, Case, build_case
-from judge.contract import Backend, Limits, Program
+from judge.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.errors import ConfigError
 from judge.grading import Expected, TrapSet, expect, grade
-from judge.execute import run_call
+from judge.execute import ErrorInfo, describe_error, run_call
 from judge.problem import CheckSpec, Hidden, Problem, TestSpec
 from judge.report import Report, TestResult
 from judge.solution import load_function, load_module
@@ -44,8 +45,44 @@ class PreparedProblem:
         hidden = (str(submission.directory.resolve()),) if submission.directory is not None else ()
         program = Program(source=submission.source, filename=submission.filename,
                           entry_point=self.problem.entry_point, framework=self.problem.framework, hidden=hidden)
-        return grade(self.problem, list(self.cases), list(self.expected), program, submission.label, self.backend,
+        error = compile_error(submission.source, program.filename)
+        # A file that does not compile is reported without a sandbox: no fork server to wait for.
+        backend = self.backend if error is None else _Unloadable(error)
+        return grade(self.problem, list(self.cases), list(self.expected), program, submission.label, backend,
                      self.limits, self.traps, on_result=on_result)
+
+
+def compile_error(source: str, filename: str) -> ErrorInfo | None:
+    """The error the child would report on loading `source` before running any of it (a SyntaxError),
+    or None. Compiling executes nothing of the file, so the judge may do it itself; anything but
+    the errors the child reports as a compile failure (e.g. a RecursionError) is left to the sandbox."""
+    try:
+        # Its warnings (an invalid escape) are the child's to print, in the submission's output.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:  # what the child's loader catches (judge.sandbox.worker)
+        return describe_error(exc, filename, where="import")
+    except (RecursionError, MemoryError):
+        return None
+    return None
+
+
+class _Unloadable:
+    """The backend for a file that does not compile: the run the sandbox would report, without running."""
+
+    def __init__(self, error: ErrorInfo) -> None:
+        self.error = error
+
+    def run(self, program: Program, calls, limits: Limits, *, on_progress=None, node_limits=None) -> RunResult:
+        result = RunResult(outcomes=[CallOutcome() for _ in calls],
+                           load_error=LoadError(kind=LoadKind.COMPILE, error=self.error))
+        if on_progress is not None:
+            on_progress(result, len(calls))
+        return result
+
+    def close(self) -> None:
+        pass
 
 
 def prepare(problem: Problem, backend: Backend, *, cache: ExpectedCache | None, threads: int,
