@@ -92,8 +92,8 @@ def check(problem_id: str, solution: Callable | str | os.PathLike, *, examples_o
     return CheckResult(report, examples_only, submission.source)
 
 
-def problem(problem_id: str, problems_dir: str | os.PathLike | None = None) -> "ProblemHandle":
-    """One problem to work on in a notebook, as learntools does: `q = judge.problem("patchify")`,
+def practice(problem_id: str, problems_dir: str | os.PathLike | None = None) -> "ProblemHandle":
+    """One problem to work on in a notebook, as learntools does: `q = judge.practice("patchify")`,
     then `q.show()`, `q.check(fn)`, `q.hint()`, `q.solution()`."""
     from judge.session import Judge
 

@@ -193,10 +193,10 @@ def test_usage_errors_are_one_line_not_a_traceback(judge, problem_id, solution, 
 
 
 def test_problem_handle_show_check_hint_solution(repo, tmp_path, monkeypatch):
-    from judge.notebook import NotebookError, problem
+    from judge.notebook import NotebookError, practice
 
     monkeypatch.setenv("JUDGE_HOME", str(tmp_path))
-    q = problem("patchify", problems_dir=repo)
+    q = practice("patchify", problems_dir=repo)
     try:
         assert "Patchify a Batch of Images" in q.show()._repr_markdown_()
         assert "def patchify" in repr(q.show())
@@ -211,7 +211,7 @@ def test_problem_handle_show_check_hint_solution(repo, tmp_path, monkeypatch):
     finally:
         q.close()
     with pytest.raises(NotebookError, match="unknown problem id"):
-        problem("nope", problems_dir=repo)
+        practice("nope", problems_dir=repo)
 
 
 def test_html_renders_markdown_keeps_time_on_one_line_and_colours_differences():
@@ -238,20 +238,20 @@ def _arr(values):
     return Array(np.asarray(values, dtype="float32"), "torch", "float32")
 
 
-def test_judge_problem_is_the_learntools_entry_and_still_the_module(repo, tmp_path, monkeypatch):
-    """`judge.problem("patchify")` opens a problem; `from judge.problem import ...` keeps working."""
+def test_judge_practice_is_the_learntools_entry_and_judge_problem_stays_the_model(repo, tmp_path, monkeypatch):
+    """`judge.practice("patchify")` opens a problem; `judge.problem` is the problem model, never a face."""
+    from judge import problem as model
     from judge.notebook import NotebookError, ProblemHandle
-    from judge.problem import Problem, load_problem
 
     monkeypatch.setenv("JUDGE_HOME", str(tmp_path))
-    q = judge_package.problem("patchify", problems_dir=repo)
+    q = judge_package.practice("patchify", problems_dir=repo)
     try:
-        assert isinstance(q, ProblemHandle) and isinstance(q.problem, Problem)
+        assert isinstance(q, ProblemHandle) and isinstance(q.problem, model.Problem)
     finally:
         q.close()
-    assert judge_package.problem.load_problem is load_problem
+    assert judge_package.problem is model and not callable(model)
     with pytest.raises(NotebookError, match="unknown problem id 'nope'"):
-        judge_package.problem("nope", problems_dir=repo)
+        judge_package.practice("nope", problems_dir=repo)
 
 
 def test_a_failed_check_is_one_red_line_with_the_named_mistake_and_details_folded():

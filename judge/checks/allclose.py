@@ -10,11 +10,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from judge.checks.result import CheckResult, fail, ok
+from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
 from judge.numerics import errors, within
 from judge.values import fmt, fmt_index, label, leaves, numeric, top_key
 
 PARAMS: dict = {}
+TRAITS = Traits(licenses=("values",), observes=VALUE, diagnoses=VALUE)
 MAX_ROWS = 8
 
 
@@ -34,6 +35,22 @@ def compare_values(expected, actual, tolerance, reveal: bool, what: str = "") ->
         if result is not None:
             return replace(result, key=top_key(path) or "")
     return ok()
+
+
+def matches(expected, actual, tolerance) -> bool:
+    """Whether `compare_values` finds no difference (the same leaves, shapes and rule), as a bool."""
+    for path, e, a in leaves(expected, actual):
+        ev, av = numeric(e), numeric(a)
+        if ev is None or av is None:
+            continue
+        if ev.shape != av.shape:
+            if ev.size != 1 or av.size != 1:
+                return False
+            ev, av = ev.reshape(()), av.reshape(())
+        tol = tolerance.for_key(top_key(path))
+        if not within(ev, av, tol.rtol, tol.atol).all():
+            return False
+    return True
 
 
 def _coarse(rel: float) -> str:

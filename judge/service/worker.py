@@ -12,12 +12,12 @@ import os
 import socket
 from dataclasses import dataclass, field
 
+from judge import verdicts
 from judge.errors import ConfigError
 from judge.report import Report, TestResult
 from judge.service.config import ServiceConfig
 from judge.service.storage import Store
 from judge.submission import Submission
-from judge.verdict import Verdict
 
 log = logging.getLogger("judge.service.worker")
 
@@ -77,8 +77,9 @@ class Processor:
 
 
 def judge_error(problem: str, label: str, message: str) -> Report:
+    decision = verdicts.judge_failed(message)
     return Report(problem=problem, submission=label,
-                  tests=[TestResult(name="judge", group="check", verdict=Verdict.JUDGE_ERROR, message=message)])
+                  tests=[TestResult(name="judge", group="check", verdict=decision.verdict, message=decision.message)])
 
 
 def new_processor(config: ServiceConfig) -> Processor:
