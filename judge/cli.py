@@ -608,20 +608,40 @@ def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
 
 
 @main.command()
+@click.argument("problem_ids", nargs=-1)
+@click.pass_obj
+def prepare(judge, problem_ids: tuple[str, ...]) -> None:
+    """Compute and cache the expected values of problems (all when no ID is given), so that the
+    first run of each costs what a later one does. `judge serve` does this in the background."""
+    failed = []
+
+    def show(problem_id: str, seconds: float, error: ConfigError | None) -> None:
+        if error is None:
+            click.echo(f"prepared {problem_id} in {seconds:.2f} s")
+        else:
+            failed.append(problem_id)
+            click.echo(f"error: {error}", err=True)
+
+    judge().prepare_all(list(problem_ids) or None, on_problem=show)
+    sys.exit(1 if failed else 0)
+
+
+@main.command()
 @click.argument("problem_id")
 @click.option("--framework", type=click.Choice(["torch", "numpy"]), default="torch", show_default=True,
               help="The library solutions use.")
 @click.option("--pack", "pack", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Into the problem pack at DIR (an installable package, made with its pyproject.toml).")
+@click.option("--one-file", is_flag=True, help="The reference written in tests.yaml instead of reference.py.")
 @click.pass_obj
-def new(judge, problem_id: str, framework: str, pack: Path | None) -> None:
+def new(judge, problem_id: str, framework: str, pack: Path | None, one_file: bool) -> None:
     """For authors: scaffold a new problem PROBLEM_ID from commented templates (never overwrites)."""
     from judge.locate import local
     from judge.scaffold import scaffold, scaffold_pack
 
     if pack is not None:
         click.echo(f"in the problem pack {pack.resolve()}:")
-        created = scaffold_pack(pack, problem_id, framework)
+        created = scaffold_pack(pack, problem_id, framework, one_file)
         for path in created:
             click.echo(f"created {pack.resolve() / path}")
         package = pack / next(p for p in created if len(p.parts) > 1).parts[0]
@@ -631,7 +651,7 @@ def new(judge, problem_id: str, framework: str, pack: Path | None) -> None:
     found = local(judge.problems_dir, cwd=Path.cwd(), environ=os.environ)
     root = found.root if found is not None else Path.cwd()
     click.echo(f"in the problem set {root} (--problems-dir or JUDGE_PROBLEMS_DIR chooses another):")
-    for path in scaffold(root, problem_id, framework):
+    for path in scaffold(root, problem_id, framework, one_file):
         click.echo(f"created {root / path}")
     click.echo(f"next: edit the files, then `judge validate {problem_id}`")
 

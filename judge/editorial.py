@@ -12,7 +12,6 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from judge.errors import ConfigError
 from judge.problem import Editorial, Problem, load_hidden
 
 
@@ -40,11 +39,7 @@ class Solution:
 
 def solution(problem: Problem) -> Solution:
     hidden = load_hidden(problem)
-    try:
-        reference = hidden.reference.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read the reference: {exc.strerror or exc}", file=hidden.reference) from None
-    return Solution(problem.id, problem.title, reference, hidden.editorial)
+    return Solution(problem.id, problem.title, hidden.reference_source(), hidden.editorial)
 
 
 def _wrapped(text: str, first: str = "  ", rest: str = "  ") -> list[str]:

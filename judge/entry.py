@@ -14,6 +14,10 @@ def entry() -> None:
 
     code = try_run(sys.argv[1:])
     if code is None:
+        from judge.index import try_list
+
+        code = try_list(sys.argv[1:])
+    if code is None:
         from judge.cli import entry as cli_entry
 
         code = cli_entry()

@@ -8,17 +8,17 @@ facts. It records nothing: `Judge.submit` records through the learner's tutor.
 from __future__ import annotations
 
 import functools
+import warnings
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Callable
 
 from judge import problem as problem_files
 from judge.cache import ExpectedCache
 from judge.cases import MAIN, Case, build_case
-from judge.contract import Backend, Limits, Program
+from judge.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.errors import ConfigError
 from judge.grading import Expected, TrapSet, expect, grade, unjudged
-from judge.execute import run_call
+from judge.execute import ErrorInfo, describe_error, run_call
 from judge.problem import CheckSpec, Hidden, Problem, TestSpec
 from judge.report import Report, TestResult
 from judge.solution import load_function, load_module
@@ -45,13 +45,48 @@ class PreparedProblem:
         hidden = (str(submission.directory.resolve()),) if submission.directory is not None else ()
         program = Program(source=submission.source, filename=submission.filename,
                           entry_point=self.problem.entry_point, framework=self.problem.framework, hidden=hidden)
-        return grade(self.problem, list(self.cases), list(self.expected), program, submission.label, self.backend,
+        error = compile_error(submission.source, program.filename)
+        # A file that does not compile is reported without a sandbox: no fork server to wait for.
+        backend = self.backend if error is None else _Unloadable(error)
+        return grade(self.problem, list(self.cases), list(self.expected), program, submission.label, backend,
                      self.limits, self.traps, on_result=on_result)
-
 
     def unjudged(self, label: str, decision, *, on_result: Callable[[TestResult], None] | None = None) -> Report:
         """The report of a file that could not be run (`decision` from `judge.verdicts.of_unloadable`)."""
         return unjudged(self.problem, list(self.cases), label, decision, on_result=on_result)
+
+
+def compile_error(source: str, filename: str) -> ErrorInfo | None:
+    """The error the child would report on loading `source` before running any of it (a SyntaxError),
+    or None. Compiling executes nothing of the file, so the judge may do it itself; anything but
+    the errors the child reports as a compile failure (e.g. a RecursionError) is left to the sandbox."""
+    try:
+        # Its warnings (an invalid escape) are the child's to print, in the submission's output.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:  # what the child's loader catches (judge.sandbox.worker)
+        return describe_error(exc, filename, where="import")
+    except (RecursionError, MemoryError):
+        return None
+    return None
+
+
+class _Unloadable:
+    """The backend for a file that does not compile: the run the sandbox would report, without running."""
+
+    def __init__(self, error: ErrorInfo) -> None:
+        self.error = error
+
+    def run(self, program: Program, calls, limits: Limits, *, on_progress=None, node_limits=None) -> RunResult:
+        result = RunResult(outcomes=[CallOutcome() for _ in calls],
+                           load_error=LoadError(kind=LoadKind.COMPILE, error=self.error))
+        if on_progress is not None:
+            on_progress(result, len(calls))
+        return result
+
+    def close(self) -> None:
+        pass
 
 
 def prepare(problem: Problem, backend: Backend, *, cache: ExpectedCache | None, threads: int,
@@ -72,7 +107,7 @@ def prepare_input(problem: Problem, test: TestSpec, backend: Backend, *, threads
     """
     hidden = problem_files.load_hidden(problem)
     case = build_case(problem, test, hidden.tolerance)
-    reference = load_function(hidden.reference, problem.entry_point)
+    reference = hidden.reference_function(problem.entry_point)
     raised = run_call(reference, case.calls[MAIN], str(hidden.reference)).error
     if raised is not None:
         check = CheckSpec("raises", {"type": _most_specific(raised.bases)}, 1)
@@ -94,12 +129,11 @@ def expected_of(problem: Problem, hidden: Hidden | None, cache: ExpectedCache | 
                 examples_only: bool = False) -> tuple[list[Case], list[Expected]]:
     """The cases (examples, then hidden tests unless `examples_only` or `hidden` is None) and the
     reference's observations on them, through the cache."""
-    reference_path = hidden.reference if hidden else problem.hidden_dir / "reference.py"
     tests = list(problem.examples) + (list(hidden.tests) if hidden and not examples_only else [])
     cases = [build_case(problem, test, hidden.tolerance if hidden else None) for test in tests]
 
     def compute() -> list[Expected]:
-        return _reference_outputs(problem, reference_path, cases)
+        return _reference_outputs(problem, hidden, cases)
 
     return cases, (cache.expected(problem, hidden, cases, compute) if cache is not None else compute())
 
@@ -121,6 +155,14 @@ def _trap_functions(problem: Problem, hidden: Hidden) -> dict[str, Callable]:
     return functions
 
 
-def _reference_outputs(problem: Problem, reference_path: Path, cases: list[Case]) -> list[Expected]:
-    reference = load_function(reference_path, problem.entry_point)
-    return [expect(case, reference, reference_path) for case in cases]
+def _reference_outputs(problem: Problem, hidden: Hidden | None, cases: list[Case]) -> list[Expected]:
+    """The reference's observations; without `hidden` (examples only) its hidden part is read only
+    when reference.py is missing (a one-file problem's reference is in tests.yaml)."""
+    if hidden is None and not (problem.hidden_dir / "reference.py").is_file():
+        hidden = problem_files.load_hidden(problem)
+    if hidden is None:
+        path = problem.hidden_dir / "reference.py"
+        reference = load_function(path, problem.entry_point)
+    else:
+        path, reference = hidden.reference, hidden.reference_function(problem.entry_point)
+    return [expect(case, reference, path) for case in cases]

@@ -18,13 +18,13 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from judge import checks, generators  # the check registry validates check names, parameters and rules
 from judge.compose import Composable
 from judge.contract import Limits
 from judge.errors import ConfigError
-from judge.solution import load_function
+from judge.solution import Inline, load_function
 from judge.yamlfile import Errors, Fields, Mapping, Sequence, load_yaml
 
 FRAMEWORKS = ("torch", "numpy")
@@ -179,6 +179,20 @@ class Hidden:
     traps: tuple[Trap, ...]
     path: Path
     editorial: Editorial | None = None
+    reference_code: Inline | None = None   # a one-file problem: the reference written in tests.yaml
+
+    def reference_function(self, entry_point: str) -> Callable:
+        """The trusted reference, loaded (from its file, or from tests.yaml)."""
+        return load_function(self.reference, entry_point, inline=self.reference_code)
+
+    def reference_source(self) -> str:
+        """The reference's source text (`judge solution`, validate's sandboxed run)."""
+        if self.reference_code is not None:
+            return self.reference_code.text
+        try:
+            return self.reference.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot read the reference: {exc.strerror or exc}", file=self.reference) from None
 
 
 # ---------------------------------------------------------------- problem sets
@@ -190,7 +204,7 @@ def problem_ids(root: Path) -> list[str]:
 def load_composable(root: Path, problem_id: str) -> Composable:
     """Problem `problem_id`'s arguments, framework and loaded reference, for `output_of` (judge.compose)."""
     other = load_problem(root, problem_id)
-    return Composable(tuple(other.args), other.framework, load_function(load_hidden(other).reference, other.entry_point))
+    return Composable(tuple(other.args), other.framework, load_hidden(other).reference_function(other.entry_point))
 
 
 def load_problem(root: Path, problem_id: str) -> Problem:
@@ -251,9 +265,19 @@ def load_hidden(problem: Problem) -> Hidden:
     errors = Errors(display_path(path))
     top = Fields(data, "", errors, 1)
     tolerance = _tolerance(top, "tolerance", Tolerance())
-    reference = directory / top.get("reference", str, default="reference.py")
-    if not reference.is_file():
-        top.error("reference", f"reference solution {display_path(reference)} not found")
+    reference_code = None
+    if top.has("reference_code"):   # a one-file problem: the reference is a block (|) in this file
+        text = top.get("reference_code", str)
+        reference_code = Inline(text, top.line("reference_code") + 1) if text is not None else None
+        if top.has("reference"):
+            top.error("reference", "give the reference as a file (reference) or in this file (reference_code), "
+                                   "not both")
+        reference = path
+    else:
+        reference = directory / top.get("reference", str, default="reference.py")
+        if not reference.is_file():
+            top.error("reference", f"reference solution {display_path(reference)} not found "
+                                   "(or write it in this file as reference_code: |)")
     traps_name = top.get("traps_file", str, default="traps.py")
     traps_file = directory / traps_name
     traps = []
@@ -289,7 +313,7 @@ def load_hidden(problem: Problem) -> Hidden:
     errors.raise_if_any()
     return Hidden(tests=tests, tolerance=tolerance, reference=reference,
                   traps_file=traps_file if traps_file.is_file() else None, traps=tuple(traps), path=path,
-                  editorial=editorial)
+                  editorial=editorial, reference_code=reference_code)
 
 
 def load_input_file(problem: Problem, path: Path) -> TestSpec:

@@ -740,3 +740,24 @@ def test_experiment_configuration_errors_are_one_line(params, says) -> None:
 
     with pytest.raises(ConfigError, match=says):
         make_case(FOUR, "experiment", params)
+
+
+def test_passes_says_what_compare_says_without_its_message() -> None:
+    # Known-mistake matching asks compare.passes of every trap: it must agree with compare.check.
+    from judge.checks import compare
+
+    base = np.arange(12, dtype=np.float32).reshape(3, 4)
+    as_array = lambda data, dtype="float32", library="numpy": wire.Array(np.asarray(data, dtype=dtype), library, dtype)
+    pairs = [(as_array(base), as_array(base)), (as_array(base), as_array(base + 1e-3)),
+             (as_array(base), as_array(base * (1 + 1e-9))), (as_array(base), as_array(base.T)),
+             (as_array(base), as_array(base, "float64")), (as_array(base), as_array(base, library="torch")),
+             (as_array(base), as_array(np.where(base > 5, np.nan, base))), (1.5, 1.5), (1.5, 1.6), (1.5, "1.5"),
+             ({"a": as_array(base), "b": 2.0}, {"a": as_array(base), "b": 2.0}),
+             ({"a": as_array(base), "b": 2.0}, {"a": as_array(base), "b": 2.5}),
+             ({"a": as_array(base)}, {"a": as_array(base), "extra": 1.0}), ([1.0, 2.0], [1.0, 2.0, 3.0]),
+             (as_array([3.0]), as_array(3.0)), (as_array([[3.0]]), as_array([3.0 + 1.0]))]
+    for tolerance in (EXACT, Tolerance(rtol=1e-5, atol=1e-8), Tolerance(rtol=0.0, atol=2e-3)):
+        case = make_case({"x": 1.0}, "compare", tolerance=tolerance)
+        for want, got in pairs:
+            expected, actual = Observed(main=Observation(value=want)), Observed(main=Observation(value=got))
+            assert compare.passes(case, expected, actual) == compare.check(case, expected, actual).passed, (want, got)

@@ -151,3 +151,92 @@ def test_empty_outputs_are_not_diagnosed_and_do_not_crash() -> None:
     assert _named(_array(tokens), _array(tokens[:, :0])) == ""
     assert _named(_array(tokens[:, :0]), _array(tokens)) == ""
     assert _named(_array(np.zeros((2, 0, 3))), _array(np.zeros((2, 1, 3)))) == ""
+
+
+def test_a_relation_on_one_key_is_not_said_when_another_key_differs_unexplained() -> None:
+    """Issue 23: a diagnosis speaks only when it explains the whole difference."""
+    expected = {"loss": 1.0, "similarities": _array(MATRIX)}
+    assert _named(expected, {"loss": 2.0, "similarities": _array(MATRIX * 1.2345 + 0.1)}) == ""
+    named = _named(expected, {"loss": 2.0, "similarities": _array(MATRIX)})
+    assert "`loss` is the expected value times 2" in named
+    both = _named(expected, {"loss": 2.0, "similarities": _array(MATRIX * 2)})
+    assert "`loss` is the expected value times 2" in both
+
+
+def test_predicted_labels_that_happen_to_be_a_permutation_or_a_multiple_are_not_named() -> None:
+    """Class labels repeat: another order of them, or labels twice as large, say nothing (a ridge without
+    an intercept was told 'slices in another order' and 'scaled by one constant factor'). A named
+    factor (times 2) is still said: it is true of the whole output."""
+    expected = {"predictions": _array([0, 1, 1, 2, 0, 1], "int64", "numpy"), "accuracy": 0.5}
+    reordered = {"predictions": _array([1, 0, 1, 2, 1, 0], "int64", "numpy"), "accuracy": 1 / 6}
+    assert _named(expected, reordered) == ""
+    tripled = {"predictions": _array([0, 3, 3, 6, 0, 3], "int64", "numpy"), "accuracy": 0.5}
+    assert _named(expected, tripled) == ""
+    zeros = {"predictions": _array([0, 0, 0, 0, 0, 0], "int64", "numpy"), "accuracy": 0.5}
+    assert _named(expected, zeros) == ""
+
+
+def test_an_output_of_zeros_is_not_the_expected_array_scaled() -> None:
+    assert _named(_array(MATRIX), _array(np.zeros_like(MATRIX))) == ""
+
+
+def test_rows_with_repeats_in_another_order_are_not_named() -> None:
+    rows = np.repeat(RNG.normal(size=(3, 4)), 2, axis=0)  # rows 0 = 1, 2 = 3, 4 = 5
+    assert _named(_array(rows), _array(rows[[1, 0, 2, 3, 4, 5]])) == ""  # equal to the expected: not even wrong
+    assert _named(_array(rows), _array(rows[[2, 3, 0, 1, 4, 5]])) == ""  # pairs moved: ambiguous with repeats
+
+
+def test_float64_values_that_went_through_float32_are_named() -> None:
+    exact = RNG.normal(size=(4, 5))
+    through = exact.astype(np.float32).astype(np.float64)
+    message = _named(_array(exact, "float64"), _array(through, "float64"), tolerance=Tolerance(1e-12, 1e-12))
+    assert "holds float32 numbers" in message
+    # a small difference of another kind is not float32 rounding
+    other = _named(_array(exact, "float64"), _array(exact + 3e-7, "float64"), tolerance=Tolerance(1e-12, 1e-12))
+    assert "float32" not in other
+
+
+# ---------------------------------------------------------------- the slice search behind permutations
+
+def _search(wanted, pool, rtol=1e-5, atol=1e-8):
+    from judge.diagnose import Context, _find
+
+    return _find(np.asarray(wanted, dtype=np.float64), np.asarray(pool, dtype=np.float64), Context(rtol, atol, ()))
+
+
+@pytest.mark.parametrize("rtol, atol", [(1e-5, 1e-8), (0.0, 0.0), (1e-2, 0.5), (0.0, 1e-3)])
+def test_a_slice_within_tolerance_of_a_pool_slice_is_always_found(rtol, atol) -> None:
+    # The search rules candidates out by their projections first: no true match may be ruled out,
+    # whatever the tolerance, the scale of the values or the slices' length. (Values are large
+    # against atol: a slice moved by more than the spacing of the pool's slices may leave the
+    # window of candidates the search compares, by design.)
+    rng = np.random.default_rng(11)
+    for trial in range(200):
+        rows, width = int(rng.integers(1, 30)), int(rng.integers(1, 200))
+        pool = rng.normal(size=(rows, width)) * max(10.0 ** rng.integers(-6, 8), 1000 * atol)
+        picked = rng.integers(0, rows, size=int(rng.integers(1, 30)))
+        slack = (atol + rtol * np.abs(pool[picked])) * rng.uniform(-0.999, 0.999, size=(len(picked), width))
+        found = _search(pool[picked] + slack, pool, rtol, atol)
+        assert found is not None, trial
+        from judge.numerics import within
+
+        assert within(pool[found], pool[picked] + slack, rtol, atol).all()
+
+
+def test_the_first_equal_candidate_is_taken_and_a_missing_slice_ends_the_search() -> None:
+    pool = np.array([[1.0, 2.0], [3.0, 4.0], [1.0, 2.0], [5.0, 6.0]])
+    found = _search([[1.0, 2.0], [5.0, 6.0], [3.0, 4.0]], pool)
+    assert list(found[1:]) == [3, 1] and found[0] in (0, 2)
+    assert _search([[1.0, 2.0], [7.0, 8.0]], pool) is None
+    assert _search([[1.0, 2.0 + 1e-3]], pool) is None          # outside the tolerance
+    assert list(_search([[1.0, 2.0 + 1e-3]], pool, atol=1e-2)) in ([0], [2])
+
+
+def test_a_rotation_of_any_length_is_named_with_its_shift() -> None:
+    from judge.diagnose import _layout
+
+    for m in (3, 7, 64):
+        for shift in (1, m // 2, m - 1):
+            assert _layout(np.roll(np.arange(m), shift)) == \
+                f"in an order rotated by {shift} position{'s' if shift > 1 else ''} (an off-by-one index?)"
+    assert _layout(np.array([2, 0, 1, 3])) == "in another order"

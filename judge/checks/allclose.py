@@ -37,6 +37,22 @@ def compare_values(expected, actual, tolerance, reveal: bool, what: str = "") ->
     return ok()
 
 
+def matches(expected, actual, tolerance) -> bool:
+    """Whether `compare_values` finds no difference (the same leaves, shapes and rule), as a bool."""
+    for path, e, a in leaves(expected, actual):
+        ev, av = numeric(e), numeric(a)
+        if ev is None or av is None:
+            continue
+        if ev.shape != av.shape:
+            if ev.size != 1 or av.size != 1:
+                return False
+            ev, av = ev.reshape(()), av.reshape(())
+        tol = tolerance.for_key(top_key(path))
+        if not within(ev, av, tol.rtol, tol.atol).all():
+            return False
+    return True
+
+
 def _coarse(rel: float) -> str:
     """How far off, in bands too wide to recover a hidden value from the learner's own output."""
     if not np.isfinite(rel):
