@@ -158,6 +158,20 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
                   output=escape_controls(run.output, keep="\n\t"), warnings=warnings)
 
 
+def unjudged(problem: Problem, cases: list[Case], submission: str, decision: verdicts.Decision,
+             on_result: Callable[[TestResult], None] | None = None) -> Report:
+    """The report of a file that could not be run at all (`verdicts.of_unloadable`): the first test
+    says why, as for a file that does not load; the others were not run."""
+    said, results = _SaidOnce(), []
+    for case in cases:
+        message = cap_message(escape_controls(decision.message))
+        result = TestResult(case.name, case.test.group, decision.verdict, message)
+        results.append(said(result, file_failed=True))
+        if on_result is not None:
+            on_result(results[-1])
+    return Report(problem=problem.id, submission=submission, tests=results)
+
+
 def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunResult, outcomes: list,
                     traps: TrapSet | None, limits: Limits, diagnose: bool = True) -> tuple[TestResult, _Pending | None]:
     """One case's verdict from its calls' outcomes (`names[k]` is the call of `outcomes[k]`)."""
