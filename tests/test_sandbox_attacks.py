@@ -644,7 +644,7 @@ LAYER_PROOFS = [
     ("resource limits", "memory_bomb", (), {MLE}),
     ("clean environment", "environment_secrets", (), {WA}),
     ("closed descriptors", "inherited_fds", (), {AC}),
-    ("process group", "fork_bomb", ("seccomp", "pid namespace"), {AC}),
+    ("process group", "fork_bomb", ("seccomp", "pid namespace", "task limit"), {AC}),
     ("ipc namespace", "ipc_channel", ("seccomp", "audit hook"), {AC}),
     ("seccomp", "ipc_channel", ("ipc namespace", "audit hook"), {AC}),
     ("seccomp", "lease_and_lock", ("landlock",), {AC}),
