@@ -539,11 +539,13 @@ def progress(judge, as_json: bool, export_to: str | None, import_from: str | Non
 @main.command()
 @click.pass_obj
 def doctor(judge) -> None:
-    """Show which sandbox isolation layers are active on this machine, and why any is missing."""
+    """Show the problem set in use (and where), then which sandbox isolation layers are active here."""
     from judge.sandbox.doctor import examine
     from judge.sandbox.isolation import disabled_from_env
 
     j = judge()
+    for source in j.problem_set.sources():
+        click.echo(f"problem set: {source.describe()}")
     try:
         disable = disabled_from_env()
     except ValueError as exc:
@@ -630,13 +632,25 @@ def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
 @click.argument("problem_id")
 @click.option("--framework", type=click.Choice(["torch", "numpy"]), default="torch", show_default=True,
               help="The library solutions use.")
+@click.option("--pack", "pack", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Into the problem pack at DIR (an installable package, made with its pyproject.toml).")
 @click.pass_obj
-def new(judge, problem_id: str, framework: str) -> None:
+def new(judge, problem_id: str, framework: str, pack: Path | None) -> None:
     """For authors: scaffold a new problem PROBLEM_ID from commented templates (never overwrites)."""
-    from judge.problem import find_root
-    from judge.scaffold import scaffold
+    from judge.locate import local
+    from judge.scaffold import scaffold, scaffold_pack
 
-    root = find_root(judge.problems_dir)
+    if pack is not None:
+        click.echo(f"in the problem pack {pack.resolve()}:")
+        created = scaffold_pack(pack, problem_id, framework)
+        for path in created:
+            click.echo(f"created {pack.resolve() / path}")
+        package = pack / next(p for p in created if len(p.parts) > 1).parts[0]
+        click.echo(f"next: edit the files, `judge validate {problem_id}` inside {package}, then `pip install {pack}`")
+        return
+    # Never into the installed course: the named set, the one here, or a new one in this directory.
+    found = local(judge.problems_dir, cwd=Path.cwd(), environ=os.environ)
+    root = found.root if found is not None else Path.cwd()
     click.echo(f"in the problem set {root} (--problems-dir or JUDGE_PROBLEMS_DIR chooses another):")
     for path in scaffold(root, problem_id, framework):
         click.echo(f"created {root / path}")

@@ -20,7 +20,7 @@ import sys
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from judge import generators
 from judge.compose import Composable
@@ -184,28 +184,6 @@ class Hidden:
 
 
 # ---------------------------------------------------------------- problem sets
-
-def find_root(explicit: str | os.PathLike | None = None, *, cwd: Path | None = None,
-              environ: Mapping[str, str | None] | None = None) -> Path:
-    """The problem set to use: --problems-dir, $JUDGE_PROBLEMS_DIR, the cwd, or the repo.
-
-    `cwd` and `environ` default to this process's; the warm server passes its client's.
-    """
-    cwd = Path.cwd() if cwd is None else cwd
-    environ = os.environ if environ is None else environ
-    for candidate, origin in ((explicit, "--problems-dir"), (environ.get("JUDGE_PROBLEMS_DIR"), "JUDGE_PROBLEMS_DIR")):
-        if candidate:
-            root = cwd / Path(candidate).expanduser()
-            if not (root / "problems").is_dir():
-                raise ConfigError(f"{origin}: no problems/ directory in {Path(candidate).expanduser()}",
-                                  file=Path(candidate).expanduser())
-            return root.resolve()
-    for root in (cwd, Path(__file__).resolve().parent.parent):
-        if (root / "problems").is_dir() and (root / "hidden_tests").is_dir():
-            return root
-    raise ConfigError("no problem set found: run inside a problem set (a directory with problems/ and "
-                      "hidden_tests/) or pass --problems-dir DIR")
-
 
 def problem_ids(root: Path) -> list[str]:
     return sorted(p.stem for p in (root / "problems").glob("*.yaml"))

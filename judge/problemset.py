@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from judge import locate
 from judge import problem as problem_files
 from judge.errors import ConfigError, ConfigErrors
+from judge.locate import Source
 from judge.problem import Problem
 
 if TYPE_CHECKING:
@@ -38,11 +40,12 @@ class Entry:
 
     problem: Problem
     status: str            # solved, attempted or new (judge.progress.Status)
+    pack: str = ""         # the installed pack it comes from; "" for the set in use
 
     def to_json(self) -> dict:
         p = self.problem
         return {"id": p.id, "title": p.title, "difficulty": p.difficulty, "tags": list(p.tags),
-                "framework": p.framework, "status": self.status}
+                "framework": p.framework, "status": self.status, "pack": self.pack}
 
 
 @dataclass(frozen=True)
@@ -64,21 +67,58 @@ class Example:
 
 @dataclass
 class ProblemSet:
-    """The problems under `root` (problems/, hidden_tests/, submissions/, units/)."""
+    """The problems under `root` (problems/, hidden_tests/, submissions/, units/), and the packs' ones.
+
+    `packs` are installed problem packs (judge.locate) whose problems join the set: each keeps
+    its own directory, and a problem id held by two of them is a ConfigError naming both.
+    """
 
     root: Path
     cache: ExpectedCache | None = field(default=None, repr=False)
+    packs: tuple[Source, ...] = ()
+    origin: str = ""       # how the set was found (judge.locate.Source.origin)
 
     @classmethod
     def find(cls, problems_dir: str | os.PathLike | None = None, cache: ExpectedCache | None = None) -> "ProblemSet":
-        """The set in `problems_dir`, else $JUDGE_PROBLEMS_DIR, else the repository's own."""
-        return cls(problem_files.find_root(problems_dir), cache)
+        """The set judge.locate finds (the flag, $JUDGE_PROBLEMS_DIR, the working directory, the
+        installed course), with every installed pack unless the set was named explicitly."""
+        source = locate.primary(problems_dir)
+        packs = () if source.origin in locate.EXPLICIT else locate.packs(exclude=(source.root,))
+        return cls(source.root, cache, packs, source.origin)
+
+    def sources(self) -> list[Source]:
+        """The set in use, then each pack: what `judge doctor` says is in use, and where."""
+        return [Source("", self.root, self.origin or "given directory"), *self.packs]
+
+    def _owners(self) -> dict[str, Source]:
+        owners: dict[str, Source] = {}
+        for source in self.sources():
+            for pid in problem_files.problem_ids(source.root):
+                if pid in owners:
+                    raise ConfigError(f"problem id {pid!r} is in two problem sets: {owners[pid].describe()} "
+                                      f"and {source.describe()}; uninstall one pack, or pass --problems-dir "
+                                      "to use one set alone")
+                owners[pid] = source
+        return owners
 
     def ids(self) -> list[str]:
-        return problem_files.problem_ids(self.root)
+        if not self.packs:
+            return problem_files.problem_ids(self.root)
+        return sorted(self._owners())
+
+    def pack_of(self, problem_id: str) -> str:
+        """The pack `problem_id` comes from; "" for the set in use (and for unknown ids)."""
+        if not self.packs:
+            return ""
+        source = self._owners().get(problem_id)
+        return source.name if source is not None else ""
 
     def get(self, problem_id: str) -> Problem:
         """One problem; an unknown id or a broken file is a ConfigError naming the file."""
+        if self.packs:
+            source = self._owners().get(problem_id)
+            if source is not None:
+                return problem_files.load_problem(source.root, problem_id)
         return problem_files.load_problem(self.root, problem_id)
 
     def load(self) -> tuple[list[Problem], list[Broken]]:
@@ -97,7 +137,9 @@ class ProblemSet:
 
         problems, broken = self.load()
         statuses, warning = problem_statuses([p.id for p in problems], store)
-        return Listing(tuple(Entry(p, statuses[p.id].value) for p in problems), tuple(broken), warning)
+        packs = {pid: source.name for pid, source in self._owners().items()} if self.packs else {}
+        return Listing(tuple(Entry(p, statuses[p.id].value, packs.get(p.id, "")) for p in problems),
+                       tuple(broken), warning)
 
     def examples(self, problem: Problem) -> list[Example]:
         """The public examples with the reference's outputs (`judge show`, the problem page).
@@ -115,8 +157,8 @@ class ProblemSet:
         The whole set, not one problem's files: inputs may be made by another problem's reference.
         """
         entries = []
-        for top in ("problems", "hidden_tests"):
-            for directory, _, files in os.walk(self.root / top):
+        for root, top in ((source.root, top) for source in self.sources() for top in ("problems", "hidden_tests")):
+            for directory, _, files in os.walk(root / top):
                 for name in files:
                     try:
                         info = os.stat(os.path.join(directory, name))

@@ -1,9 +1,12 @@
 """`judge new ID`: a new problem from commented templates that already validate.
 
-The templates make a small, complete problem (scale a tensor by a factor)
-whose every field carries a comment saying what it is for, so an author
-edits a working problem instead of starting from a blank page; `judge
-validate ID` passes on the scaffold as created. Nothing is ever overwritten.
+The templates make a neutral skeleton named for the id: every field carries
+a comment saying what it is for, and TODOs mark what to replace. Its
+placeholder contract (return a copy of `x`) is complete, so `judge validate
+ID` passes on the scaffold as created and an author checks each edit.
+`--pack DIR` puts the problem into a problem pack: an installable package
+(judge.locate) whose pyproject.toml is written with it. Nothing is ever
+overwritten.
 """
 from __future__ import annotations
 
@@ -33,56 +36,91 @@ def scaffold(root: Path, problem_id: str, framework: str = "torch") -> list[Path
     return [Path(r) for r in files]
 
 
+def scaffold_pack(directory: Path, problem_id: str, framework: str = "torch") -> list[Path]:
+    """Problem `problem_id` in the pack at `directory`, made with its pyproject.toml when new.
+
+    The pack is a package named for the directory (my-pack: my_pack) laid out like a problem
+    set, declared in the entry point group judge.locate reads; `pip install DIR` adds its
+    problems to `judge list`. Returns the created files, relative to `directory`.
+    """
+    from judge.locate import GROUP
+
+    name = directory.resolve().name
+    package = name.replace("-", "_").replace(".", "_").lower()
+    if not package.isidentifier():
+        raise ConfigError(f"pack directory {name!r}: expected a name of letters, digits, '-' and '_' "
+                          "(it names the pack's package)", file=directory)
+    created: list[Path] = []
+    pyproject = directory / "pyproject.toml"
+    if not pyproject.exists():
+        (directory / package).mkdir(parents=True, exist_ok=True)
+        for relative, text in ((Path("pyproject.toml"), _PACK_PYPROJECT.format(name=name, package=package, group=GROUP)),
+                               (Path(package) / "__init__.py", _PACK_INIT.format(name=name))):
+            with (directory / relative).open("x", encoding="utf-8") as handle:
+                handle.write(text)
+            created.append(relative)
+    elif not (directory / package).is_dir():
+        raise ConfigError(f"not a problem pack made by `judge new --pack`: no package directory {package}/ "
+                          "beside it", file=pyproject)
+    root = directory / package
+    for sub in ("problems", "hidden_tests"):
+        (root / sub).mkdir(exist_ok=True)
+    return created + [Path(package) / p for p in scaffold(root, problem_id, framework)]
+
+
 def _files(pid: str, framework: str) -> dict[str, str]:
     lib = _LIBRARIES[framework]
-    values = {"pid": pid, "framework": framework, **lib}
+    values = {"pid": pid, "framework": framework, "title": pid.replace("_", " ").title(), **lib}
     return {
         f"problems/{pid}.yaml": _PROBLEM.format(**values),
         f"hidden_tests/{pid}/tests.yaml": _TESTS.format(**values),
         f"hidden_tests/{pid}/reference.py": _REFERENCE.format(**values),
         f"hidden_tests/{pid}/traps.py": _TRAPS.format(**values),
-        f"submissions/{pid}/accepted/straightforward.py": _ACCEPTED.format(**values),
-        f"submissions/{pid}/wrong_answer/adds_instead.py": _WRONG.format(**values),
+        f"submissions/{pid}/accepted/placeholder.py": _ACCEPTED.format(**values),
+        f"submissions/{pid}/wrong_answer/returns_zeros.py": _WRONG.format(**values),
     }
 
 
 _LIBRARIES = {
     "torch": {"module": "torch", "type": "torch.Tensor", "is_array": "isinstance(x, torch.Tensor)",
-              "float_check": "x.is_floating_point()", "noun": "tensor",
+              "float_check": "x.is_floating_point()", "noun": "tensor", "copy": "x.clone()",
+              "zeros": "torch.zeros_like(x)",
               "gradient": "  - name: gradient_flows_to_x\n    rules: [differentiable]\n    group: check\n"
-                          "    inputs: {x: {normal: [3, 4]}, factor: 2.0}\n"
+                          "    inputs: {x: {normal: [3, 4]}}\n"
                           "    gradient: {wrt: [x]}       # autograd must reach x with the reference's gradient\n",
               "gradient_rule": "  - id: differentiable\n"
                                "    text: \"The result stays differentiable with respect to `x` (no `.detach()`).\"\n"
                                "    checks: [gradient]\n"},
     "numpy": {"module": "numpy as np", "type": "np.ndarray", "is_array": "isinstance(x, np.ndarray)",
-              "float_check": "np.issubdtype(x.dtype, np.floating)", "noun": "array", "gradient": "",
-              "gradient_rule": ""},
+              "float_check": "np.issubdtype(x.dtype, np.floating)", "noun": "array", "copy": "x.copy()",
+              "zeros": "np.zeros_like(x)", "gradient": "", "gradient_rule": ""},
 }
 
 _PROBLEM = """\
 # The public part of problem `{pid}`: everything a learner may see.
 # Field by field: docs/authoring.md. Check your work with `judge validate {pid}`.
+# A skeleton: every TODO marks what to replace. As created its placeholder
+# contract (return a copy of `x`) validates, so each edit can be checked.
 id: {pid}                       # must equal the file name
-title: Scale by a Factor        # shown by `judge list`
+title: {title}                  # shown by `judge list` (TODO: a title that says what it computes)
 difficulty: easy                # easy, medium or hard
-tags: [warm-up]                 # free-form keywords
+tags: [todo]                    # free-form keywords; a unit's tag (unit-5.5) belongs in that unit's list too
 framework: {framework}               # torch or numpy: what inputs are and what solutions import
 entry_point: {pid}              # the function a submission must define
-args: [x, factor]               # its positional arguments, in order; every test gives each one
-signature: "def {pid}(x: {type}, factor: float) -> {type}"
+args: [x]                       # its positional arguments, in order; every test gives each one
+signature: "def {pid}(x: {type}) -> {type}"
 limits:
   time_s: 2                     # wall clock per test call
   memory_mb: 1024
   ac_to_time_limit: 2.0         # judge validate: time_s >= this x the slowest accepted test
   time_limit_to_tle: 1.5        # judge validate: warn when a verdict flips within this factor of time_s
 statement: |                    # prose only: `judge show` lists the rules below after it
-  Multiply every entry of a float {noun} by a number.
+  TODO: say what `{pid}` computes and why it matters (a few sentences, a worked example).
 
-  **Input.** `x` is a float {noun} of any shape; `factor` is a Python float.
+  **Input.** `x` is a float {noun} of any shape.
 rules:                          # every rule of the contract; each test names the rules it enforces
-  - id: scaled                  # tests refer to rules by id
-    text: "Return a new {noun} of the same shape and dtype holding `x * factor`."
+  - id: result                  # tests refer to rules by id
+    text: "TODO: what the result is. Placeholder: a new {noun} equal to `x` (same shape and dtype)."
     checks: [structure, shape, dtype, finite, values]   # the kinds of check this rule licenses
   - id: inputs_unchanged
     text: "Do not modify `x` in place."
@@ -94,18 +132,17 @@ rules:                          # every rule of the contract; each test names th
   import {module}
 
 
-  def {pid}(x, factor):
+  def {pid}(x):
       raise NotImplementedError
 hints:                          # revealed one at a time, from a nudge to the key idea
-  - "Arithmetic on a {noun} already applies to every entry."
+  - "TODO: a nudge; the next hints lead to the key idea."
 examples:                       # public: learners see inputs, the reference's output and the explanation
   - name: small_example
-    rules: [scaled]             # the rules this example enforces (judge validate checks every check is licensed)
+    rules: [result]             # the rules this example enforces (judge validate checks every check is licensed)
     inputs:
       x: {{literal: [[1.0, 2.0], [3.0, -4.0]]}}   # a generator (docs/authoring.md) or a plain value
-      factor: 2.0
-    expected: [[2.0, 4.0], [6.0, -8.0]]          # optional: judge validate holds the reference to it
-    explanation: "Each entry is doubled."
+    expected: [[1.0, 2.0], [3.0, -4.0]]          # optional: judge validate holds the reference to it
+    explanation: "TODO: why this is the output."
 """
 
 _TESTS = """\
@@ -115,26 +152,26 @@ _TESTS = """\
 tolerance: {{rtol: 1.0e-6, atol: 1.0e-7}}  # default for every test; a test may set its own
 
 traps:                         # known mistakes: functions in traps.py; a matching output names the mistake
-  - name: adds_instead
-    message: "adds the factor instead of multiplying by it"
+  - name: returns_zeros
+    message: "returns zeros (TODO: a realistic mistake and what to change)"
 
 tests:
   - name: random_matrix        # no check key: `compare` (structure, shape, dtype, finite, allclose)
-    rules: [scaled]
-    inputs: {{x: {{normal: [8, 16]}}, factor: 0.5}}
+    rules: [result]
+    inputs: {{x: {{normal: [8, 16]}}}}
   - name: float64_input
-    rules: [scaled]
-    inputs: {{x: {{normal: [4, 5], dtype: float64}}, factor: -3.0}}
+    rules: [result]
+    inputs: {{x: {{normal: [4, 5], dtype: float64}}}}
   - name: rejects_integer_input
     rules: [errors]
-    inputs: {{x: {{randint: {{shape: [3], low: 0, high: 9}}}}, factor: 2.0}}
+    inputs: {{x: {{randint: {{shape: [3], low: 0, high: 9}}}}}}
     raises: ValueError         # the call must raise this (or a subclass)
     hint: "integer input is not allowed: raise ValueError"
     hint_when: [raises]        # shown only for this kind of failure (or a trap's name)
   - name: no_input_mutation
     rules: [inputs_unchanged]
     group: check               # hidden (default) or check: a property check
-    inputs: {{x: {{normal: [3, 4]}}, factor: 2.0}}
+    inputs: {{x: {{normal: [3, 4]}}}}
     mutation: {{}}
 {gradient}"""
 
@@ -143,37 +180,67 @@ _REFERENCE = """\
 import {module}
 
 
-def {pid}(x, factor):
+def {pid}(x):
     if not ({is_array} and {float_check}):
         raise ValueError("x must be a floating-point {noun}")
-    return x * factor
+    return {copy}  # TODO: the real computation
 """
 
 _TRAPS = """\
 \"\"\"Known mistakes for `{pid}`: one function per trap listed in tests.yaml.\"\"\"
+import {module}
 
 
-def adds_instead(x, factor):
-    return x + factor
+def returns_zeros(x):
+    return {zeros}
 """
 
 _ACCEPTED = """\
 import {module}
 
 
-def {pid}(x, factor):
+def {pid}(x):
     if not ({is_array} and {float_check}):
         raise ValueError("expected a float {noun}")
-    return factor * x
+    return {copy}
 """
 
 _WRONG = """\
 import {module}
 
 
-def {pid}(x, factor):
-    \"\"\"The trap in traps.py: adds instead of multiplying.\"\"\"
+def {pid}(x):
+    \"\"\"The trap in traps.py: returns zeros.\"\"\"
     if not ({is_array} and {float_check}):
         raise ValueError("expected a float {noun}")
-    return x + factor
+    return {zeros}
+"""
+
+_PACK_PYPROJECT = """\
+# A problem pack for tensor-judge: `pip install .` adds its problems to `judge list`.
+# The problems live in {package}/ laid out like a problem set (docs/authoring.md);
+# `judge validate` inside this directory checks them.
+[build-system]
+requires = ["setuptools>=64"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "{name}"
+version = "0.1.0"
+description = "Practice problems for tensor-judge"
+dependencies = ["tensor-judge"]
+
+[project.entry-points."{group}"]
+{name} = "{package}"          # the pack's name in `judge list` = the package holding the problems
+
+[tool.setuptools]
+packages = ["{package}"]
+
+[tool.setuptools.package-data]
+{package} = ["problems/*.yaml", "units/*.yaml", "hidden_tests/**/*.py", "hidden_tests/**/*.yaml",
+             "submissions/**/*.py"]
+"""
+
+_PACK_INIT = """\
+\"\"\"The problem pack {name}: problems/, hidden_tests/, submissions/ (and units/) beside this file.\"\"\"
 """

@@ -132,9 +132,10 @@ class Judge:
 
     def protected_paths(self, graded: Path | None = None) -> tuple[Path, ...]:
         """What no submission may read: the whole problem set (hidden tests, known submissions,
-        .git), cached expected values, progress records, the directory being graded, and the
+        .git) and every pack's, cached expected values, progress records, the directory being graded, and the
         directories given as `protect` (the judging service's SQLite database)."""
-        paths = [self.root, self.cache.directory, progress_home(), graded, *self.protect]
+        paths = [*(source.root for source in self.problem_set.sources()), self.cache.directory, progress_home(),
+                 graded, *self.protect]
         return tuple(dict.fromkeys(Path(p).resolve() for p in paths if p is not None))
 
     def close(self) -> None:

@@ -1,9 +1,13 @@
 """Loading trusted Python code (references and trap functions) into the judge.
 
 Only files from hidden_tests/ are loaded this way; submissions never are.
+Loading never writes: a problem set may be read-only (an installed course) and
+its files are fingerprinted, so no `__pycache__/` may appear beside them,
+whatever PYTHONDONTWRITEBYTECODE says.
 """
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import sys
 from pathlib import Path
@@ -12,8 +16,15 @@ from typing import Callable
 from judge.errors import ConfigError
 
 
+class _ReadOnlyLoader(importlib.machinery.SourceFileLoader):
+    """Python's source loader, minus the bytecode it would write into the problem set."""
+
+    def set_data(self, path, data, *, _mode=0o666):  # the one hook through which bytecode is cached
+        return None
+
+
 def load_module(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=_ReadOnlyLoader(name, str(path)))
     if spec is None or spec.loader is None:
         raise ConfigError("cannot be loaded as Python", file=path)
     module = importlib.util.module_from_spec(spec)

@@ -153,6 +153,33 @@ def _orphans(root: Path, known: set[str]) -> ProblemValidation:
     return found
 
 
+def _unit_tags(problem: Problem) -> list[Diagnostic]:
+    """A tag `unit-ID` promises the problem is in unit ID: warn where the unit does not list it.
+
+    The unit's lists decide membership (what `judge unit` and progress count); a tag saying
+    otherwise misleads whoever filters by it.
+    """
+    from judge.units import load_unit, unit_ids
+
+    found: list[Diagnostic] = []
+    tagged = [t[len("unit-"):] for t in problem.tags if t.startswith("unit-")]
+    known = unit_ids(problem.root) if tagged else []
+    for unit_id in tagged:
+        if unit_id not in known:
+            found.append(_warning(f"{problem.id}.schema", f"problems/{problem.id}.yaml: tag 'unit-{unit_id}' names "
+                                  f"no unit (units/{unit_id}.yaml does not exist)"))
+            continue
+        try:
+            unit = load_unit(problem.root, unit_id)
+        except ConfigError:
+            continue  # a broken unit file is reported where units are loaded, not as this problem's
+        if problem.id not in (*unit.problems, *unit.extras):
+            found.append(_warning(f"{problem.id}.schema", f"problems/{problem.id}.yaml: tag 'unit-{unit_id}' but "
+                                  f"units/{unit_id}.yaml does not list {problem.id!r} in problems or extras; "
+                                  "add it there or drop the tag"))
+    return found
+
+
 # ---------------------------------------------------------------- one problem
 
 class _ProblemCheck:
@@ -194,6 +221,8 @@ class _ProblemCheck:
                 self.hidden = problems.load_hidden(target)
             except ConfigError as exc:
                 found += [_error(aspect, line) for line in _lines(exc)]
+        if self.problem is not None:
+            found += _unit_tags(self.problem)
         if self.problem is not None and self.hidden is not None:
             names = {t.name for t in self.problem.examples}
             for test in self.hidden.tests:

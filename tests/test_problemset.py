@@ -26,7 +26,8 @@ def test_listing_names_a_broken_problem_and_lists_the_others(tmp_path):
                  source="x = 1\n", submission="a.py", time_ms=1.0)
     entry = ProblemSet(root).listing(store).entries[0]
     assert entry.to_json() == {"id": "patchify", "title": entry.problem.title, "difficulty": "easy",
-                               "tags": list(entry.problem.tags), "framework": "torch", "status": "attempted"}
+                               "tags": list(entry.problem.tags), "framework": "torch", "status": "attempted",
+                               "pack": ""}
 
 
 def test_an_unusable_progress_database_is_a_warning_not_an_error(tmp_path):

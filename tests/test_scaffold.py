@@ -24,15 +24,25 @@ def test_scaffolds_validate_as_created(empty_set):
     created = scaffold(empty_set, "scale_it") + scaffold(empty_set, "scale_np", "numpy")
     assert {str(p) for p in created} >= {"problems/scale_it.yaml", "hidden_tests/scale_it/tests.yaml",
                                          "hidden_tests/scale_it/reference.py",
-                                         "submissions/scale_it/accepted/straightforward.py",
-                                         "submissions/scale_it/wrong_answer/adds_instead.py"}
+                                         "submissions/scale_it/accepted/placeholder.py",
+                                         "submissions/scale_it/wrong_answer/returns_zeros.py"}
     text = (empty_set / "problems" / "scale_it.yaml").read_text()
     assert "# must equal the file name" in text and "docs/authoring.md" in text  # commented templates
     with Judge(empty_set, record=False) as judge:
         result = validate(judge)
     problems = [str(d) for p in result.problems for d in p.diagnostics if d.severity is not Severity.INFO]
     assert result.ok and problems == [], problems
-    assert "scale_it.submissions.wrong_answer.adds_instead" in {d.aspect for d in result.problems[0].diagnostics}
+    assert "scale_it.submissions.wrong_answer.returns_zeros" in {d.aspect for d in result.problems[0].diagnostics}
+
+
+def test_the_skeleton_is_neutral_and_named_for_its_id(empty_set):
+    scaffold(empty_set, "rotate_tokens")
+    files = {p: p.read_text() for p in empty_set.rglob("*") if p.is_file()}
+    problem = files[empty_set / "problems" / "rotate_tokens.yaml"]
+    assert "title: Rotate Tokens" in problem and "TODO" in problem
+    # Nothing from another problem: no story, argument or title that the id did not ask for.
+    assert not [p for p, text in files.items() if "scale" in text.lower() or "factor:" in text or ", factor" in text]
+    assert "def rotate_tokens(x)" in files[empty_set / "hidden_tests" / "rotate_tokens" / "reference.py"]
 
 
 def test_refuses_to_overwrite(empty_set):

@@ -279,3 +279,19 @@ def test_a_hint_without_hint_when_is_a_warning(set_judge, edit, problem_set):
     found = [w for w in warnings(set_judge, PROBLEM) if ".rules:" in w]
     assert found == ["warning: unpatchify.rules: 1 test(s) roundtrip_after_patchify: a `hint` without `hint_when` "
                      "is shown for any failure; say which failure kinds or traps it explains"], found
+
+
+def test_a_unit_tag_the_unit_does_not_confirm_is_a_warning(set_judge, edit, problem_set):
+    public = problem_set / "problems" / f"{PROBLEM}.yaml"
+    text = public.read_text()
+    assert "\ntags: [" in text
+    edit(f"problems/{PROBLEM}.yaml", text.replace("\ntags: [", "\ntags: [unit-9.9, ", 1))
+    found = [w for w in warnings(set_judge, PROBLEM) if "unit-9.9" in w]
+    assert found == [f"warning: {PROBLEM}.schema: problems/{PROBLEM}.yaml: tag 'unit-9.9' names no unit "
+                     "(units/9.9.yaml does not exist)"], found
+    edit("units/9.9.yaml", 'id: "9.9"\ntitle: Elsewhere\nproblems: [patchify]\n')
+    found = [w for w in warnings(set_judge, PROBLEM) if "unit-9.9" in w]
+    assert found == [f"warning: {PROBLEM}.schema: problems/{PROBLEM}.yaml: tag 'unit-9.9' but units/9.9.yaml does "
+                     f"not list '{PROBLEM}' in problems or extras; add it there or drop the tag"], found
+    edit("units/9.9.yaml", f'id: "9.9"\ntitle: Elsewhere\nproblems: [patchify]\nextras: [{PROBLEM}]\n')
+    assert not [w for w in warnings(set_judge, PROBLEM) if "unit-9.9" in w]

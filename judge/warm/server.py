@@ -30,7 +30,7 @@ from typing import Callable
 
 from judge.errors import ConfigError, SandboxError
 from judge.prepared import PreparedProblem
-from judge.problem import find_root
+from judge.locate import primary as find_set
 from judge.render import terminal_output
 from judge.report import Report
 from judge.session import Judge
@@ -190,7 +190,7 @@ class WarmServer:
         if not isinstance(cwd, str) or not (explicit is None or isinstance(explicit, str)):
             return "malformed context"
         try:
-            root = find_root(explicit, cwd=Path(cwd), environ=env)
+            root = find_set(explicit, cwd=Path(cwd), environ=env).root
         except ConfigError:
             return "no problem set"  # the client's own run says what is wrong
         return None if root.resolve() == self.judge.root.resolve() else "another problem set"
