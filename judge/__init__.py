@@ -1,8 +1,9 @@
 """tensor-judge: an offline, sandboxed judge for tensor practice problems.
 
-    from judge import check, problems
+    from judge import check, practice, problems
     problems()                       # every problem, with your status
     check("patchify", patchify)      # judge a function defined in a notebook
+    q = practice("patchify")         # one problem to work on: q.show(), q.check(fn), q.hint()
 
 Attributes load on first use (PEP 562), so `import judge` and the `judge list`
 and `judge show` commands never pay for importing torch or the sandbox.
@@ -13,15 +14,17 @@ from judge.lazy import attributes
 
 _LAZY = {
     "check": "judge.notebook",
-    "problem": "judge.problem",  # the module itself, callable: judge.problem("patchify")
+    "practice": "judge.notebook",  # not `problem`: judge.problem is the problem model
     "problems": "judge.notebook",
     "CheckResult": "judge.notebook",
     "Judge": "judge.session",
+    "Submission": "judge.submission",
+    "Tutor": "judge.tutor",
     "Report": "judge.report",
     "Verdict": "judge.verdict",
 }
 
 __all__ = sorted(_LAZY)
 
-__getattr__, __dir__ = attributes("judge", _LAZY, modules=frozenset({"problem"}))
+__getattr__, __dir__ = attributes("judge", _LAZY)
 del attributes  # the loader, not a name this package offers

@@ -50,6 +50,11 @@ class Row:
                    time_ms=report.time_ms, first_failure=failure.name if failure else "",
                    message=_first_line(failure.text) if failure else "")
 
+    @classmethod
+    def decided(cls, file: str, decision, time_ms: float) -> "Row":
+        """A file judged without running it (`decision` is a `judge.verdicts.Decision`)."""
+        return cls(file, decision.verdict, 0, 0, time_ms, message=decision.message)
+
     def to_json(self) -> dict:
         return {"file": self.file, "verdict": self.verdict.value, "passed": self.passed, "total": self.total,
                 "time_ms": round(self.time_ms, 1), "first_failure": self.first_failure, "message": self.message}
@@ -116,7 +121,8 @@ def child_threads(workers: int) -> int:
 def grade_directory(judge, problem_id: str, directory: Path, workers: int,
                     on_row: Callable[[Row], None] | None = None) -> BatchResult:
     """Judge every submission of `directory` on `problem_id` with `workers` at a time."""
-    from judge.session import read_submission  # keeps `import judge.batch` light
+    from judge import verdicts  # these keep `import judge.batch` light
+    from judge.submission import Submission
 
     started = time.perf_counter()
     problem = judge.problem(problem_id)
@@ -127,21 +133,21 @@ def grade_directory(judge, problem_id: str, directory: Path, workers: int,
         # thread seeing a half-imported torch in sys.modules fails.
         importlib.import_module("torch")
 
-    def judge_source(source: str, label: str) -> Report:
-        return prepared.submit(source, label, record=False, graded=directory)
+    def judge_source(submission: Submission) -> Report:
+        return judge.submit(prepared, submission, record=False)
 
     def one(path: Path) -> Row:
         name = path.relative_to(directory).as_posix()
         begun = time.perf_counter()
         try:
-            source = read_submission(path)
+            submission = Submission.from_file(path, label=str(path), directory=directory)
         except ConfigError as exc:  # not UTF-8, too large, unreadable: the file cannot be loaded as Python
-            return Row(name, Verdict.COMPILE_ERROR, 0, 0, 0.0, message=exc.detail)
+            return Row.decided(name, verdicts.of_unloadable(exc.detail), 0.0)
         try:
-            return Row.from_report(name, judge_source(source, str(path)))
+            return Row.from_report(name, judge_source(submission))
         except Exception as exc:  # the judge failing on one file must not stop the other files' grading
-            return Row(name, Verdict.JUDGE_ERROR, 0, 0, (time.perf_counter() - begun) * 1000,
-                       message=f"the judge failed on this file: {type(exc).__name__}: {exc}")
+            return Row.decided(name, verdicts.judge_failed(f"the judge failed on this file: {type(exc).__name__}: "
+                                                           f"{exc}"), (time.perf_counter() - begun) * 1000)
 
     rows: dict[Path, Row] = {}
     with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="judge-grade") as pool:

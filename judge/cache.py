@@ -32,12 +32,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from judge import wire
-from judge.execute import Observation
-
 if TYPE_CHECKING:
     from judge.cases import Case
+    from judge.execute import Observation
     from judge.problem import Hidden, Problem
+
+    Expected = dict[str, Observation]
 
 FORMAT = b"tensor-judge expected v1\n"
 DIGEST_BYTES = 32
@@ -48,9 +48,6 @@ DISABLED_VALUES = ("off", "0", "none", "false")
 # Judge modules whose code decides what an expected observation holds (an experiment call's value is
 # the weights trained by judge.experiments, so its modules count too).
 _OBSERVING_MODULES = ("execute.py", "wire.py", "grading.py", "experiments/*.py")
-
-Expected = dict[str, Observation]
-
 
 def default_directory() -> Path | None:
     """Where entries live: $JUDGE_CACHE_DIR, else the user's cache dir; None when disabled."""
@@ -99,6 +96,7 @@ class ExpectedCache:
 
     def load(self, problem_id: str, key: str, cases: list[Case]) -> list[Expected] | None:
         """The entry for `key` when it exists and is intact; None otherwise (a miss)."""
+        from judge import wire  # numpy: not for `judge list`, which only finds the cache's directory
         if not self.enabled:
             return None
         try:
@@ -112,6 +110,7 @@ class ExpectedCache:
 
     def store(self, problem_id: str, key: str, cases: list[Case], expected: list[Expected]) -> bool:
         """Write the entry atomically; on any OS error disable the cache and return False."""
+        from judge import wire
         if not self.enabled:
             return False
         assert self.directory is not None
@@ -152,6 +151,7 @@ class ExpectedCache:
 
 def cache_key(problem: Problem, hidden: Hidden | None, cases: list[Case]) -> str:
     """A hex SHA-256 of everything an expected observation depends on."""
+    from judge import wire
     digest = hashlib.sha256()
 
     def part(label: str, data: bytes) -> None:
@@ -239,6 +239,7 @@ def _safe(problem_id: str) -> str:
 # ---------------------------------------------------------------- the entry format
 
 def _pack(key: str, cases: list[Case], expected: list[Expected]) -> bytes:
+    from judge import wire
     plain = {"key": key,
              "cases": [[case.name, list(case.calls)] for case in cases],
              "expected": [{name: obs.to_plain() for name, obs in exp.items()} for exp in expected]}
@@ -248,6 +249,8 @@ def _pack(key: str, cases: list[Case], expected: list[Expected]) -> bytes:
 
 def _unpack(data: bytes, key: str, cases: list[Case]) -> list[Expected]:
     """Decode and verify an entry; anything unexpected raises (and the caller rebuilds)."""
+    from judge import wire
+    from judge.execute import Observation
     if not data.startswith(FORMAT):
         raise ValueError("not an entry of this format")
     start = len(FORMAT) + DIGEST_BYTES

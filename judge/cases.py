@@ -10,7 +10,7 @@ built before the `Case` is made and never change after (`Calls`).
 This module owns how calls are named: "main" for the call on the test's own
 inputs and "<check>.<name>" for a check's extra call. Those names key the
 expected-value cache; nothing else spells them. A check sees its calls'
-observations through `Observed`, which gives it the main call and its own
+observations through `Observed` (judge.checks.observed), which gives it the main call and its own
 calls by the short names its `calls` chose, never another check's by name.
 """
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from judge import checks, generators, wire
+from judge.checks.observed import Observed
 from judge.compose import References
 from judge.errors import ConfigError
 from judge.execute import Call, Observation
@@ -110,26 +111,6 @@ class Calls(Mapping[str, Call]):
     def of(self, check: str) -> Mapping[str, Call]:
         """The extra calls of `check`, by the names its `calls` gave them."""
         return self._owned.get(check, MappingProxyType({}))
-
-
-@dataclass(frozen=True)
-class Observed:
-    """What one check sees of one side of a test: the reference's or the submission's observations.
-
-    `main` is the call on the test's inputs; `observed[name]` is one of the
-    check's own extra calls, by the name its `calls` gave it. Other checks'
-    calls cannot be reached by name, so a check cannot read them by mistake;
-    `every` pairs each of the test's calls with its observation (None where
-    none came back), for a check about all calls (mutation reads every call's
-    inputs back).
-    """
-
-    main: Observation
-    own: Mapping[str, Observation] = field(default_factory=dict)
-    every: tuple[tuple[Call, Observation | None], ...] = ()
-
-    def __getitem__(self, name: str) -> Observation:
-        return self.own[name]
 
 
 @dataclass(frozen=True)

@@ -90,19 +90,21 @@ class _LazyJudge:
 def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], difficulty: str | None,
           status: str | None) -> None:
     """List every problem: id, title, difficulty, tags, and your status (solved, attempted, new)."""
-    listing = judge().problem_set.listing()
+    listing = judge().tutor.listing()
     for broken in listing.broken:  # one broken file must not hide the others
         click.echo(f"warning: {broken.id} is not listed: {broken.error}", err=True)
     entries = list(listing.entries)
     if unit_id is not None:
-        from judge.units import load_unit
-
-        unit = load_unit(judge().root, unit_id)
+        unit = judge().tutor.unit(unit_id)
         order = {pid: i for i, pid in enumerate([*unit.problems, *unit.extras])}
         entries = sorted((e for e in entries if e.problem.id in order), key=lambda e: order[e.problem.id])
     if listing.warning:
         click.echo(f"warning: {listing.warning}", err=True)
-    items = [e.to_json() for e in entries if all(t in e.problem.tags for t in tags)
+    # A unit's tag (unit-5.5) means the unit's own list, as `judge unit` and `judge progress` count it.
+    units = {f"unit-{u.id}": {*u.problems, *u.extras} for u in judge().tutor.units()} if any(
+        t.startswith("unit-") for t in tags) else {}
+    items = [e.to_json() for e in entries
+             if all(e.problem.id in units[t] if t in units else t in e.problem.tags for t in tags)
              and (difficulty is None or e.problem.difficulty == difficulty)
              and (status is None or e.status == status)]
     if as_json:
@@ -122,11 +124,10 @@ def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], diff
 @click.pass_obj
 def units(judge, as_json: bool) -> None:
     """List the course units with your progress: problems solved, questions right, passed."""
-    from judge.units import load_units, progress_of
-
+    tutor = judge().tutor
     standings = []
-    for unit in load_units(judge().root):
-        standing, warning = progress_of(unit)
+    for unit in tutor.units():
+        standing, warning = tutor.standing(unit)
         if warning:
             click.echo(f"warning: {warning}", err=True)
         standings.append(standing)
@@ -148,11 +149,8 @@ def units(judge, as_json: bool) -> None:
 @click.pass_obj
 def unit(judge, unit_id: str, as_json: bool) -> None:
     """Show a unit: its problems in order with your status, its questions, what is left."""
-    from judge.units import load_unit, progress_of
-
-    root = judge().root
-    u = load_unit(root, unit_id)
-    standing, warning = progress_of(u)
+    u = judge().tutor.unit(unit_id)
+    standing, warning = judge().tutor.standing(u)
     if warning:
         click.echo(f"warning: {warning}", err=True)
     if as_json:
@@ -178,16 +176,14 @@ def quiz(judge, unit_id: str, answers: tuple[tuple[str, str], ...], ask_all: boo
     Without --answer, asks in the terminal every question not yet answered right.
     Exits with 0 when every answer given was right, 1 otherwise.
     """
-    from judge.progress import ProgressStore, ProgressUnavailable, recording
-    from judge.units import LETTERS, load_unit, progress_of
+    from judge.units import LETTERS
 
-    u = load_unit(judge().root, unit_id)
-    store = ProgressStore()
-    record = recording()
+    tutor = judge().tutor
+    u = tutor.unit(unit_id)
     if answers:
         pairs = [(u.question(qid), value) for qid, value in answers]  # unknown ids: exit 2 before recording
     else:
-        standing, warning = progress_of(u, store)
+        standing, warning = tutor.standing(u)
         if warning:
             click.echo(f"warning: {warning}", err=True)
         todo = [q for q in u.questions if ask_all or not standing.answers.get(q.id, ("", False))[1]]
@@ -196,31 +192,35 @@ def quiz(judge, unit_id: str, answers: tuple[tuple[str, str], ...], ask_all: boo
             return
         pairs = [(q, None) for q in todo]
     all_right = True
+    warned = False
     for q, value in pairs:
         click.echo(click.style(f"{q.id}: {q.prompt}", bold=True))
         for i, option in enumerate(q.options):
             click.echo(f"  {LETTERS[i]}) {option}")
+        # In the terminal, one retry before the answer is shown; an answer given by --answer is final.
+        tries = 1 if value is not None else 2
         while True:
             text = value if value is not None else click.prompt("your answer", prompt_suffix="> ")
-            verdict = q.take(text)
-            if not verdict.unreadable:
+            taken = tutor.answer(u, q.id, text)
+            if taken.verdict.unreadable:
+                click.echo(f"  cannot read {text!r}: {taken.verdict.unreadable}")
+                if value is not None:
+                    raise ConfigError(f"--answer {q.id}: cannot read {text!r}: {taken.verdict.unreadable}")
+                continue
+            if taken.warning and not warned:
+                click.echo(f"warning: {taken.warning}", err=True)
+                warned = True
+            tries -= 1
+            if taken.right or tries == 0:
                 break
-            click.echo(f"  cannot read {text!r}: {verdict.unreadable}")
-            if value is not None:
-                raise ConfigError(f"--answer {q.id}: cannot read {text!r}: {verdict.unreadable}")
-        if verdict.right:
-            click.echo(click.style(f"  right: {verdict.answer}", fg="green"))
+            click.echo(click.style(f"  not quite ({taken.verdict.answer}); one more try", fg="yellow"))
+        if taken.right:
+            click.echo(click.style(f"  right: {taken.verdict.answer}", fg="green"))
         else:
             all_right = False
-            click.echo(click.style(f"  wrong: {verdict.answer}; the answer is {q.expected()}", fg="red"))
+            click.echo(click.style(f"  wrong: {taken.verdict.answer}; the answer is {q.expected()}", fg="red"))
         click.echo(f"  {q.explanation.strip()}")
-        if record:
-            try:
-                store.record_answer(unit=u.id, question=q.id, answer=verdict.answer, correct=verdict.right)
-            except ProgressUnavailable as exc:
-                click.echo(f"warning: {exc}", err=True)
-                record = False
-    standing, _ = progress_of(u, store)
+    standing = taken.standing if pairs else tutor.standing(u)[0]
     click.echo()
     if standing.passed:
         click.echo(click.style(f"passed: unit {u.id} is complete", fg="green", bold=True)
@@ -269,10 +269,7 @@ def start(judge, problem_id: str, path: str | None, force: bool) -> None:
 @click.pass_obj
 def hint(judge, problem_id: str, level: int | None) -> None:
     """Show the next hint for PROBLEM_ID (one level at a time; the level reached is remembered)."""
-    from judge.hints import take_hint
-    from judge.progress import ProgressStore, recording
-
-    shown, warning = take_hint(judge().problem(problem_id), ProgressStore(), level, record=recording())
+    shown, warning = judge().tutor.hint(problem_id, level)
     for line in shown.lines():
         click.echo(line)
     if warning:
@@ -285,13 +282,9 @@ def hint(judge, problem_id: str, level: int | None) -> None:
 @click.pass_obj
 def solution(judge, problem_id: str, yes: bool) -> None:
     """Show the reference solution and editorial of PROBLEM_ID (asks first until you have solved it)."""
-    from judge.editorial import record_view, solution as get_solution, solved
-    from judge.progress import ProgressStore, recording
-
+    tutor = judge().tutor
     problem = judge().problem(problem_id)
-    store = ProgressStore()
-    earned = solved(problem.id, store)
-    if not earned and not yes:
+    if not yes and not tutor.solved(problem.id):
         if not sys.stdin.isatty():
             raise ConfigError(f"{problem.id} is not solved yet: pass --yes to see its solution anyway "
                               f"(your progress will show it was viewed before solving)")
@@ -299,9 +292,7 @@ def solution(judge, problem_id: str, yes: bool) -> None:
                              f"progress. Show it?", default=False):
             click.echo(f"not shown; `judge hint {problem.id}` gives the next hint instead")
             return
-    shown = get_solution(problem)
-    # Recorded before printing: a reader who stops the output early has still seen it.
-    warning = record_view(problem.id, store, before_solving=not earned) if recording() else None
+    shown, warning = tutor.solution(problem.id, confirmed=True)
     if warning:
         click.echo(f"warning: {warning}", err=True)
     for line in shown.lines():
@@ -326,31 +317,28 @@ def history(judge, problem_id: str | None, limit: int, as_json: bool, show_n: in
     restore the code of one (by its # number)."""
     from pathlib import Path
 
-    from judge import history as code_history
-    from judge.progress import ProgressStore, ProgressUnavailable, history_lines
+    from judge.history import history_lines
 
     if problem_id is not None:
         judge().problem(problem_id)  # an unknown id is a usage error, not an empty history
-    store = ProgressStore()
+    tutor = judge().tutor
     if sum(x is not None for x in (show_n, diff_nm, restore_np)) > 1:
         raise ConfigError("--show, --diff and --restore are alternatives; choose one")
     if show_n is not None:
-        click.echo(code_history.attempt_source(store, show_n, problem_id)[1], nl=False)
+        click.echo(tutor.attempt_source(show_n, problem_id)[1], nl=False)
         return
     if diff_nm is not None:
-        for line in code_history.diff_lines(store, *diff_nm, problem_id):
+        for line in tutor.diff(*diff_nm, problem_id):
             click.echo(line)
         return
     if restore_np is not None:
-        attempt = code_history.restore(store, restore_np[0], Path(restore_np[1]), problem=problem_id, force=force)
+        attempt = tutor.restore(restore_np[0], Path(restore_np[1]), problem_id=problem_id, force=force)
         click.echo(f"wrote {restore_np[1]} from attempt #{attempt.id} ({attempt.problem}, {attempt.when()}, "
                    f"{attempt.verdict})")
         return
-    try:
-        attempts = store.attempts(problem_id, limit=limit)
-    except ProgressUnavailable as exc:
-        click.echo(f"warning: {exc}", err=True)
-        attempts = []
+    attempts, warning = tutor.attempts(problem_id, limit=limit)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         click.echo(json.dumps([a.to_json() for a in attempts], indent=2))
         return
@@ -481,58 +469,49 @@ def _serve_control(stop: bool) -> None:
               help="Add the records of an export FILE (records already here are skipped).")
 @click.option("--reset", is_flag=True, help="Delete every record (asks first; --yes skips the question).")
 @click.option("--yes", is_flag=True, help="With --reset: do not ask.")
+@click.option("--tags", is_flag=True, help="Also list problems solved per tag.")
 @click.pass_obj
-def progress(judge, as_json: bool, export_to: str | None, import_from: str | None, reset: bool, yes: bool) -> None:
-    """Your progress at a glance: solved per unit and tag, attempts, days in a row, what to take next."""
-    from judge.overview import overview
-    from judge.progress import ProgressStore, ProgressUnavailable
-    from judge.units import load_units
-
-    store = ProgressStore()
+def progress(judge, as_json: bool, export_to: str | None, import_from: str | None, reset: bool, yes: bool,
+             tags: bool) -> None:
+    """Your progress at a glance: solved per unit, attempts, days in a row, what to take next (--tags: per tag)."""
     if sum(map(bool, (export_to, import_from, reset))) > 1:
         raise ConfigError("--export, --import and --reset are alternatives; choose one")
-    try:
-        if export_to is not None:
-            text = json.dumps(store.export(), indent=1)
-            if export_to == "-":
-                click.echo(text)
-            else:
-                try:
-                    Path(export_to).write_text(text + "\n", encoding="utf-8")
-                except OSError as exc:
-                    raise ConfigError(f"cannot write the export: {exc.strerror or exc}", file=export_to) from None
-                click.echo(f"wrote {export_to}", err=True)
-            return
-        if import_from is not None:
+    tutor = judge().tutor
+    if export_to is not None:
+        text = json.dumps(tutor.export(), indent=1)
+        if export_to == "-":
+            click.echo(text)
+        else:
             try:
-                data = json.loads(Path(import_from).read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise ConfigError(f"cannot read a progress export: {exc}", file=import_from) from None
-            try:
-                added, skipped = store.import_(data, origin=import_from)
-            except ValueError as exc:
-                raise ConfigError(str(exc)) from None
-            click.echo(f"imported {added} record(s) from {import_from}; {skipped} already here")
-            return
-        if reset:
-            if not yes:
-                if not sys.stdin.isatty():
-                    raise ConfigError("--reset deletes every record: pass --yes to confirm (consider --export first)")
-                click.confirm(f"Delete every attempt, answer and hint recorded in {store.path}? "
-                              f"(`judge progress --export FILE` keeps a copy)", default=False, abort=True)
-            click.echo(f"deleted {store.reset()} record(s) from {store.path}")
-            return
-        j = judge()
-        problems, broken = j.problem_set.load()
-        for b in broken:
-            click.echo(f"warning: {b.id} is not counted: {b.error}", err=True)
-        seen = overview(problems, load_units(j.root), store)
-    except ProgressUnavailable as exc:
-        raise ConfigError(str(exc)) from None
+                Path(export_to).write_text(text + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise ConfigError(f"cannot write the export: {exc.strerror or exc}", file=export_to) from None
+            click.echo(f"wrote {export_to}", err=True)
+        return
+    if import_from is not None:
+        try:
+            data = json.loads(Path(import_from).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ConfigError(f"cannot read a progress export: {exc}", file=import_from) from None
+        added, skipped = tutor.import_(data, origin=import_from)
+        click.echo(f"imported {added} record(s) from {import_from}; {skipped} already here")
+        return
+    if reset:
+        if not yes:
+            if not sys.stdin.isatty():
+                raise ConfigError("--reset deletes every record: pass --yes to confirm (consider --export first)")
+            click.confirm(f"Delete every attempt, answer and hint recorded in {tutor.path}? "
+                          f"(`judge progress --export FILE` keeps a copy)", default=False, abort=True)
+        click.echo(f"deleted {tutor.reset()} record(s) from {tutor.path}")
+        return
+    _, broken = judge().problem_set.load()
+    for b in broken:
+        click.echo(f"warning: {b.id} is not counted: {b.error}", err=True)
+    seen = tutor.overview()
     if as_json:
         click.echo(json.dumps(seen.to_json(), indent=2))
     else:
-        for line in seen.lines():
+        for line in seen.lines(tags=tags):
             click.echo(line)
 
 
@@ -629,20 +608,40 @@ def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
 
 
 @main.command()
+@click.argument("problem_ids", nargs=-1)
+@click.pass_obj
+def prepare(judge, problem_ids: tuple[str, ...]) -> None:
+    """Compute and cache the expected values of problems (all when no ID is given), so that the
+    first run of each costs what a later one does. `judge serve` does this in the background."""
+    failed = []
+
+    def show(problem_id: str, seconds: float, error: ConfigError | None) -> None:
+        if error is None:
+            click.echo(f"prepared {problem_id} in {seconds:.2f} s")
+        else:
+            failed.append(problem_id)
+            click.echo(f"error: {error}", err=True)
+
+    judge().prepare_all(list(problem_ids) or None, on_problem=show)
+    sys.exit(1 if failed else 0)
+
+
+@main.command()
 @click.argument("problem_id")
 @click.option("--framework", type=click.Choice(["torch", "numpy"]), default="torch", show_default=True,
               help="The library solutions use.")
 @click.option("--pack", "pack", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Into the problem pack at DIR (an installable package, made with its pyproject.toml).")
+@click.option("--one-file", is_flag=True, help="The reference written in tests.yaml instead of reference.py.")
 @click.pass_obj
-def new(judge, problem_id: str, framework: str, pack: Path | None) -> None:
+def new(judge, problem_id: str, framework: str, pack: Path | None, one_file: bool) -> None:
     """For authors: scaffold a new problem PROBLEM_ID from commented templates (never overwrites)."""
     from judge.locate import local
     from judge.scaffold import scaffold, scaffold_pack
 
     if pack is not None:
         click.echo(f"in the problem pack {pack.resolve()}:")
-        created = scaffold_pack(pack, problem_id, framework)
+        created = scaffold_pack(pack, problem_id, framework, one_file)
         for path in created:
             click.echo(f"created {pack.resolve() / path}")
         package = pack / next(p for p in created if len(p.parts) > 1).parts[0]
@@ -652,7 +651,7 @@ def new(judge, problem_id: str, framework: str, pack: Path | None) -> None:
     found = local(judge.problems_dir, cwd=Path.cwd(), environ=os.environ)
     root = found.root if found is not None else Path.cwd()
     click.echo(f"in the problem set {root} (--problems-dir or JUDGE_PROBLEMS_DIR chooses another):")
-    for path in scaffold(root, problem_id, framework):
+    for path in scaffold(root, problem_id, framework, one_file):
         click.echo(f"created {root / path}")
     click.echo(f"next: edit the files, then `judge validate {problem_id}`")
 
@@ -668,25 +667,22 @@ def _mount_service() -> None:
 _mount_service()
 
 
-def entry() -> None:
-    """The `judge` program: run the CLI, then leave without the interpreter's teardown.
+def entry() -> int:
+    """The `judge` program: run the CLI and return its exit status, for `judge.entry` to leave with.
 
     With numpy loaded, tearing the interpreter down costs ~20 ms, a tenth of a
     whole `judge run` on a numpy problem. By the time click returns, every
     file is closed, the fork server is stopped and its scratch removed (the
-    context's close callbacks), so only the output streams need flushing.
-    In-process callers (tests, notebooks) use `main` and keep a normal exit.
+    context's close callbacks), so `judge.entry.leave` need only flush the
+    output streams. In-process callers (tests, notebooks) use `main` and keep
+    a normal exit.
     """
     try:
         main(prog_name="judge")
-        code = 0
+        return 0
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
-            code = exc.code or 0
-        else:
-            print(exc.code, file=sys.stderr)
-            code = 1
-    from judge.entry import leave
-
-    leave(code)
+            return exc.code or 0
+        print(exc.code, file=sys.stderr)
+        return 1
 

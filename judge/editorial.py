@@ -4,16 +4,15 @@
 (the idea, the cost, the classic mistakes: `editorial:` in the hidden tests'
 YAML) once the problem is accepted on a full run. Before that it asks first,
 and seeing it early is recorded in the progress database ("solution viewed"),
-as practice sites do.
+as practice sites do: the learner's tutor (judge.tutor) keeps that rule; this module
+reads the solution.
 """
 from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
 
-from judge.errors import ConfigError
 from judge.problem import Editorial, Problem, load_hidden
-from judge.progress import ProgressStore, ProgressUnavailable, Status
 
 
 @dataclass(frozen=True)
@@ -40,28 +39,7 @@ class Solution:
 
 def solution(problem: Problem) -> Solution:
     hidden = load_hidden(problem)
-    try:
-        reference = hidden.reference.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read the reference: {exc.strerror or exc}", file=hidden.reference) from None
-    return Solution(problem.id, problem.title, reference, hidden.editorial)
-
-
-def solved(problem_id: str, store: ProgressStore) -> bool:
-    """Accepted on a full run; an unusable database counts as not solved (the learner is asked)."""
-    try:
-        return store.statuses([problem_id])[problem_id] is Status.SOLVED
-    except ProgressUnavailable:
-        return False
-
-
-def record_view(problem_id: str, store: ProgressStore, *, before_solving: bool) -> str | None:
-    """Record that the solution was shown; a warning instead of an error when the database is unusable."""
-    try:
-        store.record_event(problem=problem_id, kind="solution", detail="before" if before_solving else "after")
-        return None
-    except ProgressUnavailable as exc:
-        return str(exc)
+    return Solution(problem.id, problem.title, hidden.reference_source(), hidden.editorial)
 
 
 def _wrapped(text: str, first: str = "  ", rest: str = "  ") -> list[str]:

@@ -14,15 +14,18 @@ def entry() -> None:
 
     code = try_run(sys.argv[1:])
     if code is None:
+        from judge.index import try_list
+
+        code = try_list(sys.argv[1:])
+    if code is None:
         from judge.cli import entry as cli_entry
 
-        cli_entry()  # leaves through `leave`
-        return
+        code = cli_entry()
     leave(code)
 
 
 def leave(code: int) -> None:
-    """Flush the output and exit without the interpreter's teardown (see judge.cli.entry)."""
+    """Flush the output and exit without the interpreter's teardown (why: judge.cli.entry)."""
     try:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -25,7 +25,7 @@ from typing import Any, Callable
 import numpy as np
 
 from judge.wire import Array
-from judge.yamlfile import Fields, Mapping, Sequence, type_name
+from judge.yamlfile import Fields, Mapping, plain, type_name
 
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32",
           "int64", "uint8", "bool")
@@ -334,9 +334,7 @@ def generator_names() -> list[str]:
 def parse_input(value: Any, owner: Fields, key: str) -> Spec | Any:
     """A generator `Spec` when `value` is a generator mapping, else the plain value."""
     if not isinstance(value, Mapping):
-        if isinstance(value, Sequence):
-            return list(value)
-        return value
+        return plain(value)  # nested lists too: a literal tensor is lists of lists
     kinds = [k for k in value if k in _GENERATORS]
     if len(kinds) != 1:
         found = f"found {kinds}" if kinds else f"found keys {sorted(map(str, value))}"

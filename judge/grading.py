@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import checks, verdicts, wire
-from judge.cases import MAIN, Case, Observed
+from judge.cases import MAIN, Case
 from judge.checks import compare
+from judge.checks.observed import Observed
+from judge.checks.result import TRAPS, VALUE
 from judge.contract import Backend, Limits, Program, Refusal, RunResult
 from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
@@ -184,10 +186,10 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
     """The test's verdict and message; with `diagnose`, a failure's known or generic mistake too."""
     main = actual.get(MAIN)
 
-    def result(verdict: Verdict, message: str = "", details=(), pending: _Pending | None = None,
-               not_attempted: bool = False):
+    def result(decision: verdicts.Decision, details=(), pending: _Pending | None = None):
+        verdict, not_attempted = decision.verdict, decision.not_attempted
         # Messages quote the submission (its errors, keys, frames): no control sequence gets through (class 8).
-        message = cap_message(escape_controls(message))
+        message = cap_message(escape_controls(decision.message))
         details = tuple(cap_message(escape_controls(d), MAX_DETAIL) for d in tuple(details)[:MAX_DETAILS])
         shown = _shown(case, expected, actual) if case.public else None  # never for hidden tests
         if pending is None and verdict is not Verdict.ACCEPTED:
@@ -203,39 +205,38 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
         return TestResult(case.name, case.test.group, decision.verdict,
                           cap_message(escape_controls(decision.message)), 0.0, details), None
     if failure is not None:
-        return result(failure.verdict, failure.message)
+        return result(failure)
     raising = _raises(case)
     for name in case.calls:
         observation = actual.get(name)
         if observation is None:
-            return result(Verdict.JUDGE_ERROR, f"no result came back for call {name!r}")
+            return result(verdicts.no_result(name))
         error = observation.error
         decision = None if error is None else verdicts.of_error(error, refusals.get(name),
                                                                  error_expected=name == MAIN and raising)
         if decision is not None:
-            return result(decision.verdict, decision.message, details=error.frames,
-                          not_attempted=decision.not_attempted)
+            return result(decision, details=error.frames)
     for spec in case.test.checks:
-        outcome = checks.get(spec.type).check(case, case.view(spec.type, expected), case.view(spec.type, actual),
-                                              **spec.params)
+        check = checks.get(spec.type)
+        outcome = check.check(case, case.view(spec.type, expected), case.view(spec.type, actual), **spec.params)
         if not outcome.passed:
-            kind = outcome.kind or ("values" if spec.type == "allclose" else spec.type)
+            kind = outcome.kind or check.traits.failure_kind
             kind = f"{kind}.{outcome.key}" if outcome.key else kind
             pending = _Pending(kind)
             if not diagnose:
                 pass
-            elif outcome.diagnose:
+            elif check.traits.diagnoses == VALUE and outcome.diagnose:
                 trap = known_mistake(case, actual, traps) if traps is not None else None
                 pending = _Pending(kind, trap, generic_mistake(case, expected, actual), diagnosed=True)
-            elif spec.type == "raises" and main is not None and main.error is None and traps is not None:
+            elif check.traits.diagnoses == TRAPS and main is not None and main.error is None and traps is not None:
                 # A value where an error is due may be a known mistake (silent cropping), but only one
                 # the test names in `hint_when`: on an invalid input unrelated traps coincide too easily.
                 trap = known_mistake(case, actual, traps, only=set(case.test.hint_when))
                 pending = _Pending(kind, trap, diagnosed=True)
             # a `raises` check failing on NotImplementedError: the starter is untouched (issue 7)
             untouched = main is not None and main.error is not None and verdicts.not_attempted(main.error)
-            return result(outcome.verdict, outcome.message, outcome.lines, pending, not_attempted=untouched)
-    return result(Verdict.ACCEPTED)
+            return result(replace(verdicts.of_check(outcome), not_attempted=untouched), outcome.lines, pending)
+    return result(verdicts.ACCEPTED)
 
 
 def _finish(case: Case, result: TestResult, pending: _Pending | None) -> TestResult:
@@ -285,6 +286,11 @@ class _SaidOnce:
         return result
 
 
+def _raised(error) -> str:
+    """What the reference raised, as a public example shows it: `ValueError (its message)`."""
+    return f"{error.type} ({error.message})" if error.message else error.type
+
+
 def _shown(case: Case, expected: Expected, actual: dict[str, Observation]) -> Shown:
     """A public example's inputs and both outputs, for side-by-side rendering."""
     inputs = tuple((name, case.test.inputs.get(name), value) for name, value in zip(case.arg_names, case.args))
@@ -292,13 +298,13 @@ def _shown(case: Case, expected: Expected, actual: dict[str, Observation]) -> Sh
     return Shown(inputs=inputs,
                  expected=want.value if want is not None and want.error is None else None,
                  actual=got.value if got is not None and got.error is None else None,
-                 expected_error=want.error.type if want is not None and want.error is not None else None,
+                 expected_error=_raised(want.error) if want is not None and want.error is not None else None,
                  actual_error=got.error.headline() if got is not None and got.error is not None else None,
                  tolerance=case.tolerance)
 
 
 def _raises(case: Case) -> bool:
-    return any(spec.type == "raises" for spec in case.test.checks)
+    return any(checks.get(spec.type).traits.expects_error for spec in case.test.checks)
 
 
 def generic_mistake(case: Case, expected: Expected, actual: dict[str, Observation]) -> Diagnosis | None:
@@ -340,7 +346,7 @@ def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, tr
         return False  # its arrays' shapes differ: compare would fail
     if made is None:
         made = plain(run_call(fn, case.calls.main, None))
-    return compare.check(case, Observed(main=made), Observed(main=observed)).passed
+    return compare.passes(case, Observed(main=made), Observed(main=observed))
 
 
 def _array_shapes(value: Any, path: tuple = ()) -> dict[tuple, tuple[int, ...]]:

@@ -2,19 +2,16 @@
 
 Hints come from the problem's YAML, ordered from a nudge to the key idea; the
 last one names the idea without giving code. The level reached is remembered in
-the progress database, so `judge hint ID` shows the next one each time. Asking for a level that does not
+the progress database by the learner's tutor (judge.tutor), so `judge hint ID` shows the next one
+each time. Asking for a level that does not
 exist is a usage error naming the levels there are.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from judge.errors import ConfigError
 from judge.problem import Problem
-
-if TYPE_CHECKING:
-    from judge.progress import ProgressStore
 
 
 @dataclass(frozen=True)
@@ -47,27 +44,3 @@ def hint(problem: Problem, level: int = 1) -> Hint:
     if not 1 <= level <= levels:
         raise ConfigError(f"--level {level}: {problem.id} has hint levels 1 to {levels}")
     return Hint(problem.id, level, levels, problem.hints[level - 1].strip())
-
-
-def take_hint(problem: Problem, store: "ProgressStore", level: int | None = None, *,
-              record: bool = True) -> tuple[Hint, str | None]:
-    """The hint at `level` (default: the next one after the highest shown), noted as shown when `record`.
-
-    Every face (CLI, notebook, web page) takes hints through here, so the level reached is one
-    thing. Returns a one-line warning instead of failing when the progress database is unusable.
-    """
-    from judge.progress import ProgressUnavailable
-
-    warning = None
-    if level is None:
-        try:
-            level = next_level(problem, store.hint_level(problem.id))
-        except ProgressUnavailable as exc:
-            level, warning = 1, str(exc)
-    shown = hint(problem, level)
-    if record:
-        try:
-            store.record_event(problem=problem.id, kind="hint", detail=str(shown.level))
-        except ProgressUnavailable as exc:
-            warning = warning or str(exc)
-    return shown, warning

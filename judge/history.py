@@ -52,3 +52,18 @@ def restore(store: ProgressStore, number: int, path: Path, *, problem: str | Non
     except OSError as exc:
         raise ConfigError(f"cannot write: {exc.strerror or exc}", file=path) from None
     return attempt
+
+
+def history_lines(attempts: list[Attempt]) -> list[str]:
+    """A table of attempts, newest first, for `judge history`."""
+    if not attempts:
+        return ["no attempts recorded yet"]
+    width = max(len(a.problem) for a in attempts)
+    id_width = max(len(str(a.id)) for a in attempts)
+    lines = [f"{'#'.rjust(id_width)}  {'when':<19}  {'problem'.ljust(width)}  {'verdict':<21}  {'passed':>7}  "
+             f"{'mode':<8}  submission"]
+    for a in attempts:
+        mode = "examples" if a.examples_only else "full"
+        lines.append(f"{str(a.id).rjust(id_width)}  {a.when()}  {a.problem.ljust(width)}  {a.verdict:<21}  "
+                     f"{f'{a.passed}/{a.total}':>7}  {mode:<8}  {a.submission}")
+    return lines

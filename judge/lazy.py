@@ -9,14 +9,14 @@ from __future__ import annotations
 import importlib
 
 
-def attributes(package: str, table: dict[str, str], modules: frozenset[str] = frozenset()):
+def attributes(package: str, table: dict[str, str]):
     """`__getattr__` and `__dir__` for `package`: each name in `table` is the attribute of that
-    name in the module it maps to, or, for a name in `modules`, that module itself."""
+    name in the module it maps to."""
     def __getattr__(name: str) -> object:
         if name not in table:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         module = importlib.import_module(table[name])
-        return module if name in modules else getattr(module, name)
+        return getattr(module, name)
 
     def __dir__() -> list[str]:
         return sorted(set(vars(importlib.import_module(package))) | set(table))

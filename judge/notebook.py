@@ -13,7 +13,8 @@ function typed at the plain `>>>` prompt) cannot be carried into the sandbox,
 and `check` says so in one line naming what and why. The source text or a
 file path is accepted as well.
 
-The result renders as a table in Jupyter (`_repr_html_`) and as the CLI's text
+The result renders compactly in Jupyter (`_repr_html_`: one green "Correct" or one
+red line with the first failure and its named mistake, every test folded below) and as the CLI's text
 in a terminal; attempts are recorded in the progress database like `judge run`.
 """
 from __future__ import annotations
@@ -29,12 +30,15 @@ import textwrap
 import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from judge.errors import ConfigError
-from judge.render import problems_html, render_text, report_html, to_text
+from judge.render import check_html, problems_html, render_text, to_text
 from judge.report import Report
 from judge.verdict import Verdict
+
+if TYPE_CHECKING:
+    from judge.submission import Submission
 
 
 class SourceUnavailable(ConfigError):
@@ -78,18 +82,18 @@ def check(problem_id: str, solution: Callable | str | os.PathLike, *, examples_o
         j = Judge(problems_dir, record=record) if own else judge
         try:
             problem = j.problem(problem_id)
-            source, label = solution_source(solution, problem.entry_point)
-            report = j.prepared(problem.id, examples_only=examples_only).submit(source, label, record=record)
+            submission = solution_source(solution, problem.entry_point)
+            report = j.submit(problem.id, submission, examples_only=examples_only, record=record)
         finally:
             if own:
                 j.close()
     except ConfigError as exc:
         raise _one_line(exc) from None
-    return CheckResult(report, examples_only, source)
+    return CheckResult(report, examples_only, submission.source)
 
 
-def problem(problem_id: str, problems_dir: str | os.PathLike | None = None) -> "ProblemHandle":
-    """One problem to work on in a notebook, as learntools does: `q = judge.problem("patchify")`,
+def practice(problem_id: str, problems_dir: str | os.PathLike | None = None) -> "ProblemHandle":
+    """One problem to work on in a notebook, as learntools does: `q = judge.practice("patchify")`,
     then `q.show()`, `q.check(fn)`, `q.hint()`, `q.solution()`."""
     from judge.session import Judge
 
@@ -103,9 +107,10 @@ def problem(problem_id: str, problems_dir: str | os.PathLike | None = None) -> "
 def problems(problems_dir: str | os.PathLike | None = None) -> "ProblemList":
     """Every problem of the problem set, with your status; a table in a notebook."""
     from judge.problemset import ProblemSet
+    from judge.tutor import Tutor
 
     try:
-        listing = ProblemSet.find(problems_dir).listing()
+        listing = Tutor(ProblemSet.find(problems_dir)).listing()
     except ConfigError as exc:
         raise _one_line(exc) from None
     warnings = [*([listing.warning] if listing.warning else []),
@@ -158,7 +163,8 @@ class CheckResult:
     __str__ = __repr__
 
     def _repr_html_(self) -> str:
-        return report_html(self.report, self.examples_only)
+        """Compact, as learntools: one green "Correct" or one red line; every test folded below."""
+        return check_html(self.report, self.examples_only)
 
 
 class ProblemHandle:
@@ -176,37 +182,31 @@ class ProblemHandle:
     def check(self, solution: Callable | str | os.PathLike, *, examples_only: bool = False,
               record: bool | None = None) -> CheckResult:
         try:
-            source, label = solution_source(solution, self.problem.entry_point)
-            prepared = self._judge.prepared(self.problem.id, examples_only=examples_only)
-            report = prepared.submit(source, label, record=record)
+            submission = solution_source(solution, self.problem.entry_point)
+            report = self._judge.submit(self.problem.id, submission, examples_only=examples_only, record=record)
         except ConfigError as exc:
             raise _one_line(exc) from None
-        return CheckResult(report, examples_only, source)
+        return CheckResult(report, examples_only, submission.source)
 
     def hint(self, level: int | None = None) -> "Text":
         """The next hint (the level reached is remembered, as `judge hint` does), or hint `level`."""
-        from judge.hints import take_hint
-
         try:
-            shown, _ = take_hint(self.problem, self._judge.progress, level, record=self._judge.record)
+            shown, _ = self._judge.tutor.hint(self.id, level)
         except ConfigError as exc:
             raise _one_line(exc) from None
         return Text("\n".join(shown.lines()))
 
     def solution(self, *, confirm: bool = False) -> "Text":
         """The reference and editorial once solved; before that, only with `confirm=True` (recorded)."""
-        from judge.editorial import record_view, solution, solved
+        from judge.tutor import NotSolvedYet
 
-        earned = solved(self.id, self._judge.progress)
-        if not earned and not confirm:
-            raise NotebookError(f"{self.id} is not solved yet: call .solution(confirm=True) to see it anyway "
-                                f"(your progress will show it was viewed before solving)")
         try:
-            shown = solution(self.problem)
+            shown, _ = self._judge.tutor.solution(self.id, confirmed=confirm)
+        except NotSolvedYet:
+            raise NotebookError(f"{self.id} is not solved yet: call .solution(confirm=True) to see it anyway "
+                                f"(your progress will show it was viewed before solving)") from None
         except ConfigError as exc:
             raise _one_line(exc) from None
-        if self._judge.record:
-            record_view(self.id, self._judge.progress, before_solving=not earned)
         return Text("\n".join(shown.lines()))
 
     def close(self) -> None:
@@ -278,16 +278,17 @@ class ProblemList(list):
 
 # ---------------------------------------------------------------- source recovery
 
-def solution_source(solution: Callable | str | os.PathLike, entry_point: str) -> tuple[str, str]:
-    """(source text, label) for a function object, a file path or source text."""
+def solution_source(solution: Callable | str | os.PathLike, entry_point: str) -> "Submission":
+    """The submission a function object, a file path or source text stands for."""
+    from judge.submission import Submission
+
     if isinstance(solution, os.PathLike) or (isinstance(solution, str) and solution.endswith(".py")
                                               and "\n" not in solution):
-        from judge.session import read_submission
-
-        return read_submission(Path(solution)), str(solution)
+        return Submission.from_file(solution, label=str(solution))
     if isinstance(solution, str):
-        return solution, "<source text>"
-    return function_source(solution, entry_point), f"<function {getattr(solution, '__qualname__', '?')}>"
+        return Submission.from_text(solution, "<source text>")
+    return Submission.from_text(function_source(solution, entry_point),
+                                f"<function {getattr(solution, '__qualname__', '?')}>")
 
 
 def function_source(fn: Callable, entry_point: str) -> str:

@@ -40,7 +40,8 @@ class Overview:
                 "hints": self.hints, "solutions_viewed": [{"problem": p, "before_solving": b}
                                                           for p, b in self.solutions.items()]}
 
-    def lines(self) -> list[str]:
+    def lines(self, tags: bool = False) -> list[str]:
+        """The overview as text: a short summary; with `tags`, also one line per tag."""
         lines = [f"solved {len(self.solved)} of {self.total} problems; {self.attempts} attempts "
                  f"({self.full_runs} full runs) on {self.active_days} day(s); "
                  f"{self.streak_days} day(s) in a row"]
@@ -51,7 +52,9 @@ class Overview:
                 mark = "passed" if passed else "      "
                 lines.append(f"  {uid.ljust(width)}  {mark}  problems {solved}/{problems}  "
                              f"questions {right}/{questions}  {title}")
-        if self.tags:
+        if self.tags and not tags:
+            lines += ["", f"{len(self.tags)} tags; `judge progress --tags` lists problems solved per tag"]
+        if self.tags and tags:
             lines += ["", "tags"]
             width = max(len(t[0]) for t in self.tags)
             for tag, solved, problems in self.tags:
@@ -102,6 +105,10 @@ def overview(problems: list[Problem], units: list[Unit], store: ProgressStore,
             counts = tag_counts.setdefault(tag, [0, 0])
             counts[0] += p.id in solved
             counts[1] += 1
+    # A unit's tag (unit-5.5) counts the unit's own list, as its unit line does: one membership.
+    for uid, _, solved_in_unit, in_unit, *_ in unit_rows:
+        if f"unit-{uid}" in tag_counts:
+            tag_counts[f"unit-{uid}"] = [solved_in_unit, in_unit]
     tags = sorted(((t, s, n) for t, (s, n) in tag_counts.items()), key=lambda x: (-x[2], x[0]))
     hints: dict[str, int] = {}
     solutions: dict[str, bool] = {}

@@ -1,4 +1,4 @@
-"""Problems as data: the typed model and loading it from a problem set on disk.
+"""The problem model: problems as typed data, and loading them from a problem set on disk.
 
 A problem set is a directory laid out like the repository:
 
@@ -16,33 +16,31 @@ from __future__ import annotations
 
 import os
 import re
-import sys
-import types
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from judge import generators
+from judge import checks, generators  # the check registry validates check names, parameters and rules
 from judge.compose import Composable
 from judge.contract import Limits
 from judge.errors import ConfigError
-from judge.solution import load_function
+from judge.solution import Inline, load_function
 from judge.yamlfile import Errors, Fields, Mapping, Sequence, load_yaml
 
 FRAMEWORKS = ("torch", "numpy")
 DIFFICULTIES = ("easy", "medium", "hard")
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
-# What a rule can license a test to check: the five stages of `compare`, then
-# every other check type. A test's checks must each be licensed by one of the
-# rules it names, so that nothing is enforced that the statement does not say.
-RULE_CHECKS = ("structure", "shape", "dtype", "finite", "values", "raises", "mutation",
-               "gradient", "leakage", "invariance", "experiment")
-# When a test's hint applies (`hint_when`): the kind of check that failed (as
-# above; `values.loss` for a failure on one output key), a verdict the sandbox
-# or an error gave, or the name of a trap that the output matched. A hint about
-# cropping is no help to a solution that pads.
-HINT_FAILURES = RULE_CHECKS + ("runtime_error", "time_limit_exceeded", "memory_limit_exceeded")
+# When a test's hint applies (`hint_when`): the kind of check that failed (a kind
+# a rule can license, `judge.checks.rule_kinds`; `values.loss` for a failure on
+# one output key), one of these verdicts, or the name of a trap that the output
+# matched. A hint about cropping is no help to a solution that pads.
+HINT_VERDICTS = ("runtime_error", "time_limit_exceeded", "memory_limit_exceeded")
 
+
+
+def hint_failures() -> tuple[str, ...]:
+    """What a test's `hint_when` may name besides trap names."""
+    return checks.rule_kinds() + HINT_VERDICTS
 
 @dataclass(frozen=True)
 class Tolerance:
@@ -61,7 +59,7 @@ class Tolerance:
 class Rule:
     """One rule of the statement: an id tests refer to, the text learners read.
 
-    `checks` names the kinds of check the rule licenses (see RULE_CHECKS);
+    `checks` names the kinds of check the rule licenses (`judge.checks.rule_kinds`);
     `keys`, when given, limits it to those output keys (a gradient rule about
     `loss` does not license a gradient check on `similarities`).
     """
@@ -92,7 +90,7 @@ class TestSpec:
     checks: tuple[CheckSpec, ...]
     tolerance: Tolerance | None       # None: the hidden file's default tolerance
     hint: str = ""
-    hint_when: tuple[str, ...] = ()    # failure kinds (HINT_FAILURES) or trap names; () = any failure
+    hint_when: tuple[str, ...] = ()    # failure kinds (`hint_failures`) or trap names; () = any failure
     explanation: str = ""
     source: str = ""                   # file:line, for authors
     expected: Any = None               # examples only: the output the author states (see `pinned`)
@@ -181,6 +179,20 @@ class Hidden:
     traps: tuple[Trap, ...]
     path: Path
     editorial: Editorial | None = None
+    reference_code: Inline | None = None   # a one-file problem: the reference written in tests.yaml
+
+    def reference_function(self, entry_point: str) -> Callable:
+        """The trusted reference, loaded (from its file, or from tests.yaml)."""
+        return load_function(self.reference, entry_point, inline=self.reference_code)
+
+    def reference_source(self) -> str:
+        """The reference's source text (`judge solution`, validate's sandboxed run)."""
+        if self.reference_code is not None:
+            return self.reference_code.text
+        try:
+            return self.reference.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot read the reference: {exc.strerror or exc}", file=self.reference) from None
 
 
 # ---------------------------------------------------------------- problem sets
@@ -192,7 +204,7 @@ def problem_ids(root: Path) -> list[str]:
 def load_composable(root: Path, problem_id: str) -> Composable:
     """Problem `problem_id`'s arguments, framework and loaded reference, for `output_of` (judge.compose)."""
     other = load_problem(root, problem_id)
-    return Composable(tuple(other.args), other.framework, load_function(load_hidden(other).reference, other.entry_point))
+    return Composable(tuple(other.args), other.framework, load_hidden(other).reference_function(other.entry_point))
 
 
 def load_problem(root: Path, problem_id: str) -> Problem:
@@ -253,9 +265,19 @@ def load_hidden(problem: Problem) -> Hidden:
     errors = Errors(display_path(path))
     top = Fields(data, "", errors, 1)
     tolerance = _tolerance(top, "tolerance", Tolerance())
-    reference = directory / top.get("reference", str, default="reference.py")
-    if not reference.is_file():
-        top.error("reference", f"reference solution {display_path(reference)} not found")
+    reference_code = None
+    if top.has("reference_code"):   # a one-file problem: the reference is a block (|) in this file
+        text = top.get("reference_code", str)
+        reference_code = Inline(text, top.line("reference_code") + 1) if text is not None else None
+        if top.has("reference"):
+            top.error("reference", "give the reference as a file (reference) or in this file (reference_code), "
+                                   "not both")
+        reference = path
+    else:
+        reference = directory / top.get("reference", str, default="reference.py")
+        if not reference.is_file():
+            top.error("reference", f"reference solution {display_path(reference)} not found "
+                                   "(or write it in this file as reference_code: |)")
     traps_name = top.get("traps_file", str, default="traps.py")
     traps_file = directory / traps_name
     traps = []
@@ -278,19 +300,20 @@ def load_hidden(problem: Problem) -> Hidden:
     tests = _tests(top, "tests", "hidden", problem.args, tolerance, errors, path,
                    tuple(r.id for r in problem.rules))
     trap_names = {t.name for t in traps}
+    failures = hint_failures()
     for test in tests:
-        unknown = [w for w in test.hint_when if w.split(".", 1)[0] not in HINT_FAILURES and w not in trap_names]
+        unknown = [w for w in test.hint_when if w.split(".", 1)[0] not in failures and w not in trap_names]
         if unknown:
             errors.add(int(test.source.rsplit(":", 1)[1]), f"{test.name}.hint_when",
                        f"unknown {', '.join(map(repr, unknown))}; expected failure kinds "
-                       f"({', '.join(HINT_FAILURES)}) or trap names ({', '.join(sorted(trap_names)) or 'none'})")
+                       f"({', '.join(failures)}) or trap names ({', '.join(sorted(trap_names)) or 'none'})")
         if test.hint_when and not test.hint:
             errors.add(int(test.source.rsplit(":", 1)[1]), f"{test.name}.hint_when", "given without a `hint`")
     top.unknown()
     errors.raise_if_any()
     return Hidden(tests=tests, tolerance=tolerance, reference=reference,
                   traps_file=traps_file if traps_file.is_file() else None, traps=tuple(traps), path=path,
-                  editorial=editorial)
+                  editorial=editorial, reference_code=reference_code)
 
 
 def load_input_file(problem: Problem, path: Path) -> TestSpec:
@@ -309,12 +332,41 @@ def load_input_file(problem: Problem, path: Path) -> TestSpec:
     wrapped = data if "inputs" in data else Mapping({"inputs": data})
     if wrapped is not data:
         wrapped.line, wrapped.key_lines = 1, {"inputs": 1}
+    given = wrapped.get("inputs")
+    if isinstance(given, Mapping):
+        # A plain list for an argument the signature calls a tensor or an array is its values
+        # (`images: [[[[0, 1], [2, 3]]]]`), as `literal:` says in a test.
+        for name in _array_args(problem):
+            if isinstance(given.get(name), list):
+                literal = Mapping({"literal": given[name]})
+                literal.line, literal.key_lines = given.line_of(name), {"literal": given.line_of(name)}
+                given[name] = literal
     top = Fields(wrapped, "", errors, 1)
     inputs = _inputs(top, problem.args)
     top.unknown({"inputs"})
     errors.raise_if_any()
     return TestSpec(name=re.sub(r"\W", "_", path.stem) or "your_input", group="example", inputs=inputs,
-                    checks=(CheckSpec("compare", {}, 1),), tolerance=None, source=f"{display_path(path)}:1")
+                    checks=(CheckSpec(checks.DEFAULT, {}, 1),), tolerance=None, source=f"{display_path(path)}:1")
+
+
+def _array_args(problem: Problem) -> list[str]:
+    """The arguments whose annotation in the signature names a tensor or an array."""
+    import ast
+
+    try:
+        tree = ast.parse(problem.signature.strip() + ("" if problem.signature.rstrip().endswith(":") else ":")
+                         + "\n    pass\n")
+    except SyntaxError:
+        return []
+    function = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if function is None:
+        return []
+    arrays = []
+    for arg in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]:
+        annotation = ast.unparse(arg.annotation) if arg.annotation is not None else ""
+        if re.search(r"\b(Tensor|ndarray|NDArray|ArrayLike)\b", annotation):
+            arrays.append(arg.arg)
+    return arrays
 
 
 # ---------------------------------------------------------------- field readers
@@ -330,7 +382,7 @@ def _rules(top: Fields, errors: Errors) -> tuple[Rule, ...]:
         if rule_id in seen:
             f.error("id", f"duplicate rule id {rule_id!r}")
         seen.add(rule_id)
-        kinds = f.get("checks", list, default=[], check=_all_of(RULE_CHECKS))
+        kinds = f.get("checks", list, default=[], check=_all_of(checks.rule_kinds()))
         keys = f.get("keys", list, default=[], check=_all_str)
         rules.append(Rule(id=rule_id or f"rule_{i}", text=f.get("text", str), checks=tuple(kinds or ()),
                           keys=tuple(keys or ()), line=line))
@@ -340,8 +392,6 @@ def _rules(top: Fields, errors: Errors) -> tuple[Rule, ...]:
 
 def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | list, tolerance: Tolerance | None,
            errors: Errors, path: Path, rule_ids: tuple[str, ...] = ()) -> tuple[TestSpec, ...]:
-    from judge import checks  # the check registry validates check names and parameters
-
     items = top.get(key, list, default=[])
     tests: list[TestSpec] = []
     seen: dict[str, int] = {}
@@ -365,7 +415,7 @@ def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | li
                 if params is not None:
                     specs.append(CheckSpec(check_name, params, f.line(check_name)))
         if not specs:
-            specs.append(CheckSpec("compare", {}, f.line()))
+            specs.append(CheckSpec(checks.DEFAULT, {}, f.line()))
         pinned = default_group == "example" and f.has("expected")
         tests.append(TestSpec(
             name=name or f"{key}_{i}", group=group, inputs=inputs, checks=tuple(specs),
@@ -492,22 +542,3 @@ def display_path(path: Path) -> Path:
         return path.resolve().relative_to(Path.cwd())
     except ValueError:
         return path
-
-
-# ---------------------------------------------------------------- `judge.problem("patchify")`
-
-class _CallableModule(types.ModuleType):
-    """This module, callable: `judge.problem("patchify")` opens a problem in a notebook.
-
-    Learners write `q = judge.problem("patchify")`, as learntools does, while
-    `judge.problem` is also the module of the problem model; calling the module
-    hands over to `judge.notebook.problem`, and every import keeps working.
-    """
-
-    def __call__(self, problem_id: str, problems_dir: str | os.PathLike | None = None):
-        from judge.notebook import problem
-
-        return problem(problem_id, problems_dir)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge import locate
+from judge import layout, locate
 from judge import problem as problem_files
 from judge.errors import ConfigError, ConfigErrors
 from judge.locate import Source
@@ -131,8 +131,8 @@ class ProblemSet:
                 broken.append(Broken(pid, exc.lines()[0] if isinstance(exc, ConfigErrors) else str(exc)))
         return problems, broken
 
-    def listing(self, store: ProgressStore | None = None) -> Listing:
-        """Every problem with your status, in id order."""
+    def listing(self, store: ProgressStore) -> Listing:
+        """Every problem with the learner's status in `store`, in id order (faces: `Tutor.listing`)."""
         from judge.progress import problem_statuses
 
         problems, broken = self.load()
@@ -156,13 +156,4 @@ class ProblemSet:
 
         The whole set, not one problem's files: inputs may be made by another problem's reference.
         """
-        entries = []
-        for root, top in ((source.root, top) for source in self.sources() for top in ("problems", "hidden_tests")):
-            for directory, _, files in os.walk(root / top):
-                for name in files:
-                    try:
-                        info = os.stat(os.path.join(directory, name))
-                    except OSError:
-                        continue  # removed while we looked: the next stamp differs anyway
-                    entries.append((directory, name, info.st_size, info.st_mtime_ns))
-        return tuple(sorted(entries))
+        return layout.stamp(*(source.root / top for source in self.sources() for top in ("problems", "hidden_tests")))

@@ -436,24 +436,9 @@ def _explain(path: Path, exc: sqlite3.Error) -> str:
     return f"progress database {path}: {text}; progress is not recorded"
 
 
-def history_lines(attempts: list[Attempt]) -> list[str]:
-    """A table of attempts, newest first, for `judge history`."""
-    if not attempts:
-        return ["no attempts recorded yet"]
-    width = max(len(a.problem) for a in attempts)
-    id_width = max(len(str(a.id)) for a in attempts)
-    lines = [f"{'#'.rjust(id_width)}  {'when':<19}  {'problem'.ljust(width)}  {'verdict':<21}  {'passed':>7}  "
-             f"{'mode':<8}  submission"]
-    for a in attempts:
-        mode = "examples" if a.examples_only else "full"
-        lines.append(f"{str(a.id).rjust(id_width)}  {a.when()}  {a.problem.ljust(width)}  {a.verdict:<21}  "
-                     f"{f'{a.passed}/{a.total}':>7}  {mode:<8}  {a.submission}")
-    return lines
-
-
-def problem_statuses(problem_ids: list[str], store: ProgressStore | None = None) -> tuple[dict[str, Status], str | None]:
+def problem_statuses(problem_ids: list[str], store: ProgressStore) -> tuple[dict[str, Status], str | None]:
     """Each problem's status, and a warning instead of an error when the database is unusable."""
     try:
-        return (store or ProgressStore()).statuses(problem_ids), None
+        return store.statuses(problem_ids), None
     except ProgressUnavailable as exc:
         return {pid: Status.NEW for pid in problem_ids}, str(exc)

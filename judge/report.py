@@ -79,7 +79,8 @@ class TestResult:
     """One test's outcome. `message` says what failed; the state around it is kept in fields
     (filled by judge.grading) rather than in the text: the mistake it matches, the test's hint,
     whether the function was not attempted yet or the test was not run. `text` joins them as
-    users read them, in the terminal and in the JSON report's `message`."""
+    users read them, in the terminal and in the JSON report's `message`; the JSON keeps each part
+    in a field of its own too (`failure`, `mistake`, `hint`), so reading a report back parses no text."""
 
     name: str
     group: str
@@ -106,7 +107,7 @@ class TestResult:
 
     def to_json(self) -> dict:
         return {"name": self.name, "group": self.group, "verdict": self.verdict.value,
-                "message": self.text, "time_ms": _finite_ms(self.time_ms),
+                "message": self.text, "failure": self.message, "time_ms": _finite_ms(self.time_ms),
                 "details": list(self.details), "output": self.output,
                 "mistake": self.mistake.to_json() if self.mistake is not None else None,
                 "hint": self.hint, "not_attempted": self.not_attempted, "not_run": self.not_run}
@@ -114,33 +115,20 @@ class TestResult:
     @classmethod
     def from_json(cls, data: Any) -> "TestResult":
         """The result `to_json` wrote (its example values, `shown`, are never written)."""
-        fields = _fields(data, "test", {"name": str, "group": str, "verdict": str, "message": str,
+        fields = _fields(data, "test", {"name": str, "group": str, "verdict": str, "message": str, "failure": str,
                                         "time_ms": (int, float), "details": list, "output": str,
                                         "mistake": (dict, type(None)), "hint": (str, type(None)),
                                         "not_attempted": bool, "not_run": bool})
         if not all(type(d) is str for d in fields["details"]):
             raise ValueError("a test's details are text")
         mistake = Mistake.from_json(fields["mistake"]) if fields["mistake"] is not None else None
-        return cls(name=fields["name"], group=fields["group"], verdict=_verdict(fields["verdict"]),
-                   message=_failure(fields["message"], mistake, fields["hint"]), time_ms=float(fields["time_ms"]),
-                   details=tuple(fields["details"]), output=fields["output"], mistake=mistake,
-                   hint=fields["hint"], not_attempted=fields["not_attempted"], not_run=fields["not_run"])
-
-
-def _failure(text: str, mistake: Mistake | None, hint: str | None) -> str:
-    """What failed: the JSON `message` (`TestResult.text`) without the mistake and hint lines it ends with."""
-    if hint is not None:
-        if text == f"{HINT}{hint}":
-            text = ""
-        elif text.endswith(f"\n{HINT}{hint}"):
-            text = text[:-len(f"\n{HINT}{hint}")]
-        else:
-            raise ValueError("a test's message does not end with its hint")
-    if mistake is not None:
-        if not text.endswith(f"\n{mistake.line}"):
-            raise ValueError("a test's message does not name its mistake")
-        text = text[:-len(f"\n{mistake.line}")]
-    return text
+        result = cls(name=fields["name"], group=fields["group"], verdict=_verdict(fields["verdict"]),
+                     message=fields["failure"], time_ms=float(fields["time_ms"]),
+                     details=tuple(fields["details"]), output=fields["output"], mistake=mistake,
+                     hint=fields["hint"], not_attempted=fields["not_attempted"], not_run=fields["not_run"])
+        if result.text != fields["message"]:
+            raise ValueError("a test's message is not its failure, mistake and hint joined")
+        return result
 
 
 @dataclass

@@ -2,7 +2,8 @@
 
 Every check a test runs must trace to a rule the learner can read: a test
 names the rules it enforces (`rules: [ids]`), and each kind of check it runs,
-on each output key it touches, must be licensed by one of them. `compare`
+on each output key it touches, must be licensed by one of them. What a check
+can fail on comes from its traits (`judge.checks.result.Traits`): `compare`
 counts as its five stages, but only those that can fail on the reference's
 output (a float output has no shape or dtype to get wrong). This module says
 what a test enforces and which of it no named rule licenses; `judge validate`
@@ -15,23 +16,17 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from judge import checks
 from judge.cases import MAIN, owned_by
+from judge.checks.result import KEYS, VALUE, Traits
 from judge.execute import Observation
 from judge.problem import Problem, Rule, TestSpec
 from judge.wire import Array
 
-COMPARE_STAGES = ("structure", "shape", "dtype", "finite", "values")
-# Checks that judge the returned value, stage by stage, like `compare` does.
-_VALUE_CHECKS = {"structure": ("structure",), "shape": ("shape",), "dtype": ("dtype",),
-                 "finite": ("finite",), "allclose": ("values",), "compare": COMPARE_STAGES}
-# Checks about some output keys (their `outputs` / `keys` parameter, else every key); any
-# other check (raises, mutation, experiment...) is about the call as a whole.
-_PER_KEY = ("gradient", "leakage", "invariance")
-
 
 @dataclass(frozen=True)
 class Enforced:
-    """One thing a test checks: a kind of check (see RULE_CHECKS) on one output key (None: the value)."""
+    """One thing a test checks: a kind a rule licenses (`checks.rule_kinds`) on one output key (None: the value)."""
 
     kind: str
     key: str | None = None
@@ -57,14 +52,16 @@ def enforced(test: TestSpec, expected: dict[str, Observation]) -> list[Enforced]
     found: list[Enforced] = []
     main = expected.get(MAIN)
     for spec in test.checks:
-        if spec.type in _VALUE_CHECKS:
+        traits = checks.get(spec.type).traits
+        if traits.observes == VALUE:
             value = main.value if main is not None and main.error is None else None
             for key, sub in _parts(value):
-                found += [Enforced(stage, key) for stage in _VALUE_CHECKS[spec.type] if _can_fail(stage, sub)]
-        elif spec.type in _PER_KEY:
-            found += [Enforced(spec.type, key) for key in _keys(spec.type, spec.params, expected)]
+                found += [Enforced(kind, key) for kind in traits.licenses if _can_fail(kind, sub)]
+        elif traits.observes == KEYS:
+            keys = _keys(spec.type, traits, spec.params, expected)
+            found += [Enforced(kind, key) for kind in traits.licenses for key in keys]
         else:
-            found.append(Enforced(spec.type))
+            found += [Enforced(kind) for kind in traits.licenses]
     return list(dict.fromkeys(found))
 
 
@@ -134,19 +131,18 @@ def _can_fail(stage: str, value: Any) -> bool:
     return any(n.size for n in numbers)
 
 
-def _keys(kind: str, params: dict, expected: dict[str, Observation]) -> list[str | None]:
-    """The output keys a gradient, leakage or invariance check looks at."""
-    declared = params.get("outputs") if kind in ("gradient", "leakage") else None
-    if kind == "invariance" and params.get("keys") is not None:
-        declared = list(params["keys"])
+def _keys(check: str, traits: Traits, params: dict, expected: dict[str, Observation]) -> list[str | None]:
+    """The output keys a check that observes some keys looks at: those its parameter names, else
+    its default keys of the reference's dict output (every key unless its traits say)."""
+    declared = params.get(traits.key_param) if traits.key_param is not None else None
     if declared is not None:
         return [str(k) for k in declared]
-    observed = next((o.value for o in owned_by(kind, expected).values()), None)
+    observed = next((o.value for o in owned_by(check, expected).values()), None)
     if observed is None:
         main = expected.get(MAIN)
         observed = main.value if main is not None else None
     if isinstance(observed, dict):
-        if kind == "gradient":  # with no `outputs`, every output that carries a graph is backpropagated
-            return [str(k) for k, v in observed.items() if isinstance(v, Array) and v.has_grad_fn] or [None]
+        if traits.default_keys is not None:
+            return list(traits.default_keys(observed)) or [None]
         return [str(k) for k in observed]
     return [None]

@@ -16,14 +16,18 @@ from judge.errors import ConfigError
 from judge.problem import FRAMEWORKS, ID_PATTERN
 
 
-def scaffold(root: Path, problem_id: str, framework: str = "torch") -> list[Path]:
-    """Create the files of `problem_id` under `root`; return them (relative to root)."""
+def scaffold(root: Path, problem_id: str, framework: str = "torch", one_file: bool = False) -> list[Path]:
+    """Create the files of `problem_id` under `root`; return them (relative to root).
+
+    `one_file`: the hidden part is tests.yaml alone, the reference written in it
+    (`reference_code: |`) instead of reference.py, and no traps.py.
+    """
     if not ID_PATTERN.match(problem_id) or not problem_id.isidentifier():
         raise ConfigError(f"problem id {problem_id!r}: expected lowercase letters, digits and underscores, "
                           "starting with a letter (it names the files and the entry point)")
     if framework not in FRAMEWORKS:
         raise ConfigError(f"framework {framework!r}: expected one of {', '.join(FRAMEWORKS)}")
-    files = _files(problem_id, framework)
+    files = _files(problem_id, framework, one_file)
     existing = [p for p in (root / "problems" / f"{problem_id}.yaml", root / "hidden_tests" / problem_id,
                             root / "submissions" / problem_id) if p.exists()]
     if existing:
@@ -36,7 +40,7 @@ def scaffold(root: Path, problem_id: str, framework: str = "torch") -> list[Path
     return [Path(r) for r in files]
 
 
-def scaffold_pack(directory: Path, problem_id: str, framework: str = "torch") -> list[Path]:
+def scaffold_pack(directory: Path, problem_id: str, framework: str = "torch", one_file: bool = False) -> list[Path]:
     """Problem `problem_id` in the pack at `directory`, made with its pyproject.toml when new.
 
     The pack is a package named for the directory (my-pack: my_pack) laid out like a problem
@@ -65,20 +69,35 @@ def scaffold_pack(directory: Path, problem_id: str, framework: str = "torch") ->
     root = directory / package
     for sub in ("problems", "hidden_tests"):
         (root / sub).mkdir(exist_ok=True)
-    return created + [Path(package) / p for p in scaffold(root, problem_id, framework)]
+    return created + [Path(package) / p for p in scaffold(root, problem_id, framework, one_file)]
 
 
-def _files(pid: str, framework: str) -> dict[str, str]:
+def _files(pid: str, framework: str, one_file: bool = False) -> dict[str, str]:
     lib = _LIBRARIES[framework]
     values = {"pid": pid, "framework": framework, "title": pid.replace("_", " ").title(), **lib}
+    tests = _TESTS.format(**values)
+    hidden = {f"hidden_tests/{pid}/reference.py": _REFERENCE.format(**values),
+              f"hidden_tests/{pid}/traps.py": _TRAPS.format(**values)}
+    if one_file:
+        start, end = tests.index("traps:"), tests.index("tests:")
+        code = "".join(f"  {line}".rstrip() + "\n" for line in _REFERENCE.format(**values).splitlines())
+        tests = (tests[:start] + _INLINE_REFERENCE + code + "\n" + tests[end:]).replace(
+            "come from reference.py", "come from the reference below", 1)
+        hidden = {}
     return {
         f"problems/{pid}.yaml": _PROBLEM.format(**values),
-        f"hidden_tests/{pid}/tests.yaml": _TESTS.format(**values),
-        f"hidden_tests/{pid}/reference.py": _REFERENCE.format(**values),
-        f"hidden_tests/{pid}/traps.py": _TRAPS.format(**values),
+        f"hidden_tests/{pid}/tests.yaml": tests,
+        **hidden,
         f"submissions/{pid}/accepted/placeholder.py": _ACCEPTED.format(**values),
         f"submissions/{pid}/wrong_answer/returns_zeros.py": _WRONG.format(**values),
     }
+
+
+_INLINE_REFERENCE = """\
+# A one-file problem: the trusted reference is written here instead of reference.py
+# (tracebacks name this file's lines). Known mistakes (traps) need a traps.py.
+reference_code: |
+"""
 
 
 _LIBRARIES = {

@@ -1,18 +1,22 @@
 """The library API: a `Judge` over one problem set, used by the CLI, notebooks, the web page and the service.
 
-A `Judge` holds a `ProblemSet` (what there is to solve), an execution backend
+A `Judge` holds a `ProblemSet` (what there is to solve), a `Tutor` (the
+learner's side: status, hints, solutions, quiz answers, history, and the rule
+for what is recorded), an execution backend
 (where submissions run: by default this machine's sandbox, whose fork servers
 are separate processes started from scratch, so hidden tests, the reference
 and expected values loaded here never reach a submission) and one prepared
 problem per problem id, kept while the problem set's files are unchanged.
 It may be shared by threads: preparing and judging take no lock held by
 another problem's judging.
+
+Every face judges through `Judge.submit` with a `Submission` (a file or a
+text, decoded once); the judge records the run through its tutor.
 """
 from __future__ import annotations
 
 import os
 import threading
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -23,13 +27,13 @@ from judge.errors import ConfigError
 from judge.prepared import PreparedProblem, prepare, prepare_input
 from judge.problem import Problem
 from judge.problemset import ProblemSet
-from judge.progress import ProgressStore, recording
+from judge.progress import ProgressStore
 from judge.progress import home as progress_home
 from judge.report import Report, TestResult
 from judge.sandbox.backend import SandboxBackend
 from judge.sandbox.launch import Launched
-
-MAX_SOURCE_BYTES = 1 << 20
+from judge.submission import Submission
+from judge.tutor import Tutor
 
 
 class Judge:
@@ -43,11 +47,10 @@ class Judge:
         self.cache = cache if cache is not None else ExpectedCache.from_env()
         self.problem_set = ProblemSet.find(problems_dir, self.cache)
         self.threads = threads or max(1, min(4, os.cpu_count() or 1))
-        # Every judged run is recorded in the progress database (issue 7) unless
-        # record=False or JUDGE_NO_RECORD=1; the store is opened per write, so
-        # JUDGE_HOME is read when recording, not here.
-        self.record = recording() if record is None else record
-        self.progress = progress or ProgressStore()
+        # Every judged run of the learner's is recorded in the progress database (issue 7) unless
+        # record=False or JUDGE_NO_RECORD=1; the store is opened per write, so JUDGE_HOME is read
+        # when recording, not here.
+        self.tutor = Tutor(self.problem_set, progress, record=record)
         # More directories to hide from submissions (the judging service's SQLite database).
         self.protect = tuple(Path(p) for p in protect)
         if backend is not None and launched is not None:
@@ -90,23 +93,54 @@ class Judge:
                 with self._lock:
                     self._prepared = {k: v for k, v in self._prepared.items() if v[0] == stamp}
                     self._prepared[key] = kept
-        # Recording follows the judge's settings when asked, not when first prepared.
-        return replace(kept[1], progress=self.progress, record=self.record)
+        return kept[1]
 
     def _prepare(self, problem: Problem, examples_only: bool) -> PreparedProblem:
         # The fork server starts first: it imports (torch: seconds) while the reference runs here.
         self._warm((problem.framework,))
-        return prepare(problem, self.backend, cache=self.cache, threads=self.threads, progress=self.progress,
-                       record=self.record, examples_only=examples_only)
+        return prepare(problem, self.backend, cache=self.cache, threads=self.threads, examples_only=examples_only)
+
+    @property
+    def record(self) -> bool:
+        """Whether judged runs (and hints, answers) are recorded: the tutor's rule."""
+        return self.tutor.record
+
+    @record.setter
+    def record(self, value: bool) -> None:
+        self.tutor.record = value
+
+    @property
+    def progress(self) -> ProgressStore:
+        """The learner's progress database (the tutor's)."""
+        return self.tutor.store
+
+    @progress.setter
+    def progress(self, store: ProgressStore) -> None:
+        self.tutor.store = store
+
+    def submit(self, problem: str | Problem | PreparedProblem, submission: Submission, *,
+               examples_only: bool = False, record: bool | None = None,
+               on_result: Callable[[TestResult], None] | None = None) -> Report:
+        """Judge `submission` on `problem` and record the run as the learner's attempt (see `Tutor`).
+
+        The one way every face judges. `problem` is an id (prepared once per version), a `Problem`
+        (e.g. with raised limits: prepared afresh) or an already prepared problem (`judge grade`
+        judges many files on one). `record=False` keeps this run out of the learner's history (the
+        warm server records after its client has the report); `on_result` gets each test's result
+        as soon as it is decided.
+        """
+        prepared = problem if isinstance(problem, PreparedProblem) else \
+            self.prepared(problem, examples_only=examples_only)
+        report = prepared.judge(submission, on_result=on_result)
+        if self.record if record is None else record:
+            self.tutor.record_run(prepared.problem.id, report, submission, examples_only=prepared.examples_only)
+        return report
 
     def run(self, problem_id: str, submission: str | os.PathLike, *, examples_only: bool = False,
             on_result: Callable[[TestResult], None] | None = None) -> Report:
         """Judge the file `submission` on `problem_id`: examples, hidden tests, checks."""
-        path = Path(submission)
-        source = read_submission(path)
-        prepared = self.prepared(problem_id, examples_only=examples_only)
-        return prepared.submit(source, str(submission), origin=str(path.resolve()), graded=path.resolve().parent,
-                               on_result=on_result)
+        return self.submit(problem_id, Submission.from_file(submission), examples_only=examples_only,
+                           on_result=on_result)
 
     def run_on_input(self, problem_id: str, submission: str | os.PathLike, input_file: str | os.PathLike) -> Report:
         """Judge the file `submission` on one input of the learner's own, against the reference.
@@ -114,11 +148,10 @@ class Judge:
         Nothing is recorded and nothing cached: the input is the learner's, not the problem's.
         """
         problem = self.problem(problem_id)
-        source = read_submission(Path(submission))
+        code = Submission.from_file(submission)
         test = problems.load_input_file(problem, Path(input_file))
         self._warm((problem.framework,))
-        prepared = prepare_input(problem, test, self.backend, threads=self.threads)
-        return prepared.submit(source, str(submission), graded=Path(submission).resolve().parent)
+        return self.submit(prepare_input(problem, test, self.backend, threads=self.threads), code, record=False)
 
     # ------------------------------------------------------------ lifecycle
     def warm(self) -> None:
@@ -126,6 +159,31 @@ class Judge:
         judged submission costs a fork rather than an import (`judge serve`)."""
         problems_, _ = self.problem_set.load()
         self._warm({p.framework for p in problems_})
+
+    def prepare_all(self, problem_ids: list[str] | None = None,
+                    on_problem: Callable[[str, float, ConfigError | None], None] | None = None) -> None:
+        """Prepare problems now (every problem by default), torch problems first: their cases and
+        expected values, computed once and cached on disk, so that a first run costs what a later
+        one does (`judge prepare`, `judge serve` in the background). `on_problem(id, seconds,
+        error)` hears of each; a broken problem is its own error, never a stop of the others."""
+        import time
+
+        ids = problem_ids if problem_ids is not None else self.problem_ids()
+        torch_first = []
+        for pid in ids:
+            try:
+                torch_first.append((self.problem(pid).framework != "torch", pid))
+            except ConfigError:
+                torch_first.append((True, pid))
+        for _, pid in sorted(torch_first):
+            started = time.perf_counter()
+            try:
+                self.prepared(pid)
+                error = None
+            except ConfigError as exc:
+                error = exc
+            if on_problem is not None:
+                on_problem(pid, time.perf_counter() - started, error)
 
     def _warm(self, frameworks) -> None:
         self.backend.warm(tuple(frameworks))
@@ -146,40 +204,3 @@ class Judge:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
-
-
-def read_submission(path: Path) -> str:
-    if not path.exists():
-        raise ConfigError("submission file not found", file=path)
-    if path.is_dir():
-        raise ConfigError("is a directory; expected a Python file defining the entry point", file=path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read the submission: {exc.strerror}", file=path) from None
-    if len(data) > MAX_SOURCE_BYTES:
-        raise ConfigError(f"the submission is {len(data)} bytes; the limit is {MAX_SOURCE_BYTES}", file=path)
-    return decode_source(data, path)
-
-
-def decode_source(data: bytes, path: Path) -> str:
-    """Source bytes as Python reads them: UTF-8 unless a PEP 263 coding line says otherwise.
-
-    `judge run` and `judge grade` both load files through here, so a file is text for one exactly
-    when it is for the other.
-    """
-    import io
-    import tokenize
-
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as exc:  # undecodable first lines, or an unknown codec in the coding line
-        if "unknown encoding" in str(exc):
-            raise ConfigError(f"cannot be decoded: {exc}", file=path) from None
-        encoding = "utf-8"
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"not {encoding} text (byte {exc.start}): save it as UTF-8 (or declare its encoding "
-                          f"in a `# -*- coding: ... -*-` line)", file=path) from None
-    return text[1:] if text.startswith("\ufeff") else text  # a UTF-8 byte-order mark is not code

@@ -1,37 +1,39 @@
 """Loading trusted Python code (references and trap functions) into the judge.
 
-Only files from hidden_tests/ are loaded this way; submissions never are.
-Loading never writes: a problem set may be read-only (an installed course) and
-its files are fingerprinted, so no `__pycache__/` may appear beside them,
-whatever PYTHONDONTWRITEBYTECODE says.
+Only code from hidden_tests/ is loaded this way (a file, or `Inline` source
+written in tests.yaml); submissions never are. Loading never writes: a problem
+set may be read-only (an installed course) and its files are fingerprinted, so
+no `__pycache__/` may appear beside them, whatever PYTHONDONTWRITEBYTECODE says.
 """
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import sys
+import types
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from judge.errors import ConfigError
 
 
-class _ReadOnlyLoader(importlib.machinery.SourceFileLoader):
-    """Python's source loader, minus the bytecode it would write into the problem set."""
+@dataclass(frozen=True)
+class Inline:
+    """Python source written in a YAML file (a one-file problem's reference or traps)."""
 
-    def set_data(self, path, data, *, _mode=0o666):  # the one hook through which bytecode is cached
-        return None
+    text: str
+    line: int      # the YAML line holding the code's first line: tracebacks and errors point there
 
 
-def load_module(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path, loader=_ReadOnlyLoader(name, str(path)))
-    if spec is None or spec.loader is None:
-        raise ConfigError("cannot be loaded as Python", file=path)
-    module = importlib.util.module_from_spec(spec)
+def load_module(path: Path, name: str, inline: Inline | None = None):
+    """The module in `path`, or `inline`'s source (then `path` is the YAML file it is written in)."""
+    module = types.ModuleType(name)
+    module.__file__ = str(path)   # tracebacks and inspect find the source through it
     try:
         # Compiled here rather than by the loader, which would write __pycache__/ into the problem
         # set: judging never writes there (found as a normal user, whose problem set is writable).
-        code = compile(path.read_bytes(), str(path), "exec", dont_inherit=True)
+        # Inline code is padded so that its line numbers are the YAML file's.
+        source = path.read_bytes() if inline is None else "\n" * (inline.line - 1) + inline.text
+        code = compile(source, str(path), "exec", dont_inherit=True)
         exec(code, module.__dict__)
     except FileNotFoundError:
         raise ConfigError("file not found", file=path) from None
@@ -54,8 +56,8 @@ def _single_threaded_torch() -> None:
         torch.set_num_threads(1)
 
 
-def load_function(path: Path, function: str, label: str = "reference") -> Callable:
-    module = load_module(path, f"_judge_{label}_{abs(hash(str(path)))}")
+def load_function(path: Path, function: str, label: str = "reference", inline: Inline | None = None) -> Callable:
+    module = load_module(path, f"_judge_{label}_{abs(hash(str(path)))}", inline)
     fn = getattr(module, function, None)
     if not callable(fn):
         raise ConfigError(f"defines no function `{function}`", file=path, field=label)

@@ -230,11 +230,13 @@ def load_units(root: Path) -> list[Unit]:
     return [load_unit(root, uid, problem_ids) for uid in unit_ids(root)]
 
 
-def progress_of(unit: Unit, store: "ProgressStore | None" = None) -> tuple[UnitProgress, str | None]:
-    """Where the learner stands in `unit`, and a warning when the progress database is unusable."""
-    from judge.progress import ProgressStore, ProgressUnavailable, problem_statuses
+def progress_of(unit: Unit, store: "ProgressStore") -> tuple[UnitProgress, str | None]:
+    """Where the learner stands in `unit`, and a warning when the progress database is unusable.
 
-    store = store or ProgressStore()
+    Faces ask `judge.tutor.Tutor.standing`, which reads the learner's own store.
+    """
+    from judge.progress import ProgressUnavailable, problem_statuses
+
     statuses, warning = problem_statuses([*unit.problems, *unit.extras], store)
     try:
         answers = store.answers(unit.id)

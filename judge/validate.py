@@ -34,16 +34,18 @@ import numpy as np
 
 from judge import problem as problems
 from judge.rules import collapse, offences
-from judge.cases import MAIN, Case, Observed, build_case
+from judge.cases import MAIN, Case, build_case
 from judge.checks import compare, experiment
+from judge.checks.observed import Observed
 from judge.contract import Limits
 from judge.errors import ConfigError, ConfigErrors
 from judge.execute import Observation, run_call
 from judge.grading import Expected, expect, plain
 from judge.problem import Hidden, Problem
 from judge.report import Report
-from judge.session import Judge, read_submission
-from judge.solution import load_function, load_module
+from judge.session import Judge
+from judge.submission import Submission
+from judge.solution import load_module
 from judge.verdict import Verdict, folder_names, folder_verdict
 from judge.wire import Array
 from judge.yamlfile import load_yaml
@@ -238,7 +240,7 @@ class _ProblemCheck:
         aspect = f"{self.id}.reference"
         found: list[Diagnostic] = []
         try:
-            reference = load_function(hidden.reference, problem.entry_point)
+            reference = hidden.reference_function(problem.entry_point)
         except ConfigError as exc:
             return [_error(aspect, str(exc))]
         limit_ms = problem.limits.time_s * 1000
@@ -264,7 +266,7 @@ class _ProblemCheck:
         if found:
             return found
         # The reference as a submission: sandboxed, through every check, against itself.
-        report = self._judge(hidden.reference, f"{aspect}.sandboxed", found)
+        report = self._judge(hidden.reference, f"{aspect}.sandboxed", found, source=hidden.reference_source)
         if report is not None:
             if report.accepted:
                 self._note_accepted(report, "the reference")
@@ -297,7 +299,7 @@ class _ProblemCheck:
         found: list[Diagnostic] = []
         try:
             shown = [(e.case, e.expected) for e in self.judge.problem_set.examples(problem)]
-            reference = load_function(hidden.reference, problem.entry_point)
+            reference = hidden.reference_function(problem.entry_point)
         except ConfigError as exc:
             return [_error(f"{self.id}.examples", str(exc))]
         for case, displayed in shown:
@@ -325,7 +327,7 @@ class _ProblemCheck:
         if not tests:
             return found
         try:
-            reference = load_function(hidden.reference, problem.entry_point)
+            reference = hidden.reference_function(problem.entry_point)
             traps = load_module(hidden.traps_file, f"_judge_validate_traps_{problem.id}") if hidden.traps_file else None
         except ConfigError as exc:
             return [_error(f"{self.id}.experiments", str(exc))]
@@ -418,7 +420,7 @@ class _ProblemCheck:
         margin = self.problem.margins.time_limit_to_tle
         raised = replace(self.problem, limits=replace(limits, time_s=limits.time_s * margin))
         try:
-            report = self.judge.prepared(raised).submit(read_submission(path), name, record=False)
+            report = self.judge.submit(raised, Submission.from_file(path, label=name), record=False)
         except ConfigError as exc:
             return [_error(aspect, str(exc))]
         if report.verdict is Verdict.TIME_LIMIT_EXCEEDED:
@@ -462,10 +464,12 @@ class _ProblemCheck:
         return [_info(aspect, f"{limits.time_s:g} s per test; derived minimum {derived:.3g} s ({basis})")]
 
     # ------------------------------------------------------------ helpers
-    def _judge(self, path: Path, aspect: str, found: list[Diagnostic]) -> Report | None:
+    def _judge(self, path: Path, aspect: str, found: list[Diagnostic],
+               source: Callable[[], str] | None = None) -> Report | None:
         try:
-            source = read_submission(path)
-            return self.judge.prepared(self.problem.id).submit(source, _rel(path, self.judge.root), record=False)
+            label = _rel(path, self.judge.root)
+            submission = Submission.from_file(path, label=label) if source is None else Submission(source(), label)
+            return self.judge.submit(self.problem.id, submission, record=False)
         except ConfigError as exc:
             found.append(_error(aspect, str(exc)))
             return None

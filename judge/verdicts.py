@@ -4,8 +4,10 @@ The sandbox reports facts only (`judge.contract`): a worker killed for
 time or output, its exit status or signal, its peak memory and CPU time, a
 value refused, a call skipped. This module alone turns them, and the errors a
 submission raised (loading the file or in a call), into a verdict and the
-message the learner reads. The checks decide the verdicts of calls that
-returned a value; `judge.grading` puts the two together per test.
+message the learner reads. The checks decide whether a returned value passes
+(a failure is a wrong answer unless the check carries a decision of this
+module: a failed backward pass, a broken test); `judge.grading` puts them
+together per test.
 """
 from __future__ import annotations
 
@@ -35,6 +37,34 @@ class Decision:
     verdict: Verdict
     message: str
     not_attempted: bool = False  # the function still raises NotImplementedError (an untouched starter)
+
+
+ACCEPTED = Decision(Verdict.ACCEPTED, "")
+
+
+def of_check(outcome) -> Decision:
+    """A failed check's verdict (`judge.checks.CheckResult`): a wrong answer, or the decision it carries."""
+    return Decision(outcome.verdict, outcome.message)
+
+
+def of_backward(error: ErrorInfo) -> Decision:
+    """The submission's output could not be backpropagated: its backward pass raised."""
+    return Decision(Verdict.RUNTIME_ERROR, f"backward pass failed: {error.headline()}")
+
+
+def judge_failed(message: str) -> Decision:
+    """The judge could not judge: a test its reference fails, a result missing, a problem broken or gone."""
+    return Decision(Verdict.JUDGE_ERROR, message)
+
+
+def of_unloadable(why: str) -> Decision:
+    """A file the judge could not take in as Python source (not text, too large, unreadable): it cannot compile."""
+    return Decision(Verdict.COMPILE_ERROR, why)
+
+
+def no_result(call: str) -> Decision:
+    """A call of the test came back with neither an observation nor a fact that explains why."""
+    return judge_failed(f"no result came back for call {call!r}")
 
 
 def not_attempted(error: ErrorInfo) -> bool:

@@ -31,6 +31,16 @@ class Sequence(list):
     item_lines: list
 
 
+def plain(value: Any) -> Any:
+    """`value` with every `Mapping` and `Sequence` inside it made a plain dict and list (values that
+    travel to a child, which knows no judge types)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
 # libyaml's parser (when PyYAML has it) keeps marks for line numbers and parses problem files
 # several times faster than the pure-Python one: it is most of `judge run`'s own start-up (issue 6).
 class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):

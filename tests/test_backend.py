@@ -14,6 +14,7 @@ from judge.contract import CallOutcome, Limits, Program, RunResult
 from judge.execute import Call, Observation, register_source, run_call
 from judge.sandbox.backend import SandboxBackend
 from judge.session import Judge
+from judge.submission import Submission
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -71,7 +72,7 @@ def test_a_fake_backend_and_the_sandbox_give_equal_reports(judge, relative):
     fake = InProcessBackend()
     with Judge(REPO, backend=fake, record=False) as through_fake:
         faked = through_fake.run(problem_id, path)
-    real = judge.prepared(problem_id).submit(path.read_text(), str(path), record=False)
+    real = judge.submit(problem_id, Submission.from_text(path.read_text(), str(path)), record=False)
     assert _seen(faked) == _seen(real)
     assert faked.verdict is real.verdict and faked.passed == real.passed
     [program] = fake.programs
@@ -109,7 +110,7 @@ def test_requests_and_results_crossing_as_plain_data_judge_the_same(judge, relat
     problem_id, path = _known(relative)
     with Judge(REPO, backend=OverTheWire(SandboxBackend(judge.protected_paths())), record=False) as remote:
         crossed = remote.run(problem_id, path)
-    direct = judge.prepared(problem_id).submit(path.read_text(), str(path), record=False)
+    direct = judge.submit(problem_id, Submission.from_text(path.read_text(), str(path)), record=False)
     assert crossed.verdict is direct.verdict
     if crossed.verdict.value != "time_limit_exceeded":  # a timed-out test's message says how long it ran
         assert _seen(crossed) == _seen(direct)

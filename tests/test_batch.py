@@ -95,17 +95,12 @@ class _FakeJudge:
         return type("P", (), {"id": problem_id, "framework": "numpy"})()
 
     def prepared(self, problem_id):
-        return _FailingOnBoom(problem_id)
+        return problem_id
 
-
-class _FailingOnBoom:
-    def __init__(self, problem_id: str):
-        self.problem_id = problem_id
-
-    def submit(self, source: str, label: str, *, record=None, graded=None) -> reports.Report:
-        if "boom" in label:
+    def submit(self, problem_id, submission, *, record=None) -> reports.Report:
+        if "boom" in submission.label:
             raise RuntimeError("the sandbox vanished")
-        return reports.Report(problem=self.problem_id, submission=label,
+        return reports.Report(problem=problem_id, submission=submission.label,
                               tests=[reports.TestResult("t1", "hidden", Verdict.ACCEPTED, "", 1.0)], time_ms=1.0)
 
 

@@ -9,8 +9,9 @@ import pytest
 import torch
 
 from judge import checks, wire
-from judge.cases import Case, Drawn, Observed, call_name, with_calls
+from judge.cases import Case, Drawn, call_name, with_calls
 from judge.checks import experiment, gradient, leakage, mutation
+from judge.checks.observed import Observed
 from judge.execute import Observation, run_call
 from judge import problem
 from judge.problem import CheckSpec, Tolerance
@@ -220,6 +221,17 @@ def test_allclose_an_infinite_expected_value_is_matched_only_by_the_same_infinit
     assert run_check("allclose", VALUES, infinite, infinite, tolerance=tolerance).passed
     assert not run_check("allclose", VALUES, infinite, lambda x: x.sum(), tolerance=tolerance).passed
     assert not run_check("allclose", VALUES, infinite, lambda x: -infinite(x), tolerance=tolerance).passed
+
+
+def test_allclose_gives_no_meaningless_figures() -> None:
+    mask = lambda x: (x > 3).float()                          # noqa: E731 - a 0/1 mask
+    flipped = lambda x: (x <= 3).float()                       # noqa: E731
+    result = run_check("allclose", VALUES, mask, flipped, public=True)
+    assert "6 of 6 values differ, first at index (0, 0)" in result.message
+    assert "error" not in result.message and "inf" not in result.message
+    zeros = lambda x: x * 0                                    # noqa: E731 - expected all 0: rel error is infinite
+    result = run_check("allclose", VALUES, zeros, lambda x: x * 0 + 0.5, public=True)
+    assert "max abs error 0.5" in result.message and "rel error" not in result.message
 
 
 def test_allclose_example_shows_index_values_and_errors() -> None:
@@ -728,3 +740,24 @@ def test_experiment_configuration_errors_are_one_line(params, says) -> None:
 
     with pytest.raises(ConfigError, match=says):
         make_case(FOUR, "experiment", params)
+
+
+def test_passes_says_what_compare_says_without_its_message() -> None:
+    # Known-mistake matching asks compare.passes of every trap: it must agree with compare.check.
+    from judge.checks import compare
+
+    base = np.arange(12, dtype=np.float32).reshape(3, 4)
+    as_array = lambda data, dtype="float32", library="numpy": wire.Array(np.asarray(data, dtype=dtype), library, dtype)
+    pairs = [(as_array(base), as_array(base)), (as_array(base), as_array(base + 1e-3)),
+             (as_array(base), as_array(base * (1 + 1e-9))), (as_array(base), as_array(base.T)),
+             (as_array(base), as_array(base, "float64")), (as_array(base), as_array(base, library="torch")),
+             (as_array(base), as_array(np.where(base > 5, np.nan, base))), (1.5, 1.5), (1.5, 1.6), (1.5, "1.5"),
+             ({"a": as_array(base), "b": 2.0}, {"a": as_array(base), "b": 2.0}),
+             ({"a": as_array(base), "b": 2.0}, {"a": as_array(base), "b": 2.5}),
+             ({"a": as_array(base)}, {"a": as_array(base), "extra": 1.0}), ([1.0, 2.0], [1.0, 2.0, 3.0]),
+             (as_array([3.0]), as_array(3.0)), (as_array([[3.0]]), as_array([3.0 + 1.0]))]
+    for tolerance in (EXACT, Tolerance(rtol=1e-5, atol=1e-8), Tolerance(rtol=0.0, atol=2e-3)):
+        case = make_case({"x": 1.0}, "compare", tolerance=tolerance)
+        for want, got in pairs:
+            expected, actual = Observed(main=Observation(value=want)), Observed(main=Observation(value=got))
+            assert compare.passes(case, expected, actual) == compare.check(case, expected, actual).passed, (want, got)

@@ -262,6 +262,31 @@ def test_run_on_my_own_input_shows_mine_beside_the_reference(tmp_path: Path) -> 
     assert_one_line_error(missing, "my_case.yaml", "patch_width", "missing")
 
 
+def test_my_own_input_may_be_plain_yaml_lists(tmp_path: Path) -> None:
+    mine = tmp_path / "my_case.yaml"
+    mine.write_text("images: [[[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]]]]\n"
+                    "patch_height: 2\npatch_width: 2\n")
+    right = judge("run", "patchify", ACCEPTED, "--input", str(mine))
+    assert right.returncode == 0 and "1/1 tests passed" in right.stdout, right.stdout + right.stderr
+    assert "Traceback" not in right.stderr and "[[[[ 0,  1,  2,  3]," in right.stdout
+    wrong = judge("run", "patchify", WRONG, "--input", str(mine))
+    assert wrong.returncode == 1 and "output (yours vs expected):" in wrong.stdout
+
+
+def test_an_input_on_which_the_reference_raises_expects_yours_to_raise(tmp_path: Path) -> None:
+    mine = tmp_path / "my_case5.yaml"
+    mine.write_text("images: [[[0, 1, 2, 3], [4, 5, 6, 7]]]\npatch_height: 2\npatch_width: 2\n")  # 3-D
+    lenient = tmp_path / "lenient.py"
+    lenient.write_text("def patchify(images, patch_height, patch_width):\n"
+                       "    return {'tokens': images, 'coordinates': images}\n")
+    result = judge("run", "patchify", str(lenient), "--input", str(mine))
+    assert result.returncode == 1 and "the reference fails" not in result.stdout + result.stderr
+    assert "expected: raises ValueError (images must be a 4-D tensor" in result.stdout
+    assert "yours: returned a value" in result.stdout
+    strict = judge("run", "patchify", ACCEPTED, "--input", str(mine))   # raises the same: accepted
+    assert strict.returncode == 0 and "1/1 tests passed" in strict.stdout, strict.stdout + strict.stderr
+
+
 def test_color_option_and_force_color() -> None:
     ansi = re.compile(r"\x1b\[[0-9;]*m")
     assert ansi.search(judge("run", "patchify", ACCEPTED, "--color", "always").stdout)

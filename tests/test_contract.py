@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from judge import wire
-from judge.execute import ErrorInfo, Observation
 from judge.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, Refusal, RunResult
+from judge.execute import ErrorInfo, Observation
 
 
 def _observation(value) -> Observation:

@@ -151,3 +151,49 @@ def test_empty_outputs_are_not_diagnosed_and_do_not_crash() -> None:
     assert _named(_array(tokens), _array(tokens[:, :0])) == ""
     assert _named(_array(tokens[:, :0]), _array(tokens)) == ""
     assert _named(_array(np.zeros((2, 0, 3))), _array(np.zeros((2, 1, 3)))) == ""
+
+
+# ---------------------------------------------------------------- the slice search behind permutations
+
+def _search(wanted, pool, rtol=1e-5, atol=1e-8):
+    from judge.diagnose import Context, _find
+
+    return _find(np.asarray(wanted, dtype=np.float64), np.asarray(pool, dtype=np.float64), Context(rtol, atol, ()))
+
+
+@pytest.mark.parametrize("rtol, atol", [(1e-5, 1e-8), (0.0, 0.0), (1e-2, 0.5), (0.0, 1e-3)])
+def test_a_slice_within_tolerance_of_a_pool_slice_is_always_found(rtol, atol) -> None:
+    # The search rules candidates out by their projections first: no true match may be ruled out,
+    # whatever the tolerance, the scale of the values or the slices' length. (Values are large
+    # against atol: a slice moved by more than the spacing of the pool's slices may leave the
+    # window of candidates the search compares, by design.)
+    rng = np.random.default_rng(11)
+    for trial in range(200):
+        rows, width = int(rng.integers(1, 30)), int(rng.integers(1, 200))
+        pool = rng.normal(size=(rows, width)) * max(10.0 ** rng.integers(-6, 8), 1000 * atol)
+        picked = rng.integers(0, rows, size=int(rng.integers(1, 30)))
+        slack = (atol + rtol * np.abs(pool[picked])) * rng.uniform(-0.999, 0.999, size=(len(picked), width))
+        found = _search(pool[picked] + slack, pool, rtol, atol)
+        assert found is not None, trial
+        from judge.numerics import within
+
+        assert within(pool[found], pool[picked] + slack, rtol, atol).all()
+
+
+def test_the_first_equal_candidate_is_taken_and_a_missing_slice_ends_the_search() -> None:
+    pool = np.array([[1.0, 2.0], [3.0, 4.0], [1.0, 2.0], [5.0, 6.0]])
+    found = _search([[1.0, 2.0], [5.0, 6.0], [3.0, 4.0]], pool)
+    assert list(found[1:]) == [3, 1] and found[0] in (0, 2)
+    assert _search([[1.0, 2.0], [7.0, 8.0]], pool) is None
+    assert _search([[1.0, 2.0 + 1e-3]], pool) is None          # outside the tolerance
+    assert list(_search([[1.0, 2.0 + 1e-3]], pool, atol=1e-2)) in ([0], [2])
+
+
+def test_a_rotation_of_any_length_is_named_with_its_shift() -> None:
+    from judge.diagnose import _layout
+
+    for m in (3, 7, 64):
+        for shift in (1, m // 2, m - 1):
+            assert _layout(np.roll(np.arange(m), shift)) == \
+                f"in an order rotated by {shift} position{'s' if shift > 1 else ''} (an off-by-one index?)"
+    assert _layout(np.array([2, 0, 1, 3])) == "in another order"

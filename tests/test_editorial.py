@@ -13,6 +13,7 @@ import pytest
 from judge.editorial import solution
 from judge.problem import load_hidden, load_problem, problem_ids
 from judge.progress import ProgressStore
+from problemsets import learner_copy
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -55,7 +56,7 @@ def test_before_solving_it_asks_and_records_that_it_was_viewed_early(tmp_path: P
 
 def test_once_solved_it_shows_without_asking(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    accepted = REPO / "submissions/patchify/accepted/reshape_permute.py"
+    accepted = learner_copy("submissions/patchify/accepted/reshape_permute.py", tmp_path)
     assert cli("run", "patchify", str(accepted), home=home).returncode == 0
     shown = cli("solution", "patchify", home=home, stdin="")
     assert shown.returncode == 0 and "The idea" in shown.stdout

@@ -11,6 +11,7 @@ import torch
 from judge import experiments, problem as problems
 from judge.experiments import retrieval, training
 from judge.experiments.world import make_world
+from judge.submission import Submission
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -110,7 +111,7 @@ def _experiment_report(judge, problem_id: str, source: str):
     assert chosen
     only = replace(prepared, cases=tuple(prepared.cases[i] for i in chosen),
                    expected=tuple(prepared.expected[i] for i in chosen))
-    return only.submit(source, "s.py")
+    return only.judge(Submission.from_text(source, "s.py"))
 
 
 def test_simsiam_without_stop_gradient_collapses_in_the_sandbox(judge) -> None:

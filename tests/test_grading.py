@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from judge.render import render_text
+from judge.submission import Submission
 
 REPO = Path(__file__).resolve().parent.parent
 HELDOUT = REPO / "tests" / "heldout"
@@ -117,7 +118,7 @@ def test_results_arrive_in_order_as_each_test_is_decided(judge):
     problem = judge.problem("patchify")
     arrived: list[tuple[float, str]] = []
     started = time.monotonic()
-    report = judge.prepared("patchify").submit(SLOW_LATE, "slow.py", on_result=lambda t: arrived.append((time.monotonic(), t.name)))
+    report = judge.submit("patchify", Submission.from_text(SLOW_LATE, "slow.py"), on_result=lambda t: arrived.append((time.monotonic(), t.name)))
     finished = time.monotonic()
     assert report.accepted, report.first_failure
     assert [name for _, name in arrived] == [t.name for t in report.tests]  # every test, in report order
@@ -129,9 +130,9 @@ def test_results_arrive_in_order_as_each_test_is_decided(judge):
 
 def test_without_a_listener_the_report_is_the_same(judge):
     problem = judge.problem("patchify")
-    streamed = judge.prepared("patchify").submit(SLOW_LATE.replace("time.sleep(1.0)", "pass"), "a.py",
+    streamed = judge.submit("patchify", Submission.from_text(SLOW_LATE.replace("time.sleep(1.0)", "pass"), "a.py"),
                                                on_result=lambda t: None)
-    plain = judge.prepared("patchify").submit(SLOW_LATE.replace("time.sleep(1.0)", "pass"), "a.py")
+    plain = judge.submit("patchify", Submission.from_text(SLOW_LATE.replace("time.sleep(1.0)", "pass"), "a.py"))
     assert [(t.name, t.verdict, t.text) for t in streamed.tests] == [(t.name, t.verdict, t.text) for t in plain.tests]
 
 
@@ -153,9 +154,9 @@ def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() 
     """Not 0 ms: the time of a call with no observation is the judge's measure of it (issue 11 item 6)."""
     from judge import problem as problems
     from judge.cases import build_case
+    from judge.contract import Limits, Program
     from judge.execute import Observation
     from judge.grading import grade
-    from judge.contract import Limits, Program
 
     problem = problems.load_problem(REPO, "patchify")
     case = build_case(problem, problem.examples[0])

@@ -12,6 +12,7 @@ import pytest
 from judge.errors import ConfigError
 from judge.history import attempt_source, diff_lines, restore
 from judge.progress import ProgressStore
+from problemsets import learner_copy
 
 REPO = Path(__file__).resolve().parent.parent
 WRONG = REPO / "submissions/patchify/wrong_answer/column_major.py"
@@ -83,8 +84,10 @@ def test_attempts_from_before_sources_were_kept_say_so(tmp_path: Path) -> None:
 
 def test_history_commands_end_to_end(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    assert cli("run", "patchify", str(WRONG), home=home).returncode == 1
-    assert cli("run", "patchify", str(RIGHT), home=home).returncode == 0
+    wrong = learner_copy(str(WRONG.relative_to(REPO)), tmp_path)
+    right = learner_copy(str(RIGHT.relative_to(REPO)), tmp_path)
+    assert cli("run", "patchify", str(wrong), home=home).returncode == 1
+    assert cli("run", "patchify", str(right), home=home).returncode == 0
     listing = cli("history", "patchify", home=home).stdout.splitlines()
     assert listing[0].split()[:3] == ["#", "when", "problem"]
     assert listing[1].split()[0] == "2" and "accepted" in listing[1]

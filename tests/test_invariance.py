@@ -16,6 +16,7 @@ from judge.errors import ConfigError
 from judge.execute import Observation, run_call
 from judge.problem import CheckSpec, Tolerance
 from judge.verdict import Verdict
+from judge.submission import Submission
 
 TOL = Tolerance(rtol=1e-5, atol=1e-6)
 CALL = call_name("invariance", invariance.CALL)
@@ -257,7 +258,7 @@ def symmetric_clip_loss(image_embeddings, text_embeddings, temperature):
 
 
 def test_clip_swap_symmetry_catches_a_one_directional_loss(judge) -> None:
-    report = judge.prepared("clip_loss").submit(ONE_DIRECTION, "one_direction.py")
+    report = judge.submit("clip_loss", Submission.from_text(ONE_DIRECTION, "one_direction.py"))
     result = {t.name: t for t in report.tests}["image_text_swap_symmetry"]
     assert result.verdict is Verdict.WRONG_ANSWER
     assert result.message.startswith("`image_embeddings` and `text_embeddings` were swapped, so `loss` should stay "

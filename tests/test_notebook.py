@@ -66,7 +66,7 @@ def test_check_a_function_object(judge, tmp_path, monkeypatch):
     assert text.splitlines()[-1].startswith(f"✓ accepted: {result.total}/{result.total}")
     assert "\x1b[" not in text
     page = result._repr_html_()
-    assert page.count("<tr>") == result.total + 1 and "accepted</b>" in page
+    assert "✓ Correct" in page and "<table>" not in page and len(page) < 500   # one green line
     [attempt] = store.attempts()                                # recorded like `judge run`
     assert attempt.problem == "patchify" and attempt.submission == "<function my_patchify>"
     check("patchify", my_patchify, judge=judge, record=False, examples_only=True)
@@ -193,10 +193,10 @@ def test_usage_errors_are_one_line_not_a_traceback(judge, problem_id, solution, 
 
 
 def test_problem_handle_show_check_hint_solution(repo, tmp_path, monkeypatch):
-    from judge.notebook import NotebookError, problem
+    from judge.notebook import NotebookError, practice
 
     monkeypatch.setenv("JUDGE_HOME", str(tmp_path))
-    q = problem("patchify", problems_dir=repo)
+    q = practice("patchify", problems_dir=repo)
     try:
         assert "Patchify a Batch of Images" in q.show()._repr_markdown_()
         assert "def patchify" in repr(q.show())
@@ -211,7 +211,7 @@ def test_problem_handle_show_check_hint_solution(repo, tmp_path, monkeypatch):
     finally:
         q.close()
     with pytest.raises(NotebookError, match="unknown problem id"):
-        problem("nope", problems_dir=repo)
+        practice("nope", problems_dir=repo)
 
 
 def test_html_renders_markdown_keeps_time_on_one_line_and_colours_differences():
@@ -238,17 +238,35 @@ def _arr(values):
     return Array(np.asarray(values, dtype="float32"), "torch", "float32")
 
 
-def test_judge_problem_is_the_learntools_entry_and_still_the_module(repo, tmp_path, monkeypatch):
-    """`judge.problem("patchify")` opens a problem; `from judge.problem import ...` keeps working."""
+def test_judge_practice_is_the_learntools_entry_and_judge_problem_stays_the_model(repo, tmp_path, monkeypatch):
+    """`judge.practice("patchify")` opens a problem; `judge.problem` is the problem model, never a face."""
+    from judge import problem as model
     from judge.notebook import NotebookError, ProblemHandle
-    from judge.problem import Problem, load_problem
 
     monkeypatch.setenv("JUDGE_HOME", str(tmp_path))
-    q = judge_package.problem("patchify", problems_dir=repo)
+    q = judge_package.practice("patchify", problems_dir=repo)
     try:
-        assert isinstance(q, ProblemHandle) and isinstance(q.problem, Problem)
+        assert isinstance(q, ProblemHandle) and isinstance(q.problem, model.Problem)
     finally:
         q.close()
-    assert judge_package.problem.load_problem is load_problem
+    assert judge_package.problem is model and not callable(model)
     with pytest.raises(NotebookError, match="unknown problem id 'nope'"):
-        judge_package.problem("nope", problems_dir=repo)
+        judge_package.practice("nope", problems_dir=repo)
+
+
+def test_a_failed_check_is_one_red_line_with_the_named_mistake_and_details_folded():
+    from judge.report import Mistake
+
+    mistake = Mistake("column_major", "patches enumerated column by column", known=True)
+    tests = [Result("t1", "example", Verdict.ACCEPTED, "", 1.0),
+             Result("t2", "hidden", Verdict.WRONG_ANSWER, "`tokens` differs at 3 of 4 positions\nmore", 1.0,
+                    mistake=mistake, hint="walk the grid row by row"),
+             *(Result(f"t{i}", "hidden", Verdict.WRONG_ANSWER, "`tokens` differs", 1.0) for i in range(3, 40))]
+    page = CheckResult(Report("patchify", "<function f>", tests, time_ms=2.0), False, "")._repr_html_()
+    visible, folded = page.split("<details>", 1)
+    assert "✗ Incorrect" in visible and "wrong_answer, 1/39 tests passed" in visible
+    assert "<code>t2</code>" in visible and "<code>tokens</code> differs at 3 of 4 positions" in visible
+    assert "more" not in visible and "<table>" not in visible and len(visible) < 1500
+    assert "background:#fff8c5" in visible and "patches enumerated column by column" in visible   # highlighted
+    assert "hint: walk the grid row by row" in visible
+    assert folded.count("<tr>") == 40 and "</details>" in folded

@@ -100,3 +100,35 @@ def test_progress_text_names_the_next_step(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert result.stdout.splitlines()[0].startswith("solved 0 of ")
     assert "next: " in result.stdout and "judge start " in result.stdout
+
+
+def test_a_units_tag_counts_what_the_unit_lists(tmp_path: Path) -> None:
+    """The tag unit-5.5 and the unit's own line give one count: the unit's problems."""
+    units = load_units(REPO)
+    store = ProgressStore(tmp_path / "p.sqlite3")
+    problems = [load_problem(REPO, pid) for pid in problem_ids(REPO)]
+    for unit in units:
+        _record(store, unit.problems[0], "accepted", 1.0)
+        _record(store, unit.problems[-1], "accepted", 1.0)
+    seen = overview(problems, units, store)
+    tags = {t: (s, n) for t, s, n in seen.tags}
+    for uid, _, solved, in_unit, *_ in seen.units:
+        assert tags.get(f"unit-{uid}", (solved, in_unit)) == (solved, in_unit) == (2, len(
+            next(u for u in units if u.id == uid).problems))
+
+
+def test_progress_is_a_short_summary_and_tags_come_with_a_flag(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    _record(ProgressStore(home / "progress.sqlite3"), "patchify", "accepted", 1.0)
+    short = cli("progress", home=home)
+    assert short.returncode == 0 and "judge progress --tags" in short.stdout
+    assert "\ntags\n" not in short.stdout and len(short.stdout.splitlines()) <= 15, short.stdout
+    full = cli("progress", "--tags", home=home).stdout
+    assert "\ntags\n" in full and len(full.splitlines()) > 30
+    assert json.loads(cli("progress", "--json", home=home).stdout)["tags"]   # --json keeps every tag
+
+
+def test_listing_by_a_units_tag_lists_the_units_problems(tmp_path: Path) -> None:
+    unit = next(u for u in load_units(REPO) if u.id == "5.5")
+    listed = json.loads(cli("list", "--tag", "unit-5.5", "--json", home=tmp_path).stdout)
+    assert sorted(p["id"] for p in listed) == sorted([*unit.problems, *unit.extras])

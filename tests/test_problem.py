@@ -288,6 +288,29 @@ def test_missing_reference_is_reported(problem_set: Path) -> None:
     assert "reference" in str(exc.value) and "not found" in str(exc.value)
 
 
+def test_a_reference_written_in_tests_yaml_replaces_reference_py(problem_set: Path) -> None:
+    """A one-file problem: the same reference as a block in tests.yaml; errors name its YAML lines."""
+    directory = problem_set / "hidden_tests" / "patchify"
+    code = (directory / "reference.py").read_text()
+    (directory / "reference.py").unlink()
+    text = _hidden(problem_set).read_text()
+    block = "reference_code: |\n" + "".join(f"  {line}\n" if line else "\n" for line in code.splitlines())
+    _hidden(problem_set).write_text(block + text)
+    hidden = load_hidden(load_problem(problem_set, "patchify"))
+    assert hidden.reference == _hidden(problem_set) and hidden.reference_source() == code
+    images = __import__("torch").arange(16.0).reshape(1, 1, 4, 4)
+    assert hidden.reference_function("patchify")(images, 2, 2)["tokens"].shape == (1, 4, 4)
+    broken = block.replace("def patchify(", "def patchify(((", 1)
+    _hidden(problem_set).write_text(broken + text)
+    with pytest.raises(ConfigError) as exc:
+        load_hidden(load_problem(problem_set, "patchify")).reference_function("patchify")
+    line = next(i for i, row in enumerate(broken.splitlines(), 1) if "def patchify(((" in row)
+    assert exc.value.file == _hidden(problem_set) and exc.value.line == line and "syntax error" in str(exc.value)
+    _hidden(problem_set).write_text(block + "reference: reference.py\n" + text)
+    with pytest.raises(ConfigError, match="not both"):
+        load_hidden(load_problem(problem_set, "patchify"))
+
+
 # ---------------------------------------------------------------- rules
 
 def test_rules_load_with_their_checks_and_keys(problem_set: Path) -> None:

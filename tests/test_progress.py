@@ -12,7 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from judge.cli import main
-from judge.progress import (ProgressStore, ProgressUnavailable, Status, data_dir, history_lines, home,
+from judge.history import history_lines
+from problemsets import learner_copy
+from judge.progress import (ProgressStore, ProgressUnavailable, Status, data_dir, home,
                             problem_statuses, source_hash)
 
 ACCEPTED = "submissions/patchify/accepted/reshape_permute.py"
@@ -88,7 +90,8 @@ def test_concurrent_writers_never_corrupt(tmp_path):
 
 def test_two_judge_runs_at_once_are_both_recorded(tmp_path, repo):
     env = {**os.environ, "JUDGE_HOME": str(tmp_path)}
-    command = [*CLI, "run", "patchify", str(repo / ACCEPTED), "--json"]
+    mine = learner_copy(ACCEPTED, tmp_path)
+    command = [*CLI, "run", "patchify", str(mine), "--json"]
     procs = [subprocess.Popen(command, cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for _ in range(2)]
     outputs = [p.communicate(timeout=120) for p in procs]
@@ -98,14 +101,14 @@ def test_two_judge_runs_at_once_are_both_recorded(tmp_path, repo):
         assert "progress" not in stderr
     attempts = ProgressStore(tmp_path / "progress.sqlite3").attempts()
     assert len(attempts) == 2 and {a.verdict for a in attempts} == {"accepted"}
-    assert attempts[0].submission == str((repo / ACCEPTED).resolve())
+    assert attempts[0].submission == str(mine.resolve())
 
 
 def test_corrupted_database_warns_and_judging_still_works(judge, repo, tmp_path, monkeypatch):
     bad = tmp_path / "progress.sqlite3"
     bad.write_bytes(b"this is not a database" * 100)
     monkeypatch.setattr(judge, "progress", ProgressStore(bad))
-    report = judge.run("patchify", repo / ACCEPTED)
+    report = judge.run("patchify", learner_copy(ACCEPTED, tmp_path))
     assert report.accepted
     assert any("corrupted" in w and str(bad) in w for w in report.warnings), report.warnings
     statuses, warning = problem_statuses(["patchify"], ProgressStore(bad))
@@ -119,7 +122,7 @@ def test_unwritable_home_warns_and_judging_still_works(judge, repo, tmp_path, mo
     blocker = tmp_path / "a_file"
     blocker.write_text("")
     monkeypatch.setattr(judge, "progress", ProgressStore(blocker / "sub" / "progress.sqlite3"))
-    report = judge.run("patchify", repo / ACCEPTED)
+    report = judge.run("patchify", learner_copy(ACCEPTED, tmp_path))
     assert report.accepted
     assert any("JUDGE_HOME" in w for w in report.warnings), report.warnings
 
@@ -127,7 +130,7 @@ def test_unwritable_home_warns_and_judging_still_works(judge, repo, tmp_path, mo
 def test_cli_warning_goes_to_stderr_and_json_stays_pure(tmp_path, repo):
     (tmp_path / "progress.sqlite3").write_bytes(b"garbage" * 1000)
     env = {**os.environ, "JUDGE_HOME": str(tmp_path)}
-    proc = subprocess.run([*CLI, "run", "patchify", str(repo / ACCEPTED), "--json"],
+    proc = subprocess.run([*CLI, "run", "patchify", str(learner_copy(ACCEPTED, tmp_path)), "--json"],
                           cwd=repo, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["verdict"] == "accepted"
@@ -138,10 +141,10 @@ def test_recording_can_be_disabled(judge, repo, tmp_path, monkeypatch):
     store = ProgressStore(tmp_path / "p.sqlite3")
     monkeypatch.setattr(judge, "progress", store)
     monkeypatch.setattr(judge, "record", False)
-    judge.run("patchify", repo / ACCEPTED, examples_only=True)
+    judge.run("patchify", learner_copy(ACCEPTED, tmp_path), examples_only=True)
     assert store.attempts() == []
     monkeypatch.setattr(judge, "record", True)
-    judge.run("patchify", repo / ACCEPTED, examples_only=True)
+    judge.run("patchify", learner_copy(ACCEPTED, tmp_path), examples_only=True)
     [attempt] = store.attempts()
     assert attempt.examples_only and attempt.verdict == "accepted" and attempt.total == 3
 

@@ -32,6 +32,7 @@ def test_json_keeps_the_promised_fields_and_adds_the_state():
     assert {k: entry[k] for k in ("name", "group", "verdict", "time_ms")} == \
         {"name": "t", "group": "hidden", "verdict": "wrong_answer", "time_ms": 2.0}
     assert entry["message"] == test.text  # the spec's message names the trap when one is recognised
+    assert entry["failure"] == "token 1 is wrong"  # and each part has a field of its own
     assert entry["mistake"] == {"name": "column_major", "message": TRAP.message, "known": True, "repeated": False}
     assert entry["hint"] == "rows first" and entry["not_attempted"] is False and entry["not_run"] is False
     plain = Result("ok", "example", Verdict.ACCEPTED).to_json()
@@ -60,11 +61,15 @@ def test_from_json_reads_the_fields_back_and_the_message_without_them():
     assert again.tests == tests and again.to_json() == report.to_json()
 
 
-def test_from_json_refuses_a_message_that_does_not_carry_its_mistake_or_hint():
+def test_from_json_refuses_a_message_that_is_not_its_parts_joined():
     data = Result("a", "hidden", Verdict.WRONG_ANSWER, "wrong", mistake=TRAP, hint="rows first").to_json()
-    with pytest.raises(ValueError, match="hint"):
+    with pytest.raises(ValueError, match="failure, mistake and hint"):
         Result.from_json({**data, "message": "wrong"})
-    with pytest.raises(ValueError, match="mistake"):
+    with pytest.raises(ValueError, match="failure, mistake and hint"):
         Result.from_json({**data, "message": "wrong\nhint: rows first"})
+    with pytest.raises(ValueError, match="failure, mistake and hint"):
+        Result.from_json({**data, "failure": "right"})
+    with pytest.raises(ValueError, match="lacks failure"):
+        Result.from_json({k: v for k, v in data.items() if k != "failure"})
     with pytest.raises(ValueError, match="wrong type"):
         Result.from_json({**data, "mistake": "column_major"})

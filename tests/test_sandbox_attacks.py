@@ -627,8 +627,8 @@ def test_each_layer_alone_stops_its_attack(layer, attack, others_off, verdicts, 
 
 
 def report_layers(judge: Judge) -> list[str]:
-    from judge.execute import Call
     from judge.contract import Limits, Program
+    from judge.execute import Call
 
     probe = judge.backend.run(Program("def probe():\n    return 1\n", "probe.py", "probe"), [Call(args=())],
                               Limits())

@@ -78,3 +78,17 @@ def test_cli_new(empty_set):
     again = new("scale_it")
     assert again.returncode == 2
     assert again.stderr.startswith("error: ") and "already exists; refusing to overwrite it" in again.stderr
+
+
+def test_a_one_file_problem_validates_and_its_reference_lives_in_tests_yaml(empty_set):
+    created = scaffold(empty_set, "tidy_up", one_file=True)
+    assert {str(p) for p in created} == {"problems/tidy_up.yaml", "hidden_tests/tidy_up/tests.yaml",
+                                         "submissions/tidy_up/accepted/placeholder.py",
+                                         "submissions/tidy_up/wrong_answer/returns_zeros.py"}
+    with Judge(empty_set, record=False) as judge:
+        result = validate(judge)
+        problem = judge.problem("tidy_up")
+    problems = [str(d) for p in result.problems for d in p.diagnostics if d.severity is not Severity.INFO]
+    assert result.ok and problems == [], problems
+    from judge.editorial import solution
+    assert "def tidy_up(x):" in solution(problem).reference

@@ -79,12 +79,24 @@ def test_an_edited_problem_is_prepared_again(tmp_path, reference_runs):
     assert reference_runs == ["patchify", "patchify"]
 
 
-def test_recording_follows_the_judges_settings_when_asked(tmp_path):
+def test_a_prepared_problem_judges_and_the_judges_tutor_records(tmp_path):
     from judge.cache import ExpectedCache
     from judge.progress import ProgressStore
+    from judge.submission import Submission
+    from test_backend import InProcessBackend
 
-    judge = Judge(copy_problems(tmp_path / "set", "patchify"), backend=_NoRun(), cache=ExpectedCache(None), record=False)
-    assert judge.prepared("patchify", examples_only=True).record is False
-    judge.record, judge.progress = True, ProgressStore(tmp_path / "p.sqlite3")
-    again = judge.prepared("patchify", examples_only=True)
-    assert again.record is True and again.progress is judge.progress
+    store = ProgressStore(tmp_path / "p.sqlite3")
+    root = copy_problems(tmp_path / "set", "patchify")
+    judge = Judge(root, backend=InProcessBackend(), cache=ExpectedCache(None), record=True, progress=store)
+    assert judge.tutor.store is store and judge.record
+    from problemsets import REPO
+
+    source = (REPO / "submissions/patchify/accepted/reshape_permute.py").read_text()
+    mine = Submission.from_text(source, "mine.py", origin="/somewhere/mine.py")
+    judge.prepared("patchify", examples_only=True).judge(mine)
+    assert store.attempts() == []                                   # judging alone records nothing
+    judge.submit("patchify", mine, examples_only=True)
+    judge.submit("patchify", mine, examples_only=True, record=False)
+    [attempt] = store.attempts()
+    assert (attempt.submission, attempt.examples_only, attempt.source) == ("/somewhere/mine.py", True, source)
+

@@ -14,6 +14,7 @@ from judge.errors import ConfigError
 from judge.progress import ProgressStore
 from judge.units import load_unit, load_units, progress_of, unit_ids
 from problemsets import copy_problems
+from problemsets import learner_copy
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -280,7 +281,7 @@ def test_a_learner_takes_a_shipped_unit_to_passed(unit_id: str, tmp_path: Path) 
         for pid in unit.problems:
             accepted = sorted((REPO / "submissions" / pid / "accepted").glob("*.py"))
             assert accepted, f"{pid} ships no accepted submission"
-            report = j.run(pid, accepted[0])
+            report = j.run(pid, learner_copy(str(accepted[0].relative_to(REPO)), tmp_path / pid))
             assert report.accepted, (pid, report.first_failure)
     first, *rest = unit.questions
     answers = [arg for q in rest for arg in ("--answer", q.id, _right_answer(q))]
@@ -303,3 +304,31 @@ def test_a_unit_id_names_a_file_in_units_and_nothing_else(repo):
         with pytest.raises(ConfigError, match="unknown unit"):
             load_unit(repo, crafted)
     assert load_unit(repo, "5.5").id == "5.5"
+
+
+def test_no_multiple_choice_answer_is_given_away_by_its_length_or_position() -> None:
+    """In every shipped choice question the right option is neither the unique longest nor the
+    unique shortest, and across the set the right answer sits at different positions."""
+    positions = []
+    for unit in load_units(REPO):
+        for q in unit.questions:
+            if q.kind != "choice":
+                continue
+            lengths = [len(o) for o in q.options]
+            right = lengths[ord(q.answer) - ord("a")]
+            assert not (right == max(lengths) and lengths.count(right) == 1), (unit.id, q.id, "longest")
+            assert not (right == min(lengths) and lengths.count(right) == 1), (unit.id, q.id, "shortest")
+            positions.append(q.answer)
+    assert len(positions) >= 5 and len(set(positions)) >= 3, positions
+
+
+def test_in_the_terminal_a_wrong_answer_gets_one_more_try_before_the_answer_is_shown(
+        problem_set: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    retried = cli("quiz", "1.0", root=problem_set, home=home, stdin="1\n196\n(4, 36, 512)\n16\na\nb\n")
+    out = retried.stdout
+    assert "not quite (1); one more try" in out and "right: 196" in out
+    assert "the answer is 196" not in out
+    assert "not quite (a); one more try" in out and "right: b" in out
+    twice = cli("quiz", "1.0", "--all", root=problem_set, home=home, stdin="1\n2\n196\n(4, 36, 512)\n16\nb\n")
+    assert "wrong: 2; the answer is 196" in twice.stdout and twice.returncode == 1

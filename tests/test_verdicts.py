@@ -189,3 +189,33 @@ def test_every_kill_and_refusal_has_a_verdict():
     assert by_refusal == {Refusal.TOO_LARGE: OLE, Refusal.NOT_RETURNABLE: WA}
     assert verdicts.of_call(CallOutcome(refusal=Refusal.TOO_MANY_ITEMS, items_allowed=1), LIMITS).verdict is WA
     assert AC not in decided.values()
+
+
+def test_what_is_not_a_fact_of_the_run_is_decided_here_too():
+    """A failed backward pass, a judge that could not judge, a file that is not source: verdicts.py's too."""
+    backward = verdicts.of_backward(_error("RuntimeError", "element 0 of tensors does not require grad"))
+    assert backward == verdicts.Decision(RTE, "backward pass failed: RuntimeError: element 0 of tensors does not "
+                                              "require grad")
+    assert verdicts.no_result("main") == verdicts.Decision(Verdict.JUDGE_ERROR, "no result came back for call 'main'")
+    assert verdicts.of_unloadable("cannot be decoded").verdict is CE
+    assert verdicts.ACCEPTED.verdict is AC
+
+
+def test_no_module_but_this_one_mints_a_verdict():
+    """Every Decision, TestResult, CheckResult or batch Row built with a verdict named in the source
+    is built in judge/verdicts.py: anywhere else a verdict comes from one of its decisions."""
+    import ast
+    from pathlib import Path
+
+    package = Path(verdicts.__file__).parent
+    minted = []
+    for path in sorted(package.rglob("*.py")):
+        if path == Path(verdicts.__file__):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call):
+                for value in [*node.args, *(k.value for k in node.keywords)]:
+                    if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) \
+                            and value.value.id == "Verdict":
+                        minted.append(f"{path.relative_to(package.parent)}:{node.lineno} {ast.unparse(node.func)}")
+    assert minted == []

@@ -13,9 +13,9 @@ import time
 import pytest
 
 import serving
-from judge.prepared import PreparedProblem
 from judge.progress import ProgressStore
 from judge.session import Judge
+from judge.tutor import Tutor
 from judge.warm import protocol
 from judge.warm.server import WarmServer
 
@@ -114,14 +114,14 @@ def test_warm_runs_go_to_the_same_progress_database(warm, root):
 def test_a_run_is_recorded_after_the_reply_and_before_the_next_run(warm, root, monkeypatch):
     before = len(ProgressStore().attempts("patchify"))
     release, waiting = threading.Event(), threading.Event()
-    record = PreparedProblem.record_attempt
+    record = Tutor.record_run
 
     def held(*args, **kwargs):
         waiting.set()
         assert release.wait(60)
         return record(*args, **kwargs)
 
-    monkeypatch.setattr(PreparedProblem, "record_attempt", held)
+    monkeypatch.setattr(Tutor, "record_run", held)
     try:
         hot = judge_run(root, "patchify", str(CORRECT))  # returns while its recording waits
         assert hot.returncode == 0 and "accepted" in hot.stdout
@@ -138,7 +138,7 @@ def test_a_recording_that_fails_after_the_reply_is_said_and_later_runs_warn_as_c
     blocked = tmp_path / "not_a_directory"
     blocked.write_text("")
     notes = []
-    monkeypatch.setattr(warm.judge, "progress", ProgressStore(blocked / "progress.db"))
+    monkeypatch.setattr(warm.judge.tutor, "store", ProgressStore(blocked / "progress.db"))
     monkeypatch.setattr(warm, "on_note", notes.append)
     try:
         first = judge_run(root, "patchify", str(CORRECT))

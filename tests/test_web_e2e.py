@@ -194,7 +194,7 @@ def test_history_restores_an_old_attempt(page, served, shots):
     assert any(line in removed for line in CORRECT.splitlines() if line not in WRONG.splitlines())
     accepted = page.locator("#history .attempt.ok").first
     accepted.locator("button.view").click()
-    page.wait_for_selector("#attempt-source:not([hidden])")
+    page.wait_for_selector("#attempt-source[data-showing=source]")  # not the diff shown before
     assert page.inner_text("#attempt-source").strip() == CORRECT.strip()
     set_source(page, "# something else\n")
     accepted.locator("button.restore").click()

@@ -251,6 +251,27 @@ def test_a_child_result_over_the_item_limit_is_refused_as_too_large():
     wire.encode([tiny] * (wire.MAX_NODES + 1), 1 << 30)  # the judge's own values have no item limit
 
 
+def test_a_list_from_kept_encodings_is_the_bytes_encode_gives() -> None:
+    # The runner sends a prepared problem's inputs from encodings kept per call (issue 26).
+    import gc
+
+    from judge.execute import Call
+
+    calls = [Call(args=(Array(np.arange(6, dtype=np.float32).reshape(2, 3), "torch", "float32"), 2.5, "text"),
+                  grad_wrt=(0,)),
+             Call(args=({"w": Array(np.ones(3), "numpy", "float64")}, [1, (2, None)], float("nan"))),
+             Call(args=(Array(np.arange(4, dtype=np.int64), "numpy", "int64"),), experiment={"name": "x"})]
+    cache = wire.EncodedCache(Call.to_plain, 1 << 30)
+    for chosen in (calls, calls[1:], calls[::-1], calls):
+        assert cache.encode_list(chosen) == wire.encode([c.to_plain() for c in chosen], 1 << 30)
+    gone = Call(args=(1.0,))
+    cache.encode_list([gone])
+    kept = len(cache._kept)
+    del gone
+    gc.collect()
+    assert len(cache._kept) == kept - 1  # an encoding lives as long as its object
+
+
 RACE = r'''
 import sys, threading
 from judge import wire

@@ -13,7 +13,10 @@ wrong answer; a check that crashes is a judge error, never a silent "wrong".
 
 Tests select checks in YAML by key: `compare: {}`, `raises: ValueError`,
 `gradient: {wrt: [images]}`, and so on; `PARAMS` in each module declares the
-keys it accepts.
+keys it accepts, and `TRAITS` what the rest of the judge needs to know of it
+(`judge.checks.result.Traits`: which rules license it, what it observes,
+whether it expects an error, how its failures are diagnosed). This registry
+is the one list of check types; nothing else names one.
 """
 from __future__ import annotations
 
@@ -22,13 +25,14 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable
 
-from judge.checks.result import CheckResult, Param, fail, ok
+from judge.checks.result import CheckResult, Param, Traits, fail, ok
 from judge.yamlfile import Fields
 
-__all__ = ["CheckResult", "Param", "fail", "ok", "get", "names", "parse_params"]
+__all__ = ["CheckResult", "Param", "Traits", "fail", "ok", "get", "names", "parse_params", "rule_kinds", "DEFAULT"]
 
 _MODULES = ("compare", "structure", "shape", "dtype", "finite", "allclose", "raises",
             "mutation", "gradient", "leakage", "invariance", "experiment")
+DEFAULT = "compare"  # the check of a test that selects none
 
 
 @dataclass(frozen=True)
@@ -37,13 +41,14 @@ class CheckType:
     check: Callable[..., CheckResult]
     calls: Callable[..., dict] | None   # (drawn, **params) -> {name: Call}: the check's extra calls
     params: dict[str, Param]
+    traits: Traits
     doc: str
 
 
 def _load(name: str) -> CheckType:
     module: ModuleType = importlib.import_module(f"judge.checks.{name}")
     return CheckType(name=name, check=module.check, calls=getattr(module, "calls", None),
-                     params=getattr(module, "PARAMS", {}), doc=(module.__doc__ or "").strip())
+                     params=getattr(module, "PARAMS", {}), traits=module.TRAITS, doc=(module.__doc__ or "").strip())
 
 
 _REGISTRY: dict[str, CheckType] = {}
@@ -61,6 +66,12 @@ def names() -> list[str]:
 
 def get(name: str) -> CheckType:
     return registry()[name]
+
+
+def rule_kinds() -> tuple[str, ...]:
+    """What a statement rule can license a test to check (`checks: [...]`): every check type's
+    kinds, in registry order (compare's five stages first)."""
+    return tuple(dict.fromkeys(kind for check in registry().values() for kind in check.traits.licenses))
 
 
 def parse_params(name: str, owner: Fields, key: str) -> dict | None:

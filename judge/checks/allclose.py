@@ -10,11 +10,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from judge.checks.result import CheckResult, fail, ok
+from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
 from judge.numerics import errors, within
 from judge.values import fmt, fmt_index, label, leaves, numeric, top_key
 
 PARAMS: dict = {}
+TRAITS = Traits(licenses=("values",), observes=VALUE, diagnoses=VALUE)
 MAX_ROWS = 8
 
 
@@ -36,6 +37,22 @@ def compare_values(expected, actual, tolerance, reveal: bool, what: str = "") ->
     return ok()
 
 
+def matches(expected, actual, tolerance) -> bool:
+    """Whether `compare_values` finds no difference (the same leaves, shapes and rule), as a bool."""
+    for path, e, a in leaves(expected, actual):
+        ev, av = numeric(e), numeric(a)
+        if ev is None or av is None:
+            continue
+        if ev.shape != av.shape:
+            if ev.size != 1 or av.size != 1:
+                return False
+            ev, av = ev.reshape(()), av.reshape(())
+        tol = tolerance.for_key(top_key(path))
+        if not within(ev, av, tol.rtol, tol.atol).all():
+            return False
+    return True
+
+
 def _coarse(rel: float) -> str:
     """How far off, in bands too wide to recover a hidden value from the learner's own output."""
     if not np.isfinite(rel):
@@ -45,6 +62,15 @@ def _coarse(rel: float) -> str:
         if rel < bound:
             return text
     return "off by more than 100%"
+
+
+def _figures(e: np.ndarray, a: np.ndarray, errs, tol: str) -> str:
+    """The error figures that mean something for these values: none for a 0/1 mask (an error of 1
+    is the count again), no relative error where the expected values are 0 (it is infinite)."""
+    if np.isin(e, (0, 1)).all() and np.isin(a, (0, 1)).all():
+        return ""
+    rel = f", max rel error {errs.max_rel:.3g}" if np.isfinite(errs.max_rel) else ""
+    return f"; max abs error {errs.max_abs:.3g}{rel} ({tol})"
 
 
 def _compare_arrays(expected: np.ndarray, actual: np.ndarray, rtol: float, atol: float,
@@ -74,8 +100,7 @@ def _compare_arrays(expected: np.ndarray, actual: np.ndarray, rtol: float, atol:
         # One wrong entry at a known index: an exact error would give its hidden value away.
         message = f"{name}: 1 of {total} values differs, at index {first}: {_coarse(max_rel)} ({tol})"
     else:
-        message = (f"{name}: {count} of {total} values differ, first at index {first}; "
-                   f"max abs error {max_abs:.3g}, max rel error {max_rel:.3g} ({tol})")
+        message = f"{name}: {count} of {total} values differ, first at index {first}" + _figures(e, a, errs, tol)
     lines: list[str] = []
     if reveal:
         rows = [("Index", "Obtained", "Expected")]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from judge import experiments, wire
-from judge.checks.result import CheckResult, Param, fail, ok, params
+from judge.checks.result import CheckResult, Param, Traits, fail, ok, params
 from judge.errors import ConfigError
 from judge.execute import Call, Observation
 from judge.wire import Array
@@ -34,6 +34,7 @@ PARAMS = params(Param("name", str, required=True, what=f"one of {', '.join(exper
                 Param("pass_if", dict, required=True, what="a mapping of outcome figure -> minimum"),
                 Param("settings", dict, default=None, what="a mapping of experiment setting -> number"),
                 Param("fails", list, default=None, what="a list of trap functions that must fail it"))
+TRAITS = Traits(licenses=("experiment",))
 
 
 @dataclass(frozen=True)

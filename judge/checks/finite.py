@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from judge.checks.result import CheckResult, fail, ok
+from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
 from judge.values import fmt_index, label, leaves, numeric, top_key
 
 PARAMS: dict = {}
+TRAITS = Traits(licenses=("finite",), observes=VALUE, diagnoses=VALUE)
 
 
 def check(case, expected, actual, **params) -> CheckResult:

@@ -18,20 +18,27 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from judge import verdicts
 from judge.checks.allclose import compare_values
 from judge.checks.compare import matches_reference
-from judge.checks.result import CheckResult, Param, fail, ok, params
+from judge.checks.result import KEYS, CheckResult, Param, Traits, fail, failed, ok, params
 from judge.execute import Call
 from judge.values import label, leaves
-from judge.verdict import Verdict
 from judge.wire import Array
 
 PARAMS = params(Param("wrt", list, required=True, what="a list of argument names"),
                 Param("outputs", list, default=None, what="a list of output keys"))
-
 CALL = "backward"  # the extra call: the test's inputs, backpropagated
 _DETACHED = ("the output is not connected to the autograd graph: .detach(), .data, .numpy(), "
              "torch.tensor(...) or a round trip through numpy breaks it")
+
+
+def backpropagated(output: dict) -> list[str]:
+    """The keys of a dict output that carry an autograd graph: what is backpropagated when `outputs` is not given."""
+    return [str(k) for k, v in output.items() if isinstance(v, Array) and v.has_grad_fn]
+
+
+TRAITS = Traits(licenses=("gradient",), observes=KEYS, key_param="outputs", default_keys=backpropagated)
 
 
 def calls(case, *, wrt: list[str], outputs: list[str] | None = None) -> dict[str, Call]:
@@ -59,8 +66,7 @@ def named_grads(wrt: list[str], expected: tuple | None, actual: tuple | None) ->
 def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None = None) -> CheckResult:
     exp, act = expected[CALL], actual[CALL]
     if act.grad_error is not None:
-        return fail(f"backward pass failed: {act.grad_error.headline()}", lines=act.grad_error.frames,
-                    verdict=Verdict.RUNTIME_ERROR)
+        return failed(verdicts.of_backward(act.grad_error), lines=act.grad_error.frames)
     detached = [p for p, e, a in leaves(exp.value, act.value)
                 if isinstance(e, Array) and e.has_grad_fn and not (isinstance(a, Array) and a.has_grad_fn)
                 and (outputs is None or p.split(".")[0] in outputs)]

@@ -45,13 +45,13 @@ from typing import Any
 
 import numpy as np
 
+from judge import verdicts
 from judge.checks.compare import matches_reference
-from judge.checks.result import CheckResult, Param, fail, ok, params
+from judge.checks.result import KEYS, CheckResult, Param, Traits, fail, failed, ok, params
 from judge.errors import ConfigError
 from judge.execute import Call
 from judge.numerics import errors, within
 from judge.values import label, numeric
-from judge.verdict import Verdict
 from judge.wire import Array
 
 TRANSFORMS = ("permute_rows", "reverse_blocks", "swap_args", "scale_rows")
@@ -67,6 +67,7 @@ PARAMS = params(
     Param("high", float, default=100.0, what="the largest scale factor"),
     Param("axis", int, default=0, what="the input axis whose slices are the rows (>= 0)"),
 )
+TRAITS = Traits(licenses=("invariance",), observes=KEYS, key_param="keys")
 
 
 @dataclass(frozen=True)
@@ -302,8 +303,8 @@ def check(case, expected, actual, *, transform: str, args: list[str], keys: dict
     what = describe_transform(transform, args, block, low, high, axis)
     broken = violations(case, expected.main.value, expected[CALL].value, rels, perm)
     if broken:  # the declaration, not the submission, is wrong
-        return fail(f"the reference breaks this declared invariance ({what}): {broken[0]}; "
-                    f"fix the test at {case.test.source}", verdict=Verdict.JUDGE_ERROR)
+        return failed(verdicts.judge_failed(f"the reference breaks this declared invariance ({what}): {broken[0]}; "
+                                            f"fix the test at {case.test.source}"))
     broken = violations(case, actual.main.value, actual[CALL].value, rels, perm)
     if broken:
         return fail(f"{what}, so {broken[0]}", lines=broken[1:])

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from judge.checks.compare import matches_reference
-from judge.checks.result import CheckResult, Param, fail, ok, params
+from judge.checks.result import KEYS, CheckResult, Param, Traits, fail, ok, params
 from judge.errors import ConfigError
 from judge.execute import Call
 from judge.values import leaves
@@ -45,6 +45,7 @@ PARAMS = params(Param("arg", str, required=True, what="the name of the batched a
                 Param("watch", (list, str), default=None, what="a list of row indices, or all"),
                 Param("outputs", list, default=None, what="a list of output keys"),
                 Param("message", str, default=None, what="what a change means, for the learner"))
+TRAITS = Traits(licenses=("leakage",), observes=KEYS, key_param="outputs")
 
 CALL = "perturbed"  # the extra call: the test's inputs with some rows of `arg` redrawn
 _MIXED = "samples are mixed across the batch (a reshape or sum over the batch dimension?)"

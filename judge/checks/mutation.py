@@ -16,11 +16,12 @@ import numpy as np
 from typing import Any, Iterator
 
 from judge.checks.compare import matches_reference
-from judge.checks.result import CheckResult, fail, ok
+from judge.checks.result import CheckResult, Traits, fail, ok
 from judge.execute import Call
 from judge.wire import Array
 
 PARAMS: dict = {}
+TRAITS = Traits(licenses=("mutation",))
 CALL = "inputs"  # the extra call: the test's inputs again, read back afterwards
 
 

@@ -8,11 +8,12 @@ submission loaded), so a class merely named `ValueError` does not pass.
 """
 from __future__ import annotations
 
-from judge.checks.result import CheckResult, Param, fail, ok, params
+from judge.checks.result import TRAPS, CheckResult, Param, Traits, fail, ok, params
 from judge.verdict import NOT_ATTEMPTED
 
 PARAMS = params(Param("type", str, required=True, shorthand=True,
                       what="an exception type name such as ValueError"))
+TRAITS = Traits(licenses=("raises",), expects_error=True, diagnoses=TRAPS)
 
 
 def check(case, expected, actual, *, type: str) -> CheckResult:

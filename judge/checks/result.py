@@ -1,10 +1,11 @@
-"""What a check returns, and how a check declares its YAML parameters."""
+"""What a check returns, and how a check declares its YAML parameters and its traits."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from judge.verdict import Verdict
+from judge.verdicts import Decision
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,11 @@ def fail(message: str, *, lines: tuple[str, ...] | list[str] = (), diagnose: boo
     return CheckResult(False, message, verdict, tuple(lines), diagnose, key=key or "")
 
 
+def failed(decision: Decision, *, lines: tuple[str, ...] | list[str] = ()) -> CheckResult:
+    """A failure whose verdict `judge.verdicts` decided (not a wrong answer: a failed backward pass, a broken test)."""
+    return CheckResult(False, decision.message, decision.verdict, tuple(lines))
+
+
 @dataclass(frozen=True)
 class Param:
     """One YAML parameter of a check."""
@@ -52,3 +58,33 @@ class Param:
 
 def params(*items: Param) -> dict[str, Param]:
     return {p.name: p for p in items}
+
+
+VALUE, KEYS, CALL = "value", "keys", "call"   # what a check observes
+TRAPS = "traps"                               # how a check expecting an error diagnoses (VALUE: a value check)
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What a check type is to the rest of the judge: the rules (`judge.rules`) and grading read these.
+
+    `licenses`: the kinds of statement rule that license the check, one per way it can fail
+    (compare: its five stages); a failure reports the first unless its result names its `kind`.
+    `observes`: VALUE, the returned value (a kind for each top-level output key, where it can
+    fail on the reference's output); KEYS, some output keys (the ones the `key_param` parameter
+    names, else `default_keys` of the reference's dict output, else every key); CALL, the call
+    as a whole. `expects_error`: the test's call is due to raise. `diagnoses`: VALUE, a failure
+    its result marks `diagnose` may be a known mistake, else gets a generic diagnosis; TRAPS, a
+    value where an error was due may be one of the traps the test's `hint_when` names; None.
+    """
+
+    licenses: tuple[str, ...]
+    observes: str = CALL
+    key_param: str | None = None
+    default_keys: Callable[[dict], list[str]] | None = None
+    expects_error: bool = False
+    diagnoses: str | None = None
+
+    @property
+    def failure_kind(self) -> str:
+        return self.licenses[0]

@@ -1,11 +1,12 @@
 """shape: every returned tensor or array has the expected shape."""
 from __future__ import annotations
 
-from judge.checks.result import CheckResult, fail, ok
+from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
 from judge.values import label, leaves, top_key
 from judge.wire import Array
 
 PARAMS: dict = {}
+TRAITS = Traits(licenses=("shape",), observes=VALUE, diagnoses=VALUE)
 
 
 def check(case, expected, actual, **params) -> CheckResult:

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from judge.checks.result import CheckResult, fail, ok
+from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
 from judge.values import is_number, join, label, scalar_like
 from judge.wire import Array, kind_of
 from judge.wording import a as article
 
 PARAMS: dict = {}
+TRAITS = Traits(licenses=("structure",), observes=VALUE, diagnoses=VALUE)
 
 
 def check(case, expected, actual, **params) -> CheckResult:

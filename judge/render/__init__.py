@@ -36,6 +36,7 @@ _LAZY = {
     "show_input": "judge.render.display",
     "show_value": "judge.render.display",
     "report_html": "judge.render.html",
+    "check_html": "judge.render.html",
     "problems_html": "judge.render.html",
     "lines_html": "judge.render.html",
     "inline_html": "judge.render.html",

@@ -46,6 +46,38 @@ def report_html(report: Report, examples_only: bool) -> str:
             f"<th style='text-align:left'>message</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 
+def check_html(report: Report, examples_only: bool) -> str:
+    """A notebook check's result, compact as learntools' (`q.check(fn)` in Jupyter): one green
+    "Correct" line, or one red line naming the first failing test and what failed, with the
+    named mistake highlighted and its hint; every test's row folded in a <details>."""
+    warnings = "".join(f"<p style='color:{_CSS['yellow']};margin:2px 0'>warning: {html.escape(w)}</p>"
+                       for w in report.warnings)
+    scope = " (public examples only)" if examples_only else ""
+    summary = f"{report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s{scope}"
+    if report.accepted:
+        head = (f"<p style='margin:2px 0'><b style='color:{_CSS['green']}'>✓ Correct</b> "
+                f"<span style='color:{_CSS['dim']}'>{html.escape(report.problem)}: {summary}</span></p>")
+        return f"<div class='judge-check'>{warnings}{head}</div>"
+    first = report.first_failure
+    parts = [warnings]
+    if report.not_attempted:
+        parts.append(f"<p style='margin:2px 0'><b style='color:{_CSS['yellow']}'>Not attempted yet</b>: every test "
+                     f"stops at <code>raise NotImplementedError</code>; replace it with your solution.</p>")
+    else:
+        what = (first.message.splitlines() or [""])[0] if first is not None else ""
+        name = f"test <code>{html.escape(first.name)}</code>: " if first is not None else ""
+        parts.append(f"<p style='margin:2px 0'><b style='color:{_CSS['red']}'>✗ Incorrect</b> "
+                     f"<span style='color:{_CSS['dim']}'>({html.escape(report.verdict.value)}, {summary})</span> "
+                     f"{name}{inline_html(what)}</p>")
+        if first is not None and first.mistake is not None:
+            parts.append(f"<p style='margin:2px 0;padding:2px 6px;background:#fff8c5;border-left:3px solid "
+                         f"{_CSS['yellow']}'><b>{html.escape(first.mistake.line)}</b></p>")
+        if first is not None and first.hint:
+            parts.append(f"<p style='margin:2px 0;color:{_CSS['cyan']}'>hint: {html.escape(first.hint)}</p>")
+    parts.append(f"<details><summary>details: every test</summary>{report_html(report, examples_only)}</details>")
+    return f"<div class='judge-check'>{''.join(parts)}</div>"
+
+
 def problems_html(problems: Iterable[Any]) -> str:
     """Problem summaries (status, id, title, difficulty, framework, tags) as an HTML table."""
     rows = "".join(f"<tr><td>{html.escape(p.status)}</td><td><code>{html.escape(p.id)}</code></td>"

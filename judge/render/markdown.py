@@ -3,7 +3,8 @@
 Covers the subset problem statements use: paragraphs (re-wrapped to the
 terminal's width), `#` headings, nested `-`/`*`/`1.` lists with hanging
 indents, fenced code blocks (kept verbatim), and inline `**bold**`,
-`*emphasis*`, `` `code` `` and `[links](url)`. Output is lines of (text,
+`*emphasis*`, `` `code` `` and `[links](url)`; TeX maths (`$...$`, `$$...$$`) as
+Unicode text (judge.render.maths). Output is lines of (text,
 style) segments (judge.render.segments). Without colour the Markdown
 markers that carry meaning stay readable: code keeps its backticks, bold
 and emphasis become plain text.
@@ -38,9 +39,11 @@ def terminal_width() -> int:
 
 def render_markdown(text: str, *, width: int | None = None, colour: bool = False, indent: str = "") -> list[Line]:
     """The Markdown `text` as terminal lines of at most `width` columns (code blocks excepted)."""
+    from judge.render.maths import replace_maths
+
     width = width or terminal_width()
     lines: list[Line] = []
-    source = text.expandtabs(4).splitlines()
+    source = replace_maths(text).expandtabs(4).splitlines()   # TeX formulas as readable Unicode
     i = 0
 
     def blank() -> None:

@@ -51,16 +51,20 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
         return _not_attempted(report)
     width = width or terminal_width()
     compact = not verbose and report.verdict is not Verdict.ACCEPTED and not values
-    lines: list[Line] = []
+    lines: list[Line] = _loading_output(report, verbose)
     name_width = max((len(t.name) for t in report.tests), default=4)
-    lines.append([(f"    {'test'.ljust(name_width)}  {'verdict':<7}  {'time':>10}", "dim")])
+    # One spelling of a verdict in the rows and the summary line: its name (accepted, wrong_answer).
+    verdict_width = max((len(t.verdict.value) for t in report.tests), default=7)
+    lines.append([(f"    {'test'.ljust(name_width)}  {'verdict'.ljust(verdict_width)}  {'time':>10}", "dim")])
     mistakes: set[str] = set()
     failures = 0
     values_drawn = False
-    abbreviated = False
-    # a file that failed to load is said once, on its first test; the rest are one line at the end
+    undetailed: list[TestResult] = []   # failures shown without their message (without -v)
+    # a file that failed to load is said once, on its first test; the rest are one line at the end;
+    # tests never run because earlier ones used up the time budget are one line too, not rows of "0 ms"
     not_run = [t for t in report.tests if t.not_run]
-    for group, tests in _groups([t for t in report.tests if not t.not_run]):
+    skipped = [t for t in report.tests if _skipped(t)]
+    for group, tests in _groups([t for t in report.tests if not t.not_run and not _skipped(t)]):
         lines.append([(f"{_GROUP_TITLES.get(group, group)}", "bold")])
         passes: list[TestResult] = []
         unlisted: list[TestResult] = []
@@ -75,8 +79,9 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
                 failures += 1
                 if compact and failures > LISTED_FAILURES:
                     unlisted.append(test)
+                    undetailed.append(test)
                     continue
-            lines.append(_row(test, name_width))
+            lines.append(_row(test, name_width, verdict_width))
             if ok:
                 if test.shown is not None and values:
                     lines.extend(values_lines(test.shown)[0])
@@ -84,9 +89,12 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
                     lines.extend(_printed(test, verbose))
                 continue
             if compact and failures > DETAILED_FAILURES:
-                abbreviated = True
+                undetailed.append(test)
                 continue
             lines.extend(_message(test, mistakes, width))
+            traceback = test.verdict is Verdict.RUNTIME_ERROR and bool(test.details)
+            if traceback:  # where it failed, right under its verdict and message
+                lines.extend(_detail_lines(test.details, "red"))
             lines.extend(_printed(test, verbose))
             turn = values or verbose or not values_drawn  # one block of values per screen without -v
             drawn = False
@@ -94,20 +102,25 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
                 value_lines, drawn = values_lines(test.shown)
                 lines.extend(value_lines)
                 values_drawn = True
-            if test.details and not drawn and turn and (verbose or test.group == "example"):
-                lines.extend([(f"      {d}", "dim")] for d in test.details)
+            if test.details and not traceback and not drawn and turn and (verbose or test.group == "example"):
+                lines.extend(_detail_lines(test.details, "dim"))
                 values_drawn = True
         lines.extend(_passes(passes, name_width))
         if unlisted:
-            abbreviated = True
             names = ", ".join(t.name for t in unlisted)
             lines.extend([(text, "red" if i == 0 else None)]
                          for i, text in enumerate(_wrap(f"✗ {len(unlisted)} more failed: {names}", width, "  ")))
     if not_run:
         lines.append([(f"  ✗ {len(not_run)} more tests not run: the file failed to load (see above)", "red")])
-    if abbreviated:
-        lines.append([(f"{failures - min(failures, DETAILED_FAILURES)} more failure(s) without details; "
-                       f"-v shows every message", "dim")])
+    if skipped:
+        reason = skipped[0].message.removeprefix("not run: ")
+        lines.extend([(text, "red" if i == 0 else None)] for i, text in enumerate(
+            _wrap(f"– {len(skipped)} test(s) not run: {reason} ({', '.join(t.name for t in skipped)})", width, "  ")))
+    if undetailed:
+        lines.append([(f"{len(undetailed)} more failure(s) without details, by reason (-v shows every message):",
+                       "dim")])
+        for count, reason in _by_reason(undetailed):
+            lines.extend([(text, "dim")] for text in _wrap(f"{count} × {reason}", width, "  "))
     if verbose and report.output:
         lines.append([("captured output of the submission:", "bold")])
         lines.extend([(f"  | {line}", None)] for line in report.output.splitlines()[:200])
@@ -139,11 +152,58 @@ def _groups(tests: list[TestResult]) -> list[tuple[str, list[TestResult]]]:
     return groups
 
 
-def _row(test: TestResult, name_width: int) -> Line:
+def _row(test: TestResult, name_width: int, verdict_width: int = 7) -> Line:
     ok = test.verdict is Verdict.ACCEPTED
     colour = "green" if ok else "red"
     return [("  ", None), ("✓" if ok else "✗", colour), (f" {test.name.ljust(name_width)}  ", None),
-            (f"{test.verdict.short:<7}", colour), (f"  {test.time_ms:7.1f} ms", "dim")]
+            (test.verdict.value.ljust(verdict_width), colour), (f"  {test.time_ms:7.1f} ms", "dim")]
+
+
+def _skipped(test: TestResult) -> bool:
+    """Never run: earlier tests used up the submission's time budget (its message says so)."""
+    return test.verdict is Verdict.TIME_LIMIT_EXCEEDED and test.message.startswith("not run:")
+
+
+def _detail_lines(details: tuple[str, ...], style: str) -> list[Line]:
+    """A failure's details (a mismatch table, traceback frames), each line indented under its test."""
+    return [[(f"      {line}", style)] for detail in details for line in detail.splitlines()]
+
+
+def _by_reason(failures: list[TestResult]) -> list[tuple[int, str]]:
+    """Failures grouped by what failed, most frequent first: (count, reason).
+
+    The reason is the named mistake when there is one, else the message's first line; messages
+    that differ only in their numbers (`3 of 16 values differ`) are one reason, shown with "…".
+    """
+    import re
+
+    groups: dict[str, list[str]] = {}
+    for test in failures:
+        if test.mistake is not None and not test.mistake.repeated:
+            text = test.mistake.message
+        elif test.mistake is not None:
+            text = next((t.mistake.message for t in failures if t.mistake is not None and t.mistake.name
+                         == test.mistake.name and not t.mistake.repeated), test.mistake.name)
+        else:
+            text = (test.message.splitlines() or [test.verdict.value])[0] or test.verdict.value
+        groups.setdefault(re.sub(r"\d+(\.\d+)?(e[-+]?\d+)?", "#", text), []).append(text)
+    reasons = []
+    for key, texts in groups.items():
+        shown = texts[0] if len(set(texts)) == 1 else key.replace("#", "…")
+        reasons.append((len(texts), shown))
+    return sorted(reasons, key=lambda r: -r[0])
+
+
+def _loading_output(report: Report, verbose: bool) -> list[Line]:
+    """What the file printed while it was loaded (not during a test), first lines; -v shows all."""
+    printed = report.output.splitlines()
+    if not printed or verbose:
+        return []
+    keep = printed[:PRINTED_LINES]
+    lines: list[Line] = [[("printed while loading the file:", "dim")]] + [[(f"  | {line}", "dim")] for line in keep]
+    if len(keep) < len(printed):
+        lines.append([(f"  | ... {len(printed) - len(keep)} more line(s); -v shows them", "dim")])
+    return lines
 
 
 def _passes(passes: list[TestResult], name_width: int) -> list[Line]:

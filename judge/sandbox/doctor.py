@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from judge.contract import Limits, Program
 from judge.execute import Call
 from judge.sandbox.isolation import LAYERS, LayerStatus, probe_all
-from judge.contract import Limits, Program
 from judge.sandbox.runner import Sandbox
 
 _PROBE = "def probe():\n    return 1\n"

@@ -69,6 +69,7 @@ class Sandbox:
         self._sock: socket.socket | None = None
         self._ready = False
         self._lock = threading.Lock()
+        self._inputs = wire.EncodedCache(Call.to_plain, 1 << 34)  # a prepared problem's calls, sent to every run
 
     def start(self) -> "Sandbox":
         """Start the fork server in the background (returns at once)."""
@@ -87,6 +88,10 @@ class Sandbox:
             self._sock.close()  # the server exits when its socket closes
             self._sock = None
         if self._process is not None:
+            if not self._ready:
+                # Never used (a file that did not compile): it may still be importing torch, for
+                # seconds. It has no run to clean up after; its scratch root is removed below.
+                self._process.kill()
             try:
                 self._process.wait(timeout=5)
             except Exception:  # noqa: BLE001 - any failure to stop politely ends in a kill
@@ -162,13 +167,14 @@ class Sandbox:
                 break
             result.workers += 1
             start = _Drive(self._spawn(), program, calls, start, limits, captured, result, progress, wall,
-                           hidden).run()
+                           hidden, self._inputs).run()
             if result.load_error is not None:
                 break
             progress(result, start)
         if not calls and result.load_error is None:
             result.workers += 1
-            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress, wall, hidden).run()
+            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress, wall, hidden,
+                   self._inputs).run()
         result.output = captured.text()
         result.output_bytes = captured.total
         progress(result, len(calls))
@@ -208,8 +214,9 @@ class _Drive:
 
     def __init__(self, handles, program: Program, calls: list[Call], start: int, limits: Limits,
                  output: _Output, result: RunResult, progress: Callable[[RunResult, int], None], wall: float,
-                 hidden: tuple[Path, ...] = ()):
+                 hidden: tuple[Path, ...] = (), inputs: wire.EncodedCache | None = None):
         self.data, self.ctl, self.out = handles
+        self.inputs = inputs or wire.EncodedCache(Call.to_plain, 1 << 34)
         self.progress = progress
         self.hidden = hidden
         self.program, self.calls, self.start, self.limits = program, calls, start, limits
@@ -246,7 +253,7 @@ class _Drive:
                   "entry_point": self.program.entry_point, "limits": self.limits.to_plain(),
                   "indices": list(range(self.start, len(self.calls))),
                   "protect": [str(p) for p in self.hidden]}
-        body = wire.encode([c.to_plain() for c in self.calls[self.start:]], 1 << 34)
+        body = self.inputs.encode_list(self.calls[self.start:])  # each call encoded once per sandbox
         self.data.settimeout(self.limits.import_time_s + 5)
         try:
             channel.send_frame(self.data, channel.REQUEST, _json.dumps(header).encode() + b"\n" + body)

@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 from judge import harness, wire
+from judge.contract import Limits, Refusal
 from judge.execute import Call, ErrorInfo, describe_error, register_source
 from judge.sandbox import cgroups, channel, isolation
-from judge.contract import Limits, Refusal
 from judge.wording import a as article
 
 from judge.sandbox.channel import DONE, LOAD_ERROR, LOADED, READY, REQUEST, RESULT

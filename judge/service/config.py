@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import ConfigError
+from judge.submission import MAX_SOURCE_BYTES
 
 DATABASE_ENV = "JUDGE_SERVICE_DATABASE"
 REDIS_ENV = "JUDGE_SERVICE_REDIS"
@@ -24,7 +25,7 @@ class ServiceConfig:
     redis_url: str | None = None          # None: the in-process worker pool
     problems_dir: str | None = None
     max_request_bytes: int = 4 << 20      # a whole HTTP body, batch included
-    max_source_bytes: int = 1 << 20       # one submission's source (as `judge run` allows)
+    max_source_bytes: int = MAX_SOURCE_BYTES  # one submission's source (as `judge run` allows)
     max_batch: int = 100                  # submissions in one batch request
     rate_per_minute: float = 600.0        # requests per token, refilled continuously
     rate_burst: int = 120                 # requests a token may make at once

@@ -9,12 +9,18 @@ from __future__ import annotations
 import logging
 import queue as stdqueue
 import threading
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
+
+if TYPE_CHECKING:
+    from dramatiq.brokers.redis import RedisBroker
 
 log = logging.getLogger("judge.service.queue")
 
 QUEUE_NAME = "judge"
 ACTOR_NAME = "judge_submission"
+# Redis' unacknowledged messages of a dead consumer go back to the queue after this long; the
+# reaper catches the rest (the database, not Redis, says what is unfinished).
+HEARTBEAT_TIMEOUT_MS = 15_000
 
 
 class Queue(Protocol):
@@ -67,12 +73,21 @@ class LocalPool:
             thread.join(timeout=30)
 
 
+def make_broker(url: str) -> RedisBroker:
+    """A Dramatiq broker on Redis at `url`, with the middleware the judge's workers and senders share."""
+    from dramatiq.brokers.redis import RedisBroker
+    from dramatiq.middleware import AgeLimit, Callbacks, Pipelines, Retries, ShutdownNotifications
+
+    # No TimeLimit middleware: the sandbox enforces every time limit, and an exception raised into a
+    # judging thread from outside could interrupt it between claiming and storing the result.
+    middleware = [m() for m in (AgeLimit, ShutdownNotifications, Callbacks, Pipelines, Retries)]
+    return RedisBroker(url=url, middleware=middleware, heartbeat_timeout=HEARTBEAT_TIMEOUT_MS)
+
+
 class RedisQueue:
     """Dramatiq messages on Redis, for `judge service worker` processes on any machine."""
 
     def __init__(self, url: str):
-        from judge.service.tasks import make_broker
-
         self.broker = make_broker(url)
 
     def enqueue(self, submission_id: str) -> bool:

@@ -13,24 +13,11 @@ import threading
 
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker
-from dramatiq.middleware import AgeLimit, Callbacks, Pipelines, Retries, ShutdownNotifications
 
 from judge.service.config import ServiceConfig
-from judge.service.queue import ACTOR_NAME, QUEUE_NAME
+from judge.service.queue import ACTOR_NAME, QUEUE_NAME, make_broker
 
 log = logging.getLogger("judge.service.tasks")
-
-# Redis' unacknowledged messages of a dead consumer go back to the queue after this long; the
-# reaper catches the rest (the database, not Redis, says what is unfinished).
-HEARTBEAT_TIMEOUT_MS = 15_000
-
-
-def make_broker(url: str) -> RedisBroker:
-    # No TimeLimit middleware: the sandbox enforces every time limit, and an exception raised into a
-    # judging thread from outside could interrupt it between claiming and storing the result.
-    middleware = [m() for m in (AgeLimit, ShutdownNotifications, Callbacks, Pipelines, Retries)]
-    return RedisBroker(url=url, middleware=middleware, heartbeat_timeout=HEARTBEAT_TIMEOUT_MS)
-
 
 class WarmJudge(dramatiq.Middleware):
     """Starts one warm `Judge` (its fork server, every problem prepared) per worker process.

@@ -12,11 +12,12 @@ import os
 import socket
 from dataclasses import dataclass, field
 
+from judge import verdicts
 from judge.errors import ConfigError
 from judge.report import Report, TestResult
 from judge.service.config import ServiceConfig
 from judge.service.storage import Store
-from judge.verdict import Verdict
+from judge.submission import Submission
 
 log = logging.getLogger("judge.service.worker")
 
@@ -59,7 +60,8 @@ class Processor:
                                  f"judging was started {submission.attempts - 1} times and never finished")
         else:
             try:
-                report = self.judge.prepared(submission.problem).submit(submission.source, label, record=False)
+                report = self.judge.submit(submission.problem, Submission.from_text(submission.source, label),
+                                           record=False)
             except ConfigError as exc:  # the problem itself is broken or gone
                 report = judge_error(submission.problem, label, str(exc))
             # A SandboxError or OSError (the fork server is gone) propagates: the backend starts a fresh
@@ -75,8 +77,9 @@ class Processor:
 
 
 def judge_error(problem: str, label: str, message: str) -> Report:
+    decision = verdicts.judge_failed(message)
     return Report(problem=problem, submission=label,
-                  tests=[TestResult(name="judge", group="check", verdict=Verdict.JUDGE_ERROR, message=message)])
+                  tests=[TestResult(name="judge", group="check", verdict=decision.verdict, message=decision.message)])
 
 
 def new_processor(config: ServiceConfig) -> Processor:

@@ -16,10 +16,11 @@ import sys
 from collections import namedtuple
 from pathlib import Path
 
+from judge.errors import ConfigError
+from judge.submission import MAX_SOURCE_BYTES, Submission
 from judge.warm import protocol
 
 CONNECT_TIMEOUT_S = 2.0
-MAX_SOURCE_BYTES = 1 << 20  # as judge.session.MAX_SOURCE_BYTES; larger files take the normal path's error
 
 
 # A namedtuple, not a dataclass: importing dataclasses (and typing) would cost ~10 ms of a ~50 ms run.
@@ -95,9 +96,10 @@ def try_run(argv: list[str]) -> int | None:
 
 
 def _read(path: Path) -> str | None:
+    """The file's source as the normal path decodes it; None (judge here, with its error) when it cannot."""
     try:
         if not path.is_file() or path.stat().st_size > MAX_SOURCE_BYTES:
             return None
-        return path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        return Submission.from_file(path).source
+    except (OSError, ConfigError):
         return None

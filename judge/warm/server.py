@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Callable
 
 from judge.errors import ConfigError, SandboxError
-from judge.prepared import PreparedProblem
 from judge.locate import primary as find_set
 from judge.render import terminal_output
 from judge.report import Report
 from judge.session import Judge
+from judge.submission import Submission
 from judge.warm import protocol
 
 
@@ -41,10 +41,10 @@ from judge.warm import protocol
 class _Attempt:
     """A run answered but not yet recorded."""
 
-    prepared: PreparedProblem
+    problem: str
     report: Report
-    source: str
-    submission: str
+    submission: Submission
+    examples_only: bool
 
 
 class WarmServer:
@@ -154,11 +154,12 @@ class WarmServer:
         try:
             with self.judging:
                 # The submission's directory is protected as `judge run` protects it (no classmate's file).
-                graded = Path(origin).parent if Path(origin).is_absolute() else None
-                prepared = self.judge.prepared(problem_id, examples_only=flags["examples_only"])
-                later = self.record_after_reply and prepared.record
-                report = prepared.submit(source, label, origin=origin, graded=graded,
-                                         record=False if later else None)
+                file = Path(origin) if Path(origin).is_absolute() else None
+                submission = Submission.from_text(source, label, origin=origin, path=file,
+                                                  directory=file.parent if file is not None else None)
+                later = self.record_after_reply and self.judge.record
+                report = self.judge.submit(problem_id, submission, examples_only=flags["examples_only"],
+                                           record=False if later else None)
         except (ConfigError, SandboxError):
             # The client's own run says what is wrong, with paths relative to its working directory
             # (ours may be another); errors are rare, so they may cost a cold start.
@@ -168,15 +169,16 @@ class WarmServer:
                                          examples_only=flags["examples_only"], colour=flags["colour"],
                                          width=max(40, min(width, 400)) if width else None)
         response = {"code": 0 if report.accepted else 1, "stdout": stdout, "stderr": stderr}
-        return response, _Attempt(prepared, report, source, origin) if later else None
+        return response, _Attempt(problem_id, report, submission, flags["examples_only"]) if later else None
 
     def _record(self, attempt: _Attempt) -> None:
         with self.judging:  # before the next run: attempts keep their order
-            failure = attempt.prepared.record_attempt(attempt.report, attempt.source, attempt.submission)
+            failure = self.judge.tutor.record_run(attempt.problem, attempt.report, attempt.submission,
+                                                  examples_only=attempt.examples_only)
         if failure is not None:
             self.record_after_reply = False
             if self.on_note is not None:
-                self.on_note(f"the run of {attempt.submission} was answered but not recorded: {failure}; "
+                self.on_note(f"the run of {attempt.submission.origin} was answered but not recorded: {failure}; "
                              "later runs are recorded before they are answered")
 
     def _context_differs(self, context: object) -> str | None:

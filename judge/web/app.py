@@ -31,10 +31,9 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from judge.errors import ConfigError, ConfigErrors, SandboxError
-from judge.hints import hint as get_hint, take_hint
-from judge.progress import ProgressStore, ProgressUnavailable, problem_statuses
 from judge.render import markdown_html
-from judge.session import MAX_SOURCE_BYTES, Judge
+from judge.session import Judge
+from judge.submission import MAX_SOURCE_BYTES, Submission
 from judge.web.guard import Guard, GuardMiddleware
 from judge.web.payload import report_payload, test_payload
 
@@ -90,8 +89,8 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     # ------------------------------------------------------------ pages
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request) -> Response:
-        listing = judge.problem_set.listing()
-        units = _unit_standings(judge.root)
+        listing = judge.tutor.listing()
+        units = _unit_standings(judge)
         order = _course_order([e.problem.id for e in listing.entries], [u["all_problems"] for u in units])
         entries = sorted(listing.entries, key=lambda e: order.index(e.problem.id))
         problems = [e.problem for e in entries]
@@ -110,24 +109,19 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     @app.get("/problem/{problem_id}", response_class=HTMLResponse)
     def problem_page(request: Request, problem_id: str) -> Response:
         problem = judge.problem(problem_id)
-        statuses, _ = problem_statuses([problem.id])
-        try:
-            reached = min(ProgressStore().hint_level(problem.id), len(problem.hints))
-        except ProgressUnavailable:
-            reached = 0
         following = _following(judge, problem.id)
         # Rule ids are the authors' handles (hidden tests, traps): learners read the rules' text only.
-        return page("problem.html", request, problem=problem, status=statuses[problem.id].value,
-                    hints=[get_hint(problem, level) for level in range(1, reached + 1)], following=following,
+        return page("problem.html", request, problem=problem, status=judge.tutor.status(problem.id).value,
+                    hints=judge.tutor.hints_shown(problem.id), following=following,
                     statement=markdown_html(problem.statement), rules=[markdown_html(r.text) for r in problem.rules],
                     examples=_examples(judge, problem), starter=json.dumps(problem.starter).replace("</", "<\\/"))
 
     @app.get("/unit/{unit_id}", response_class=HTMLResponse)
     def unit_page(request: Request, unit_id: str) -> Response:
-        from judge.units import LETTERS, load_unit, progress_of
+        from judge.units import LETTERS
 
-        unit = load_unit(judge.root, unit_id)
-        standing, warning = progress_of(unit)
+        unit = judge.tutor.unit(unit_id)
+        standing, warning = judge.tutor.standing(unit)
         titles = {pid: judge.problem(pid).title for pid in (*unit.problems, *unit.extras)}
         return page("unit.html", request, unit=unit, standing=standing, warning=warning, titles=titles,
                     letters=LETTERS, summary=markdown_html(unit.summary),
@@ -156,25 +150,22 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     @app.get("/api/hint/{problem_id}/{level}")
     def hint(problem_id: str, level: int) -> Response:
         # the level reached is remembered, as `judge hint` does
-        h, warning = take_hint(judge.problem(problem_id), ProgressStore(), level, record=judge.record)
+        h, warning = judge.tutor.hint(problem_id, level)
         return JSONResponse({"level": h.level, "levels": h.levels, "text": h.text, "last": h.last, "warning": warning})
 
     @app.get("/api/history/{problem_id}")
     def history(problem_id: str) -> Response:
         judge.problem(problem_id)  # an unknown id is a 404, not an empty history
-        try:
-            attempts = ProgressStore().attempts(problem_id, limit=50)
-        except ProgressUnavailable as exc:
-            return _error(503, str(exc))
+        attempts, warning = judge.tutor.attempts(problem_id, limit=50)
+        if warning:
+            return _error(503, warning)
         return JSONResponse([a.to_json() for a in attempts])
 
     @app.get("/api/diff/{problem_id}/{old}/{new}")
     def diff(problem_id: str, old: int, new: int) -> Response:
-        from judge.history import diff_lines
-
         judge.problem(problem_id)
         try:
-            return JSONResponse({"lines": diff_lines(ProgressStore(), old, new, problem_id)})
+            return JSONResponse({"lines": judge.tutor.diff(old, new, problem_id)})
         except ConfigError as exc:  # no such attempt of this problem, or one kept without its source
             return _error(404, str(exc))
 
@@ -182,15 +173,14 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     def solution(problem_id: str, confirmed: bool = False) -> Response:
         # As `judge solution`: shown once solved; before that only when the learner confirmed,
         # and then recorded as seen before solving.
-        from judge.editorial import record_view, solution as get_solution, solved
+        from judge.tutor import NotSolvedYet
 
         problem = judge.problem(problem_id)
-        store = ProgressStore()
-        earned = solved(problem.id, store)
-        if not earned and not confirmed:
+        earned = judge.tutor.solved(problem.id)
+        try:
+            shown, warning = judge.tutor.solution(problem.id, confirmed=confirmed)
+        except NotSolvedYet:
             return _error(409, f"{problem.id} is not solved yet: seeing the solution now is recorded in your progress")
-        shown = get_solution(problem)
-        warning = record_view(problem.id, store, before_solving=not earned) if judge.record else None
         editorial = shown.editorial
         return JSONResponse({"title": shown.title, "reference": shown.reference, "earned": earned, "warning": warning,
                              "idea": editorial.idea if editorial else None, "cost": editorial.cost if editorial else None,
@@ -213,8 +203,8 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     @app.get("/api/attempt/{attempt_id}/source")
     def source(attempt_id: int) -> Response:
         try:
-            attempt = ProgressStore().attempt(attempt_id)
-        except ProgressUnavailable as exc:
+            attempt = judge.tutor.attempt(attempt_id)
+        except ConfigError as exc:  # the progress database is unusable
             return _error(503, str(exc))
         if attempt is None or attempt.source is None:
             return _error(404, "this attempt's source was not kept")
@@ -222,9 +212,7 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
 
     @app.post("/api/answer/{unit_id}/{question_id}")
     async def answer(request: Request, unit_id: str, question_id: str) -> Response:
-        from judge.units import load_unit, progress_of
-
-        unit = load_unit(judge.root, unit_id)
+        unit = judge.tutor.unit(unit_id)
         question = unit.question(question_id)
         body = await _body(request, 1 << 16)
         if body is None:
@@ -235,20 +223,12 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
             return _error(400, 'expected a JSON object {"answer": "..."}')
         if not isinstance(text, str):
             return _error(400, '"answer" must be a string')
-        verdict = question.take(text)
-        if verdict.unreadable:
-            return _error(400, f"cannot read {text!r}: {verdict.unreadable}")
-        store = ProgressStore()
-        warning = None
-        if judge.record:
-            try:
-                store.record_answer(unit=unit.id, question=question.id, answer=verdict.answer, correct=verdict.right)
-            except ProgressUnavailable as exc:
-                warning = str(exc)
-        standing, _ = progress_of(unit, store)
-        return JSONResponse({"right": verdict.right, "answer": verdict.answer, "expected": question.expected(),
-                             "explanation": question.explanation,
-                             "warning": warning, "standing": _standing_text(standing)})
+        taken = judge.tutor.answer(unit, question.id, text)
+        if taken.verdict.unreadable:
+            return _error(400, f"cannot read {text!r}: {taken.verdict.unreadable}")
+        return JSONResponse({"right": taken.right, "answer": taken.verdict.answer, "expected": question.expected(),
+                             "reveal": taken.reveal, "explanation": question.explanation,
+                             "warning": taken.warning, "standing": _standing_text(taken.standing)})
 
     return app
 
@@ -265,9 +245,9 @@ async def _judge_events(state: WebState, problem, source: str, examples_only: bo
         ended = False
         try:
             with state.judging:
-                prepared = state.judge.prepared(problem.id, examples_only=examples_only)
-                report = prepared.submit(source, "editor.py", origin="web editor",
-                                         on_result=lambda t: put("test", test_payload(t)))
+                report = state.judge.submit(problem.id, Submission.from_text(source, "editor.py", origin="web editor"),
+                                            examples_only=examples_only,
+                                            on_result=lambda t: put("test", test_payload(t)))
             put("done", report_payload(report, examples_only))
             ended = True
         except (ConfigError, SandboxError) as exc:
@@ -350,14 +330,10 @@ def _following(judge: Judge, problem_id: str):
     return None
 
 
-def _unit_standings(root: Path) -> list[dict]:
-    from judge.units import load_units, progress_of, units_dir
-
-    if not units_dir(root).is_dir():
-        return []
+def _unit_standings(judge: Judge) -> list[dict]:
     standings = []
-    for unit in load_units(root):
-        standing, _ = progress_of(unit)
+    for unit in judge.tutor.units():
+        standing, _ = judge.tutor.standing(unit)
         done = standing.solved + standing.right
         needed = standing.problems_needed() + standing.questions_needed()
         standings.append({"id": unit.id, "title": unit.title, "passed": standing.passed, "solved": standing.solved,

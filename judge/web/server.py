@@ -95,6 +95,10 @@ def serve(options: ServeOptions, announce: Callable[[str], None], note: Callable
         entry = registry.register(url, root=judge.root, background=options.stop_when_stale,
                                   idle_timeout_s=options.idle_timeout_s)
         announce(url)
+        # Every problem's expected values, ahead of its first Submit or `judge run` (issue 22.9).
+        threading.Thread(target=judge.prepare_all, name="prepare", daemon=True,
+                         kwargs={"on_problem": lambda pid, _s, error: error and note(f"{pid} is not ready: {error}")}
+                         ).start()
         if remark:
             note(remark)
         if options.open_browser:

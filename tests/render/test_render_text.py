@@ -14,6 +14,7 @@ from judge.report import Mistake, Report, Shown
 from judge.report import TestResult as Result  # (not a pytest test class)
 from judge.verdict import NOT_ATTEMPTED, Verdict
 from judge.wire import Array
+from judge.submission import Submission
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -49,8 +50,8 @@ def test_table_marks_times_messages_and_final_line():
     lines = text.splitlines()
     assert "test" in lines[0] and "verdict" in lines[0] and "time" in lines[0]
     assert "public examples" in lines and "hidden tests" in lines and "property checks" in lines
-    assert re.search(r"✓ first\s+AC\s+1\.2 ms", text) or re.search(r"✓ first\s+AC\s+1\.3 ms", text)
-    assert re.search(r"✗ second_hidden\s+WA\s+2\.0 ms", text)
+    assert re.search(r"✓ first\s+accepted\s+1\.2 ms", text) or re.search(r"✓ first\s+accepted\s+1\.3 ms", text)
+    assert re.search(r"✗ second_hidden\s+wrong_answer\s+2\.0 ms", text)
     assert "      `out` has shape (2,); expected (3,)" in lines
     assert lines[-1] == "✗ wrong_answer: 1/3 tests passed in 2.01 s"
     assert not ANSI.search(text)                                   # no colour unless asked
@@ -168,7 +169,7 @@ def test_json_report_is_unchanged_by_shown_values():
 
 def test_examples_mode_on_a_real_wrong_solution(judge):
     problem = judge.problem("patchify")
-    report = judge.prepared("patchify", examples_only=True).submit(COLUMN_MAJOR, "column_major.py")
+    report = judge.submit("patchify", Submission.from_text(COLUMN_MAJOR, "column_major.py"), examples_only=True)
     text = render_text(report, values=True)
     assert [t.group for t in report.tests] == ["example"] * len(problem.examples)
     assert "images = torch.Tensor of shape (1, 1, 4, 4)" in text
@@ -180,7 +181,7 @@ def test_examples_mode_on_a_real_wrong_solution(judge):
 
 
 def test_full_run_never_reveals_hidden_values(judge):
-    report = judge.prepared("patchify").submit(COLUMN_MAJOR, "column_major.py")
+    report = judge.submit("patchify", Submission.from_text(COLUMN_MAJOR, "column_major.py"))
     assert all(t.shown is None for t in report.tests if t.group != "example")
     assert all(t.shown is not None for t in report.tests if t.group == "example")
 
@@ -202,7 +203,7 @@ def patchify(images, patch_height, patch_width):
 
 def test_printed_output_is_attributed_to_the_test_that_printed_it(judge):
     problem = judge.problem("patchify")
-    report = judge.prepared("patchify").submit(PRINTS, "prints.py", record=False)
+    report = judge.submit("patchify", Submission.from_text(PRINTS, "prints.py"), record=False)
     tests = {t.name: t for t in report.tests}
     assert tests["tiny_index_image"].output == "shape (1, 1, 4, 4)\n"
     assert tests["worked_example_96px"].output.startswith("shape (4, 3, 96, 96)\n")
@@ -211,3 +212,59 @@ def test_printed_output_is_attributed_to_the_test_that_printed_it(judge):
     text = render_text(report)
     assert "      printed:\n      | shape (1, 1, 4, 4)" in text
     assert "printed:" in render_text(report, verbose=True).split("✓", 1)[1]  # passing tests too, with -v
+
+
+# ---------------------------------------------------------------- issue 22.6: the terminal report
+
+def _hidden(name, verdict=Verdict.WRONG_ANSWER, message="`tokens` differs", **kw):
+    return Result(name, "hidden", verdict, message, 1.0, **kw)
+
+
+def test_failures_not_shown_are_grouped_by_reason():
+    tests = [*(_hidden(f"values_{i}", message=f"tokens: {i + 2} of 16 values differ, first at index (0, {i})")
+               for i in range(6)),
+             *(_hidden(f"raises_{i}", message="returned a value instead of raising ValueError") for i in range(5))]
+    text = render_text(Report("patchify", "mine.py", tests, time_ms=1.0))
+    assert "more failure(s) without details, by reason" in text
+    assert "5 × returned a value instead of raising ValueError" in text
+    assert "3 × tokens: … of … values differ, first at index (…, …)" in text  # 3 of the 6 were detailed
+    assert "20 more failure(s)" not in text
+
+
+def test_a_traceback_sits_under_its_tests_verdict():
+    frame = 'File "mine.py", line 18, in patchify\n    return {"tokens": tokens, "coordinates": coordinate}'
+    shown = Shown(inputs=(("x", None, arr([1.0])),), expected={"out": arr([1.0])}, actual=None,
+                  actual_error="NameError: name 'coordinate' is not defined")
+    test = Result("tiny", "example", Verdict.RUNTIME_ERROR, "raised NameError: name 'coordinate' is not defined",
+                  1.0, (frame,), shown)
+    lines = render_text(Report("patchify", "mine.py", [test], time_ms=1.0)).splitlines()
+    row = next(i for i, line in enumerate(lines) if "tiny" in line)
+    assert "raised NameError" in lines[row + 1]
+    assert lines[row + 2].strip() == 'File "mine.py", line 18, in patchify'
+    assert lines[row + 3].strip().startswith("return {") and lines[row + 3].startswith("      ")
+    assert lines.index(next(line for line in lines if "inputs:" in line)) > row + 3
+
+
+def test_output_printed_while_loading_is_shown_without_verbose():
+    report = Report("patchify", "mine.py", [_hidden("t1")], time_ms=1.0, output="loading my model\nready\n")
+    text = render_text(report)
+    assert "printed while loading the file:" in text and "| loading my model" in text and "| ready" in text
+
+
+def test_tests_not_run_after_a_time_out_say_not_run():
+    message = "not run: earlier tests used up this submission's time budget of 10 s"
+    tests = [_hidden("slow", Verdict.TIME_LIMIT_EXCEEDED, "this test took longer than the time limit of 2 s"),
+             *(Result(f"later_{i}", "hidden", Verdict.TIME_LIMIT_EXCEEDED, message, 0.0) for i in range(3))]
+    text = render_text(Report("patchify", "mine.py", tests, time_ms=1.0))
+    assert "0.0 ms" not in text
+    assert "3 test(s) not run: earlier tests used up this submission's time budget of 10 s" in text
+    assert "(later_0," in text and "later_2)" in text
+
+
+def test_verdicts_are_spelled_one_way_in_rows_and_summary():
+    tests = [Result("ok", "example", Verdict.ACCEPTED, "", 1.0), _hidden("bad")]
+    lines = render_text(Report("patchify", "mine.py", tests, time_ms=1.0), verbose=True).splitlines()
+    rows = [line for line in lines if line.startswith("  ✓ ok") or line.startswith("  ✗ bad")]
+    assert "accepted" in rows[0] and "wrong_answer" in rows[1]
+    assert lines[-1].startswith("✗ wrong_answer:")
+    assert not any(re.search(r"\b(AC|WA)\b", line) for line in lines)

@@ -1,0 +1,129 @@
+"""One submission: its source text, decoded once, and where it came from.
+
+Every face takes code in through here: `judge run` and `judge grade` read a
+file (`Submission.from_file`), the warm server, the web page, the notebook and
+the judging service get text (`Submission.from_text`). A file is text as
+Python reads it: UTF-8 unless a PEP 263 coding line says otherwise, a UTF-8
+byte-order mark dropped. The source size limit is defined here, once.
+
+Standard library only, and light (the warm client imports it on a path that
+must print a verdict in tens of milliseconds): `tokenize` is imported only for
+a file that declares its encoding.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from judge.errors import ConfigError
+
+MAX_SOURCE_BYTES = 1 << 20   # one submission's source, in UTF-8 bytes (or the file's bytes)
+
+# PEP 263: a comment on line 1 or 2 matching this pattern names the file's encoding.
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+class Submission:
+    """A submission's source and its provenance; immutable.
+
+    `label` names it in the report; `origin` is what the learner's history records
+    (a file's absolute path, "web editor"); `directory` is the folder it came from,
+    which no child may read (a classmate's file beside it); `path` is the file, when
+    it was one.
+    """
+
+    __slots__ = ("source", "label", "origin", "directory", "path")
+
+    def __init__(self, source: str, label: str, *, origin: str | None = None, directory: Path | None = None,
+                 path: Path | None = None):
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "origin", origin if origin is not None else label)
+        object.__setattr__(self, "directory", Path(directory) if directory is not None else None)
+        object.__setattr__(self, "path", Path(path) if path is not None else None)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a Submission is immutable ({name})")
+
+    def __repr__(self) -> str:
+        return f"Submission({self.label!r}, {len(self.source)} characters, origin={self.origin!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Submission) and all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def filename(self) -> str:
+        """The name the program runs under (its tracebacks show it)."""
+        return Path(self.label).name or "submission.py"
+
+    # ------------------------------------------------------------ making one
+    @classmethod
+    def from_file(cls, path: str | os.PathLike, *, label: str | None = None,
+                  directory: Path | None = None) -> "Submission":
+        """The file at `path`; a one-line ConfigError naming it when it is missing, too large or not text.
+
+        `directory` (default: the file's folder) is what no child may read while it runs.
+        """
+        path = Path(path)
+        if not path.exists():
+            raise ConfigError("submission file not found", file=path)
+        if path.is_dir():
+            raise ConfigError("is a directory; expected a Python file defining the entry point", file=path)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ConfigError(f"cannot read the submission: {exc.strerror}", file=path) from None
+        if len(data) > MAX_SOURCE_BYTES:
+            raise ConfigError(f"the submission is {len(data)} bytes; the limit is {MAX_SOURCE_BYTES}", file=path)
+        resolved = path.resolve()
+        return cls(decode_source(data, path), label if label is not None else str(path), origin=str(resolved),
+                   directory=directory if directory is not None else resolved.parent, path=resolved)
+
+    @classmethod
+    def from_text(cls, source: str, label: str = "<source text>", *, origin: str | None = None,
+                  directory: Path | None = None, path: Path | None = None) -> "Submission":
+        """Source text (an editor's, a notebook's, a request's); a ConfigError when over the limit.
+
+        `path`: the file the text was read from, when another process read it (the warm client).
+        """
+        if not isinstance(source, str):
+            raise ConfigError(f"the source must be text, got {type(source).__name__}")
+        size = source_bytes(source)
+        if size > MAX_SOURCE_BYTES:
+            raise ConfigError(f"the source is {size} bytes; the limit is {MAX_SOURCE_BYTES}")
+        return cls(source, label, origin=origin, directory=directory, path=path)
+
+
+def source_bytes(source: str) -> int:
+    """The size a source text counts for against MAX_SOURCE_BYTES: its UTF-8 bytes."""
+    return len(source.encode("utf-8", "surrogatepass"))
+
+
+def decode_source(data: bytes, path: Path | str = "<source>") -> str:
+    """Source bytes as Python reads them: UTF-8 unless a PEP 263 coding line says otherwise.
+
+    Every way in (`judge run`, `judge grade`, the warm client) decodes through here, so a file is
+    text for one exactly when it is for the others.
+    """
+    encoding = "utf-8"
+    if any(_CODING.match(line) for line in data.splitlines()[:2]):
+        import io
+        import tokenize
+
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError as exc:  # an unknown codec in the coding line, or undecodable first lines
+            if "unknown encoding" in str(exc):
+                raise ConfigError(f"cannot be decoded: {exc}", file=path) from None
+            encoding = "utf-8"
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not {encoding} text (byte {exc.start}): save it as UTF-8 (or declare its encoding "
+                          f"in a `# -*- coding: ... -*-` line)", file=path) from None
+    except LookupError as exc:
+        raise ConfigError(f"cannot be decoded: {exc}", file=path) from None
+    return text[1:] if text.startswith("\ufeff") else text  # a UTF-8 byte-order mark is not code
