@@ -126,7 +126,7 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
     os.environ["JUDGE_HOME"] = str(home)  # the recorded attempts go to a private progress database
     stages: dict[str, list[float]] = defaultdict(list)
     files = sorted(directory.glob("*.py"))
-    with Judge(record=False) as judge:
+    with Judge(record=True) as judge:  # records only where told (record_run below), to a private home
         begun = time.perf_counter()
         prepared = judge.prepared(PROBLEM)
         prepared.judge(Submission.from_file(files[0]))

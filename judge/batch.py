@@ -141,7 +141,7 @@ def grade_directory(judge, problem_id: str, directory: Path, workers: int,
         begun = time.perf_counter()
         try:
             submission = Submission.from_file(path, label=str(path), directory=directory)
-        except ConfigError as exc:  # not UTF-8, too large, unreadable: the file cannot be loaded as Python
+        except ConfigError as exc:  # not text (as `judge run` says too), too large, unreadable: it cannot load
             return Row.decided(name, verdicts.of_unloadable(exc.detail), 0.0)
         try:
             return Row.from_report(name, judge_source(submission))

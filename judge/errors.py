@@ -30,6 +30,11 @@ class SandboxError(RuntimeError):
     """The sandbox could not run a submission (its fork server failed): the judge's fault, never the user's."""
 
 
+class NotSourceText(ConfigError):
+    """A submission's bytes are not text in its encoding: Python could not compile it either, so the
+    judge reports it as a compile error (`judge run` and `judge grade` alike), not as a usage error."""
+
+
 class ConfigErrors(ConfigError):
     """Several configuration errors found at once (schema validation)."""
 

@@ -194,14 +194,19 @@ def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
     """
     if call.experiment is not None:
         return _run_experiment(fn, call.experiment, filename)
-    args = [wire.revive(a) for a in call.args]
     wants_grad = bool(call.grad_wrt)
-    targets: list[Any] = []
-    if wants_grad:
-        for i in call.grad_wrt:
-            args[i] = _tracked(args[i])
-        # taken before the call: a solution may rebind or delete entries of a dict argument
-        targets = [dict(args[i]) if isinstance(args[i], dict) else args[i] for i in call.grad_wrt]
+
+    def prepare() -> tuple[list[Any], list[Any]]:
+        args = [wire.revive(a) for a in call.args]
+        targets: list[Any] = []
+        if wants_grad:
+            for i in call.grad_wrt:
+                args[i] = _tracked(args[i])
+            # taken before the call: a solution may rebind or delete entries of a dict argument
+            targets = [dict(args[i]) if isinstance(args[i], dict) else args[i] for i in call.grad_wrt]
+        return args, targets
+
+    args, targets = observing(prepare)
     originals = list(args)  # the objects passed: what the caller would see afterwards
     start = time.perf_counter()
     try:
@@ -209,18 +214,36 @@ def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
     except Exception as exc:
         elapsed = (time.perf_counter() - start) * 1000
         return Observation(error=describe_error(exc, filename), time_ms=elapsed,
-                           inputs_after=_inputs_after(originals))
+                           inputs_after=observing(lambda: _inputs_after(originals)))
     elapsed = (time.perf_counter() - start) * 1000
     grads, grad_error = None, None
     if wants_grad:
-        grads, grad_error = _backward(value, targets, call, filename)
+        grads, grad_error = observing(lambda: _backward(value, targets, call, filename))
     return Observation(value=value, time_ms=elapsed, grads=grads, grad_error=grad_error,
-                       inputs_after=_inputs_after(originals))
+                       inputs_after=observing(lambda: _inputs_after(originals)))
+
+
+def observing(work: Callable[[], Any]) -> Any:
+    """`work()` with torch's Python-level overrides off: function and dispatch modes the submission
+    entered and its tensor subclasses' overrides (issue 21, class 4). What the harness reads of a
+    call (inputs after it, gradients, the value it encodes) is torch's own answer."""
+    api = wire.bound_torch()
+    if api is None:
+        return work()
+    with api.no_function(), api.no_dispatch(api.python_keys):
+        return work()
+
+
+# judge.experiments, as the harness's bound copy holds it (imported before the submission loads:
+# the judge's modules are not importable from then on); elsewhere imported on first use.
+_EXPERIMENTS = None
 
 
 def _run_experiment(fn: Callable, experiment: dict, filename: str | None) -> Observation:
     """Train with `fn` as the loss; the value is the trained weights (scored in the judge)."""
-    from judge import experiments
+    experiments = _EXPERIMENTS
+    if experiments is None:
+        from judge import experiments
 
     start = time.perf_counter()
     try:

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
+
 from judge import checks, verdicts, wire
 from judge.cases import MAIN, Case
 from judge.checks import compare
@@ -32,6 +34,7 @@ from judge.execute import Observation, run_call
 from judge.problem import Problem, Trap
 from judge.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
 from judge.verdict import Verdict
+from judge.wire import Array
 
 Expected = dict[str, Observation]
 MAX_PRINTED = 2000  # characters of a test's printed output kept with its result
@@ -109,6 +112,7 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
                            for name in names)
         ends.append(len(calls))  # a case's calls are the slice [ends[i-1], ends[i]) of `calls`
     results: list[TestResult] = []
+    misses: set[str] = set()  # traps that were tried on a failing test's output and did not give it
     said = _SaidOnce()
 
     def settle(run: RunResult, i: int, diagnose: bool = True) -> TestResult:
@@ -117,6 +121,8 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
         printed = "".join(o.output for o in outcomes)  # what this test's calls printed, attributed to it
         if printed:
             result = replace(result, output=cap_message(escape_controls(printed, keep="\n\t"), MAX_PRINTED))
+        if pending is not None and diagnose:
+            misses.update(pending.misses)
         return _finish(cases[i], result, pending)
 
     def judge_finished(run: RunResult, done: int) -> None:
@@ -143,12 +149,27 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
     run = backend.run(program, calls, limits, on_progress=judge_finished if on_result is not None else judge_passing,
                       node_limits=node_limits)
     judge_finished(run, len(calls))
+    results = _consistent(results, misses)
     warnings = []
     if run.isolation.failed:
         warnings.append(escape_controls(run.isolation.exposure))
     return Report(problem=problem.id, submission=submission, tests=results,
                   time_ms=(time.perf_counter() - started) * 1000,
                   output=escape_controls(run.output, keep="\n\t"), warnings=warnings)
+
+
+def unjudged(problem: Problem, cases: list[Case], submission: str, decision: verdicts.Decision,
+             on_result: Callable[[TestResult], None] | None = None) -> Report:
+    """The report of a file that could not be run at all (`verdicts.of_unloadable`): the first test
+    says why, as for a file that does not load; the others were not run."""
+    said, results = _SaidOnce(), []
+    for case in cases:
+        message = cap_message(escape_controls(decision.message))
+        result = TestResult(case.name, case.test.group, decision.verdict, message)
+        results.append(said(result, file_failed=True))
+        if on_result is not None:
+            on_result(results[-1])
+    return Report(problem=problem.id, submission=submission, tests=results)
 
 
 def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunResult, outcomes: list,
@@ -178,6 +199,7 @@ class _Pending:
     trap: Diagnosis | None = None    # the first trap whose output equals the submission's
     generic: Diagnosis | None = None  # a generic relation to the expected output
     diagnosed: bool = False          # the failure was about the output's value: traps were tried
+    misses: frozenset[str] = frozenset()  # traps tried on this output that give another one
 
 
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], refusals: dict[str, Refusal],
@@ -226,8 +248,8 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
             if not diagnose:
                 pass
             elif check.traits.diagnoses == VALUE and outcome.diagnose:
-                trap = known_mistake(case, actual, traps) if traps is not None else None
-                pending = _Pending(kind, trap, generic_mistake(case, expected, actual), diagnosed=True)
+                trap, missed = known_mistakes(case, actual, traps) if traps is not None else (None, frozenset())
+                pending = _Pending(kind, trap, generic_mistake(case, expected, actual), diagnosed=True, misses=missed)
             elif check.traits.diagnoses == TRAPS and main is not None and main.error is None and traps is not None:
                 # A value where an error is due may be a known mistake (silent cropping), but only one
                 # the test names in `hint_when`: on an invalid input unrelated traps coincide too easily.
@@ -315,13 +337,97 @@ def generic_mistake(case: Case, expected: Expected, actual: dict[str, Observatio
     return generic(case, want.value, got.value)
 
 
+def _consistent(results: list[TestResult], misses: set[str]) -> list[TestResult]:
+    """Names a trap only if it explains every failing output it was tried on (issue 23).
+
+    A trap can give the submission's output on one degenerate input by
+    coincidence (NaN predictions that argmax to 0 like all-zero scores); when
+    the same trap gives another output than the submission's on a second
+    failing test, it is not the submission's mistake, and naming it would
+    mislead. Such names are dropped (a generic relation found on that test
+    remains only if it was not a trap's), and "named above" is worked out again.
+    """
+    if not misses or not any(r.mistake is not None and r.mistake.known and r.mistake.name in misses for r in results):
+        return results
+    kept = [replace(r, mistake=None) if r.mistake is not None and r.mistake.known and r.mistake.name in misses else r
+            for r in results]
+    seen: set[str] = set()
+    out = []
+    for r in kept:
+        if r.mistake is not None:
+            line = r.mistake.line
+            r = replace(r, mistake=replace(r.mistake, repeated=line in seen))
+            seen.add(line)
+        out.append(r)
+    return out
+
+
+def known_mistakes(case: Case, actual: dict[str, Observation], traps: TrapSet) -> tuple[Diagnosis | None, frozenset[str]]:
+    """known_mistake, and the traps whose output on this case differs from the submission's."""
+    # A trap whose own output is not finite here (a positive removed from a denominator of one) says
+    # nothing about the submission on this input: that is no evidence against it.
+    missed = frozenset(t.name for t in traps.traps
+                       if _trap_matches(case, actual, traps, t) is False and _finite_output(_made(case, traps, t)))
+    return known_mistake(case, actual, traps), missed
+
+
 def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet,
                   only: set[str] | None = None) -> Diagnosis | None:
-    """The first trap (of those named in `only`, when given) whose output equals the submission's."""
-    for trap in traps.traps:
-        if (only is None or trap.name in only) and _trap_matches(case, actual, traps, trap):
-            return Diagnosis(trap.name, trap.message)
-    return None
+    """The trap (of those named in `only`, when given) whose output equals the submission's.
+
+    None when two traps with different messages both do: on this input the two
+    mistakes coincide, and naming the first would name the wrong one as often as
+    not (a later test, where they differ, names it; issue 23).
+    """
+    matches = [trap for trap in traps.traps
+               if (only is None or trap.name in only) and _trap_matches(case, actual, traps, trap)]
+    aimed = [t for t in matches if t.name in case.test.hint_when]
+    if len({trap.message for trap in matches}) > 1 and len(aimed) == 1:
+        matches = aimed  # the test was written against this one (its hint_when names it): where they coincide,
+        # as on a grid of the same count for a shortcut and a 1-D resize to the same length, it decides
+    if len({trap.message for trap in matches}) > 1:
+        # Within tolerance several fit; the one that returns the very types the submission did (a numpy
+        # integer rather than a float) is the mistake, if exactly one does.
+        observed = actual.get(MAIN)
+        exact = [t for t in matches if observed is not None and _kinds(_made(case, traps, t)) == _kinds(observed.value)]
+        matches = exact if len({t.message for t in exact}) == 1 else []
+    if not matches:
+        return None
+    return Diagnosis(matches[0].name, matches[0].message)
+
+
+def _made(case: Case, traps: TrapSet, trap: Trap) -> Any:
+    """The trap's plain output on this case (computed by _trap_matches before), or None."""
+    shapes, made = traps.outputs.get((case.name, trap.function), ((), None))
+    if made is None and shapes:
+        made = plain(run_call(traps.functions[trap.function], case.calls.main, None))
+    return made.value if made is not None and made.error is None else None
+
+
+def _finite_output(value: Any) -> bool:
+    """Every number in a plain value is finite (None, a trap that raised, is not)."""
+    if value is None:
+        return False
+    if isinstance(value, dict):
+        return all(_finite_output(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_finite_output(v) for v in value)
+    if isinstance(value, Array):
+        return value.data.dtype.kind not in "fc" or bool(np.isfinite(value.data).all())
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return True
+
+
+def _kinds(value: Any) -> Any:
+    """The types of a plain value's leaves: a Python int, a float, an array of one dtype, nested alike."""
+    if isinstance(value, dict):
+        return {k: _kinds(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_kinds(v) for v in value]
+    if isinstance(value, Array):
+        return ("array", value.library, value.dtype, value.data.ndim)
+    return type(value).__name__
 
 
 def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, trap: Trap) -> bool | None:

@@ -50,16 +50,21 @@ def try_list(argv: list[str]) -> int | None:
               "pack": item["pack"]} for item in items]  # in the order of Entry.to_json
     shown = [item for item in shown if all(t in item["tags"] for t in options["tags"])
              and options["difficulty"] in (None, item["difficulty"]) and options["status"] in (None, item["status"])]
-    if options["json"]:
-        print(json.dumps(shown, indent=2))
-    elif not shown:
-        print("no problem matches")
-    else:
-        from judge.render.listing import listing_lines
-        from judge.render.segments import to_text
-        from judge.terminal import terminal_width, use_colour
+    try:
+        if options["json"]:
+            print(json.dumps(shown, indent=2))
+        elif not shown:
+            print("no problem matches")
+        else:
+            from judge.render.listing import listing_lines
+            from judge.render.segments import to_text
+            from judge.terminal import terminal_width, use_colour
 
-        print(to_text(listing_lines(shown, min(100, terminal_width())), use_colour(sys.stdout)))
+            print(to_text(listing_lines(shown, min(100, terminal_width())), use_colour(sys.stdout)))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `judge list | head`: as click does, exit 1 without a traceback
+        sys.stdout = open(os.devnull, "w")
+        return 1
     return 0
 
 

@@ -17,7 +17,7 @@ from judge.cache import ExpectedCache
 from judge.cases import MAIN, Case, build_case
 from judge.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.errors import ConfigError
-from judge.grading import Expected, TrapSet, expect, grade
+from judge.grading import Expected, TrapSet, expect, grade, unjudged
 from judge.execute import ErrorInfo, describe_error, run_call
 from judge.problem import CheckSpec, Hidden, Problem, TestSpec
 from judge.report import Report, TestResult
@@ -50,6 +50,10 @@ class PreparedProblem:
         backend = self.backend if error is None else _Unloadable(error)
         return grade(self.problem, list(self.cases), list(self.expected), program, submission.label, backend,
                      self.limits, self.traps, on_result=on_result)
+
+    def unjudged(self, label: str, decision, *, on_result: Callable[[TestResult], None] | None = None) -> Report:
+        """The report of a file that could not be run (`decision` from `judge.verdicts.of_unloadable`)."""
+        return unjudged(self.problem, list(self.cases), label, decision, on_result=on_result)
 
 
 def compile_error(source: str, filename: str) -> ErrorInfo | None:

@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import problem as problems
+from judge import verdicts
 from judge.cache import ExpectedCache
 from judge.contract import Backend
-from judge.errors import ConfigError
+from judge.errors import ConfigError, NotSourceText
 from judge.prepared import PreparedProblem, prepare, prepare_input
 from judge.problem import Problem
 from judge.problemset import ProblemSet
@@ -139,8 +140,12 @@ class Judge:
     def run(self, problem_id: str, submission: str | os.PathLike, *, examples_only: bool = False,
             on_result: Callable[[TestResult], None] | None = None) -> Report:
         """Judge the file `submission` on `problem_id`: examples, hidden tests, checks."""
-        return self.submit(problem_id, Submission.from_file(submission), examples_only=examples_only,
-                           on_result=on_result)
+        try:
+            code = Submission.from_file(submission)
+        except NotSourceText as exc:  # a compile error, as `judge grade` says of it (no source to record)
+            prepared = self.prepared(problem_id, examples_only=examples_only)
+            return prepared.unjudged(str(submission), verdicts.of_unloadable(exc.detail), on_result=on_result)
+        return self.submit(problem_id, code, examples_only=examples_only, on_result=on_result)
 
     def run_on_input(self, problem_id: str, submission: str | os.PathLike, input_file: str | os.PathLike) -> Report:
         """Judge the file `submission` on one input of the learner's own, against the reference.

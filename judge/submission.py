@@ -16,7 +16,7 @@ import os
 import re
 from pathlib import Path
 
-from judge.errors import ConfigError
+from judge.errors import ConfigError, NotSourceText
 
 MAX_SOURCE_BYTES = 1 << 20   # one submission's source, in UTF-8 bytes (or the file's bytes)
 
@@ -117,13 +117,13 @@ def decode_source(data: bytes, path: Path | str = "<source>") -> str:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         except SyntaxError as exc:  # an unknown codec in the coding line, or undecodable first lines
             if "unknown encoding" in str(exc):
-                raise ConfigError(f"cannot be decoded: {exc}", file=path) from None
+                raise NotSourceText(f"cannot be decoded: {exc}", file=path) from None
             encoding = "utf-8"
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"not {encoding} text (byte {exc.start}): save it as UTF-8 (or declare its encoding "
-                          f"in a `# -*- coding: ... -*-` line)", file=path) from None
+        raise NotSourceText(f"not {encoding} text (byte {exc.start}): save it as UTF-8 (or declare its encoding "
+                            f"in a `# -*- coding: ... -*-` line)", file=path) from None
     except LookupError as exc:
-        raise ConfigError(f"cannot be decoded: {exc}", file=path) from None
+        raise NotSourceText(f"cannot be decoded: {exc}", file=path) from None
     return text[1:] if text.startswith("\ufeff") else text  # a UTF-8 byte-order mark is not code

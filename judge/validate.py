@@ -42,7 +42,7 @@ from judge.errors import ConfigError, ConfigErrors
 from judge.execute import Observation, run_call
 from judge.grading import Expected, expect, plain
 from judge.problem import Hidden, Problem
-from judge.report import Report
+from judge.report import Mistake, Report
 from judge.session import Judge
 from judge.submission import Submission
 from judge.solution import load_module
@@ -67,11 +67,52 @@ class Diagnostic:
         return f"{self.severity.value}: {self.aspect}: {self.message}"
 
 
+@dataclass(frozen=True)
+class Naming:
+    """What the judge called one known wrong submission: the mistakes its report names (issue 23)."""
+
+    submission: str                              # its file's stem
+    mistakes: tuple[tuple[str, bool], ...] = ()  # (name, a trap?) of each mistake named, in test order
+    expected_trap: str | None = None             # the trap a file named like one must get
+    also: frozenset[str] = frozenset()           # other traps with the very same message (variants of it)
+    check: str | None = None                     # the property or error check that caught it first, whose
+                                                 # own message says the mistake (a gradient into z, no ValueError)
+
+    @property
+    def named(self) -> bool:
+        return bool(self.mistakes) or self.check is not None
+
+    @property
+    def mistake(self) -> str | None:
+        """The trap it was named as, else the generic diagnosis, else None."""
+        traps = [name for name, known in self.mistakes if known]
+        return traps[0] if traps else (self.mistakes[0][0] if self.mistakes else None)
+
+    @property
+    def known(self) -> bool:
+        return any(known for _, known in self.mistakes)
+
+    @property
+    def misnamed(self) -> bool:
+        """Named as another trap than its own: a wrong name is worse than none."""
+        return self.expected_trap is not None and any(known and name != self.expected_trap and name not in self.also
+                                                      for name, known in self.mistakes)
+
+
 @dataclass
 class ProblemValidation:
     problem: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
+    naming: list[Naming] = field(default_factory=list)   # one per wrong_answer submission judged
+
+    @property
+    def named(self) -> int:
+        return sum(1 for n in self.naming if n.named)
+
+    @property
+    def misnamed(self) -> list[Naming]:
+        return [n for n in self.naming if n.misnamed]
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -133,7 +174,8 @@ def validate(judge: Judge, problem_ids: Iterable[str] | None = None,
                 on_problem(orphans)
     for pid in ids:
         started = time.perf_counter()
-        checked = ProblemValidation(pid, _ProblemCheck(judge, pid).run())
+        check = _ProblemCheck(judge, pid)
+        checked = ProblemValidation(pid, check.run(), naming=check.naming)
         checked.seconds = time.perf_counter() - started
         result.problems.append(checked)
         if on_problem:
@@ -194,6 +236,7 @@ class _ProblemCheck:
         self.hidden: Hidden | None = None
         self.slowest_accepted: tuple[float, str, str] | None = None   # (ms, submission, test)
         self.expected: dict[str, Expected] = {}   # test name -> the reference's observations (for rules)
+        self.naming: list[Naming] = []            # what each wrong_answer submission was named
 
     def run(self) -> list[Diagnostic]:
         diagnostics: list[Diagnostic] = []
@@ -399,6 +442,7 @@ class _ProblemCheck:
         if wanted is Verdict.ACCEPTED:
             self._note_accepted(report, name)
         if wanted is Verdict.WRONG_ANSWER:
+            self.naming.append(self._naming(path, report))
             hidden_catches = [t for t in report.tests if t.group != "example" and t.verdict is not Verdict.ACCEPTED]
             if not hidden_catches:
                 examples = ", ".join(t.name for t in report.tests if t.verdict is not Verdict.ACCEPTED)
@@ -463,6 +507,15 @@ class _ProblemCheck:
                                    f"({basis}): raise time_s or speed up the slow solution")]
         return [_info(aspect, f"{limits.time_s:g} s per test; derived minimum {derived:.3g} s ({basis})")]
 
+    def _naming(self, path: Path, report: Report) -> Naming:
+        """The mistakes the report names; a file named like a trap must get that trap and no other."""
+        messages = {t.name: t.message for t in self.hidden.traps} if self.hidden is not None else {}
+        named = tuple((m.name, m.known) for m in named_mistakes(report))
+        own = messages.get(path.stem)
+        also = frozenset(n for n, m in messages.items() if own is not None and m == own)
+        return Naming(path.stem, named, expected_trap=path.stem if own is not None else None, also=also,
+                      check=caught_by_check(self.hidden, report))
+
     # ------------------------------------------------------------ helpers
     def _judge(self, path: Path, aspect: str, found: list[Diagnostic],
                source: Callable[[], str] | None = None) -> Report | None:
@@ -480,6 +533,24 @@ class _ProblemCheck:
         slowest = max(report.tests, key=lambda t: t.time_ms)
         if self.slowest_accepted is None or slowest.time_ms > self.slowest_accepted[0]:
             self.slowest_accepted = (slowest.time_ms, who, slowest.name)
+
+
+PROPERTY_CHECKS = frozenset({"raises", "gradient", "mutation", "leakage", "invariance", "experiment"})
+
+
+def caught_by_check(hidden: Hidden | None, report: Report) -> str | None:
+    """The first failing test when it is a property or error check (its message names the mistake itself)."""
+    first = report.first_failure
+    specs = {t.name: t for t in hidden.tests} if hidden is not None else {}
+    spec = specs.get(first.name) if first is not None else None
+    if spec is not None and any(c.type in PROPERTY_CHECKS for c in spec.checks):
+        return spec.name
+    return None
+
+
+def named_mistakes(report: Report) -> list[Mistake]:
+    """The mistakes (judge.report.Mistake) the failing tests name, each once, in test order."""
+    return [test.mistake for test in report.tests if test.mistake is not None and not test.mistake.repeated]
 
 
 def _rel(path: Path, root: Path) -> str:

@@ -267,7 +267,14 @@ def torch_api() -> SimpleNamespace | None:
     import torch
 
     base = torch._C.TensorBase
-    return SimpleNamespace(Tensor=torch.Tensor, Parameter=torch.nn.Parameter, base=base, detach=base.detach, requires_grad_=base.requires_grad_,
+    # Torch's Python-level overrides, all of which a submission can install: function modes
+    # (torch.overrides.TorchFunctionMode) and subclasses' __torch_function__, off under
+    # DisableTorchFunction; dispatch modes and __torch_dispatch__ subclasses, which run through the
+    # Python dispatch key, off while that key is excluded (issue 21, class 4).
+    python_keys = torch._C.DispatchKeySet(torch._C.DispatchKey.Python) \
+        | torch._C.DispatchKeySet(torch._C.DispatchKey.PythonTLSSnapshot)
+    return SimpleNamespace(no_function=torch._C.DisableTorchFunction, no_dispatch=torch._C._ExcludeDispatchKeyGuard,
+                           python_keys=python_keys, Tensor=torch.Tensor, Parameter=torch.nn.Parameter, base=base, detach=base.detach, requires_grad_=base.requires_grad_,
                            is_floating_point=base.is_floating_point, mul=base.mul, sum=base.sum, to=base.to,
                            numpy=base.numpy, cpu=base.cpu, randn=torch.randn, Generator=torch._C.Generator,
                            ones_like=torch.ones_like, float64=torch.float64, float32=torch.float32, strided=torch.strided,

@@ -52,6 +52,16 @@ def graded(judge, classroom) -> BatchResult:
     return grade_directory(judge, PROBLEM, classroom, workers=2)
 
 
+def test_a_file_that_is_not_text_is_the_compile_error_judge_run_gives_it(graded, classroom, judge):
+    """`judge grade` and `judge run` say the same of one file: Python cannot compile it either."""
+    row = next(r for r in graded.rows if r.file == "latin1.py")
+    report = judge.run(PROBLEM, classroom / "latin1.py")
+    first = report.tests[0]
+    assert row.verdict is report.verdict is first.verdict is Verdict.COMPILE_ERROR
+    assert row.message == first.message and "not utf-8 text (byte 5)" in row.message
+    assert all(t.not_run for t in report.tests[1:]) and report.passed == 0
+
+
 def test_every_python_file_gets_one_row_in_name_order(graded, classroom):
     expected = sorted(p.name for p in classroom.glob("*.py") if p.is_file())
     assert [row.file for row in graded.rows] == expected

@@ -146,6 +146,18 @@ def test_missing_submission_file() -> None:
     assert_one_line_error(judge("run", "patchify", "no/such/file.py"), "no/such/file.py", "not found")
 
 
+def test_a_file_that_is_not_text_is_judged_a_compile_error_not_a_usage_error(tmp_path: Path) -> None:
+    """Python cannot compile it either; `judge grade` gives the same verdict and message (test_batch)."""
+    latin1 = tmp_path / "latin1.py"
+    latin1.write_bytes(b"# caf\xe9\ndef patchify(a, b, c):\n    return 1\n")
+    result = judge("run", "patchify", str(latin1), "--json", env={"JUDGE_NO_RECORD": "1"})
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "compile_error" and report["passed"] == 0
+    assert report["tests"][0]["message"].startswith("not utf-8 text (byte 5): save it as UTF-8")
+    assert all(test["not_run"] for test in report["tests"][1:])
+
+
 def test_directory_instead_of_a_file() -> None:
     assert_one_line_error(judge("run", "patchify", "submissions/patchify/accepted"),
                           "submissions/patchify/accepted", "directory")

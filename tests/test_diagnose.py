@@ -153,6 +153,49 @@ def test_empty_outputs_are_not_diagnosed_and_do_not_crash() -> None:
     assert _named(_array(np.zeros((2, 0, 3))), _array(np.zeros((2, 1, 3)))) == ""
 
 
+def test_a_relation_on_one_key_is_not_said_when_another_key_differs_unexplained() -> None:
+    """Issue 23: a diagnosis speaks only when it explains the whole difference."""
+    expected = {"loss": 1.0, "similarities": _array(MATRIX)}
+    assert _named(expected, {"loss": 2.0, "similarities": _array(MATRIX * 1.2345 + 0.1)}) == ""
+    named = _named(expected, {"loss": 2.0, "similarities": _array(MATRIX)})
+    assert "`loss` is the expected value times 2" in named
+    both = _named(expected, {"loss": 2.0, "similarities": _array(MATRIX * 2)})
+    assert "`loss` is the expected value times 2" in both
+
+
+def test_predicted_labels_that_happen_to_be_a_permutation_or_a_multiple_are_not_named() -> None:
+    """Class labels repeat: another order of them, or labels twice as large, say nothing (a ridge without
+    an intercept was told 'slices in another order' and 'scaled by one constant factor'). A named
+    factor (times 2) is still said: it is true of the whole output."""
+    expected = {"predictions": _array([0, 1, 1, 2, 0, 1], "int64", "numpy"), "accuracy": 0.5}
+    reordered = {"predictions": _array([1, 0, 1, 2, 1, 0], "int64", "numpy"), "accuracy": 1 / 6}
+    assert _named(expected, reordered) == ""
+    tripled = {"predictions": _array([0, 3, 3, 6, 0, 3], "int64", "numpy"), "accuracy": 0.5}
+    assert _named(expected, tripled) == ""
+    zeros = {"predictions": _array([0, 0, 0, 0, 0, 0], "int64", "numpy"), "accuracy": 0.5}
+    assert _named(expected, zeros) == ""
+
+
+def test_an_output_of_zeros_is_not_the_expected_array_scaled() -> None:
+    assert _named(_array(MATRIX), _array(np.zeros_like(MATRIX))) == ""
+
+
+def test_rows_with_repeats_in_another_order_are_not_named() -> None:
+    rows = np.repeat(RNG.normal(size=(3, 4)), 2, axis=0)  # rows 0 = 1, 2 = 3, 4 = 5
+    assert _named(_array(rows), _array(rows[[1, 0, 2, 3, 4, 5]])) == ""  # equal to the expected: not even wrong
+    assert _named(_array(rows), _array(rows[[2, 3, 0, 1, 4, 5]])) == ""  # pairs moved: ambiguous with repeats
+
+
+def test_float64_values_that_went_through_float32_are_named() -> None:
+    exact = RNG.normal(size=(4, 5))
+    through = exact.astype(np.float32).astype(np.float64)
+    message = _named(_array(exact, "float64"), _array(through, "float64"), tolerance=Tolerance(1e-12, 1e-12))
+    assert "holds float32 numbers" in message
+    # a small difference of another kind is not float32 rounding
+    other = _named(_array(exact, "float64"), _array(exact + 3e-7, "float64"), tolerance=Tolerance(1e-12, 1e-12))
+    assert "float32" not in other
+
+
 # ---------------------------------------------------------------- the slice search behind permutations
 
 def _search(wanted, pool, rtol=1e-5, atol=1e-8):

@@ -58,10 +58,9 @@ def test_a_clamped_logit_scale_is_not_told_to_use_cross_entropy(judge) -> None:
     assert "exp overflows float32: use cross_entropy" in _messages(overflowing)
 
 
-def test_label_smoothing_gets_no_zero_row_hint(judge) -> None:
+def test_label_smoothing_gets_no_unrelated_hint(judge) -> None:
     report = judge.run("clip_loss", HELDOUT / "clip_loss" / "label_smoothing.py")
-    assert "zero_embedding_row" in {t.name for t in report.tests if t.verdict.value != "accepted"}
-    assert "a zero row has norm 0" not in _messages(report)
+    assert "exp overflows" not in _messages(report) and "a zero row" not in _messages(report)
     assert "label smoothing" in report.first_failure.mistake.message
 
 
@@ -79,10 +78,18 @@ def test_a_diagnosis_is_said_once_then_referred_to(judge) -> None:
     assert all("the same mistake as named above" in t.text for t in repeated)
 
 
-def test_a_trap_is_named_where_it_matches_even_if_not_everywhere(judge) -> None:
-    """This trap reproduces its submission only on degenerate ratios; there it is named."""
+def test_a_trap_is_named_when_it_gives_every_failing_output(judge) -> None:
     report = judge.run("random_masking", KNOWN / "random_masking" / "wrong_answer" / "ids_restore_is_ids_shuffle.py")
-    assert "this matches a known mistake: " in _messages(report)
+    assert report.first_failure.mistake.name == "ids_restore_is_ids_shuffle"
+
+
+def test_a_trap_matching_one_degenerate_test_but_not_another_is_not_named(judge) -> None:
+    """Issue 23: NaN scores argmax to class 0 as the all-zero scores of a ridge without intercept do, on
+    constant features only; on another failing test that trap gives other predictions, so it is not named."""
+    report = judge.run("linear_probe", KNOWN / "linear_probe" / "wrong_answer" / "no_zero_std_guard.py")
+    failing = [t for t in report.tests if t.verdict.value != "accepted"]
+    assert len(failing) >= 2
+    assert all(t.mistake is None for t in failing), [t.mistake for t in failing]
 
 
 def test_a_value_returned_instead_of_an_error_can_name_the_mistake(judge) -> None:

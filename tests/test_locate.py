@@ -11,6 +11,7 @@ import pytest
 from judge import locate
 from judge.errors import ConfigError
 from judge.problemset import ProblemSet
+from judge.progress import ProgressStore
 from tests.problemsets import REPO, copy_problems
 
 
@@ -61,7 +62,8 @@ def test_packs_join_the_set_in_use_with_their_name(tmp_path, site):
     assert problems.ids() == ["patchify"] and problems.packs == ()
     problems = _found_from(here)
     assert problems.ids() == ["patchify", "unpatchify"]
-    assert [(e.problem.id, e.pack) for e in problems.listing().entries] == [("patchify", ""), ("unpatchify", "extra")]
+    listing = problems.listing(ProgressStore(tmp_path / "progress.sqlite3"))
+    assert [(e.problem.id, e.pack) for e in listing.entries] == [("patchify", ""), ("unpatchify", "extra")]
     assert problems.get("unpatchify").root == site / "extra_pack"
     assert [s.describe() for s in problems.sources()] == [f"working directory: {here}",
                                                           f"pack extra: {site / 'extra_pack'}"]

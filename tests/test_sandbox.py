@@ -48,7 +48,10 @@ def _calls(*modes):
 
 
 MODES = """
-import os, sys, time, ctypes
+import os, sys, time
+import numpy as np
+class _Null:  # address 8: a crash through numpy (ctypes ends the run at the audit hook first)
+    __array_interface__ = {"shape": (1,), "typestr": "|u1", "data": (8, True), "version": 3}
 def f(mode):
     if mode == "ok":
         return {"value": 1.5, "items": [1, 2]}
@@ -57,7 +60,7 @@ def f(mode):
     if mode == "exit":
         os._exit(0)
     if mode == "segv":
-        ctypes.string_at(0)
+        print(np.asarray(_Null())[0])
     if mode == "flood":
         while True:
             print("x" * 4096)

@@ -79,7 +79,7 @@ EXPECTED = {
     "fake_value_error": {WA},
     "fake_memory_error": {RTE},
     "forge_gradients": {WA},
-    "hide_mutation": {WA},
+    "hide_mutation": {WA, RTE},          # RTE: the judge's classes are immutable in the child (issue 21)
     "spot_the_probe": {WA},
     "memo_by_shape": {WA},
     "ready_keepalive": {SV},
@@ -93,7 +93,7 @@ EXPECTED = {
     "memory_error_in_raises": {MLE},
     "memory_hog_slow": {MLE},
 
-    "ipc_channel": {AC},
+    "ipc_channel": {AC, SV},             # it needs ctypes: the audit hook stops it first (see the IPC tests)
     # Issue 21, class 1: runs that would never end.
     "hold_stdout_after_done": {AC},      # every result was in; what it does after DONE changes nothing
     "close_channel_and_sleep": {TLE},
@@ -104,6 +104,22 @@ EXPECTED = {
     "memfd_hoard": {MLE, SV},
     "inode_flood": {AC},
     "thread_bomb": {AC},
+    # Class 4: observations forged through the harness's own objects (the audit hook ends the run;
+    # torch's modes are off while the harness reads a call).
+    "harness_frame": {SV},
+    "traceback_frame": {SV},
+    "generator_frame": {SV},
+    "gc_scan": {SV},
+    "trace_calls": {SV},
+    "ctypes_poke": {SV},
+    "patch_judge_class": {AC},          # the assignment is refused (TypeError), the answer right
+    "import_judge": {SV},
+    "rebind_judge_modules": {WA},
+    "array_interface_read": {AC},       # the residual: raw memory is not audited (see the next tests)
+    "raw_memory_forgery": {AC},         # the residual measured: a forged raises test (see the next tests)
+    "torch_function_mode": {WA},
+    "torch_dispatch_mode": {WA, SV},    # entering a dispatch mode reads a frame (torch's own code)
+    "legit_introspection": {AC},
     "read_classmate": {AC},
     "read_problem_set_git": {AC},
 }
@@ -111,7 +127,7 @@ EXPECTED = {
 # attack file -> the fixture problem it attacks (default: double). `rows` has a raises
 # test and gradient, mutation and leakage checks.
 PROBLEM = {name: "rows" for name in ("fake_value_error", "forge_gradients", "hide_mutation", "spot_the_probe",
-                                     "memo_by_shape", "memory_error_in_raises")}
+                                     "memo_by_shape", "memory_error_in_raises", "raw_memory_forgery")}
 
 # Whatever an attack does, the report stays small and plain: strict JSON (no NaN), bounded in
 # size, and its text free of terminal control sequences.
@@ -382,19 +398,26 @@ def _judge_json(arena: Arena, attack: str) -> subprocess.CompletedProcess:
                            str(arena.submission(attack)), "--json"],
                           capture_output=True, text=True, timeout=120, env={**os.environ, "JUDGE_NO_RECORD": "1"})
 
-def test_ipc_objects_of_a_run_never_reach_the_next(arena, attack_judge):
-    """Class 6: a run that plants System V / POSIX IPC objects finds none of the previous run's."""
+def test_ipc_objects_of_a_run_never_reach_the_next(arena, monkeypatch):
+    """Class 6: a run that plants System V / POSIX IPC objects finds none of the previous run's.
+
+    The attack reaches IPC through ctypes, which the audit hook forbids: it is off here, so that the
+    IPC namespace and seccomp are what is tested."""
+    monkeypatch.setenv(DISABLE_ENV, "audit hook")
     fingerprint = arena.fingerprint()
-    for _ in range(2):
-        report = attack_judge.run("double", arena.submission("ipc_channel"))
-        assert report.verdict is AC and "PWNED" not in report.output, report.output[-2000:]
-        _intact(arena, fingerprint)
+    with Judge(arena.root, record=False) as judge:
+        for _ in range(2):
+            report = judge.run("double", arena.submission("ipc_channel"))
+            assert report.verdict is AC and "PWNED" not in report.output, report.output[-2000:]
+            _intact(arena, fingerprint)
 
 
-def test_two_submissions_of_one_grade_cannot_talk_through_ipc(arena, tmp_path):
-    """Class 6: two submissions judged at once by one `judge grade` share no IPC object."""
+def test_two_submissions_of_one_grade_cannot_talk_through_ipc(arena, tmp_path, monkeypatch):
+    """Class 6: two submissions judged at once by one `judge grade` share no IPC object (the audit hook,
+    which would stop their ctypes first, is off)."""
     from judge import batch
 
+    monkeypatch.setenv(DISABLE_ENV, "audit hook")
     directory = tmp_path / "class"
     directory.mkdir()
     for name in ("alice", "bob"):
@@ -548,6 +571,29 @@ def test_a_hung_run_never_holds_the_warm_server(arena):
         assert answers["hold_stdout_after_done"][1] < 2 * (WALL_S + REAP_S) + SLACK_S
 
 
+def test_raw_memory_through_numpy_is_the_residual_the_readme_names(arena, attack_judge):
+    """Issue 21, class 4: the README says raw memory through numpy's array interface is not stopped;
+    this shows it is real (were it closed, the README's residual risks would need rewriting)."""
+    report = attack_judge.run("double", arena.submission("array_interface_read"))
+    assert report.verdict is AC
+    assert "RESIDUAL: read raw memory" in report.output
+
+
+def test_the_shortest_forgery_known_is_the_one_the_readme_measures(arena, attack_judge, tmp_path):
+    """The README names the shortest forgery known after the audit hook: five lines rewriting
+    IndexError's MRO in raw memory through numpy make a file without input validation accepted.
+    Without those lines the same file fails its raises test; with them it passes."""
+    forged = arena.submission("raw_memory_forgery")
+    source = forged.read_text()
+    start, end = source.index("# --- the forgery"), source.index("# --- end of the forgery")
+    forgery = [line for line in source[start:end].splitlines()[1:] if line.strip()]
+    assert len(forgery) == 5
+    honest = tmp_path / "no_validation.py"
+    honest.write_text(source[:start] + source[end:])
+    assert attack_judge.run("rows", honest).verdict is not AC
+    assert attack_judge.run("rows", forged).verdict is AC
+
+
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -594,13 +640,16 @@ LAYER_PROOFS = [
     ("mount namespace", "read_hidden_direct", ("landlock",), {SV}),
     ("landlock", "read_hidden_direct", ("mount namespace",), {SV}),
     ("seccomp", "exec_program", ("landlock",), {SV}),
-    ("no capabilities", "umount_hidden", ("landlock", "seccomp"), {SV}),
+    ("no capabilities", "umount_hidden", ("landlock", "seccomp", "audit hook"), {SV}),
     ("resource limits", "memory_bomb", (), {MLE}),
     ("clean environment", "environment_secrets", (), {WA}),
     ("closed descriptors", "inherited_fds", (), {AC}),
     ("process group", "fork_bomb", ("seccomp", "pid namespace"), {AC}),
-    ("ipc namespace", "ipc_channel", ("seccomp",), {AC}),
-    ("seccomp", "ipc_channel", ("ipc namespace",), {AC}),
+    ("ipc namespace", "ipc_channel", ("seccomp", "audit hook"), {AC}),
+    ("seccomp", "ipc_channel", ("ipc namespace", "audit hook"), {AC}),
+    ("seccomp", "lease_and_lock", ("landlock",), {AC}),
+    ("audit hook", "harness_frame", (), {SV}),
+    ("audit hook", "ctypes_poke", ("seccomp", "landlock"), {SV}),
     ("mount namespace", "read_problem_set_git", ("landlock",), {AC}),
     ("landlock", "read_problem_set_git", ("mount namespace",), {AC}),
     ("mount namespace", "read_classmate", ("landlock",), {AC}),

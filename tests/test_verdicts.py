@@ -120,8 +120,9 @@ ERRORS = [
      SV, "the sandbox blocked a file access: opening files outside the working directory is not allowed "
          "(PermissionError: [Errno 13] Permission denied: '/etc/shadow')"),
     (_error("PermissionError", "[Errno 1] Operation not permitted"), None,
-     SV, "the sandbox blocked an operation: starting programs or processes, network access and signalling "
-         "other processes are not allowed (PermissionError: [Errno 1] Operation not permitted)"),
+     SV, "the sandbox blocked an operation: starting programs or processes, network access, signalling "
+         "other processes, file locks and memory files are not allowed (PermissionError: [Errno 1] Operation not "
+         "permitted)"),
     # a class merely named like a builtin is not one: no sandbox verdict for a forged MemoryError
     (_error("MemoryError", "fake", bases=("Exception", "BaseException")), None, RTE, "raised MemoryError: fake"),
     # the child's harness refused the value: the refusal fact decides, whatever the message says

@@ -26,7 +26,8 @@ def _fit_predict(x_train, train_labels, x_test, num_classes, l2, penalise_bias=F
 
 def _result(scores, test_labels, axis=1):
     predictions = scores.argmax(axis=axis).astype(np.int64)
-    accuracy = float(np.mean(predictions == test_labels)) if predictions.shape == test_labels.shape else 0.0
+    # argmax over samples gives num_classes predictions: compared with as many labels, as such code does
+    accuracy = float(np.mean(predictions == test_labels[:len(predictions)]))
     return {"predictions": predictions, "accuracy": accuracy}
 
 
@@ -69,3 +70,20 @@ def argmax_over_samples(train_features, train_labels, test_features, test_labels
     mean, std = _stats(train_features.astype(np.float64))
     scores = _fit_predict((train_features - mean) / std, train_labels, (test_features - mean) / std, num_classes, l2)
     return _result(scores, test_labels, axis=0)
+
+
+def no_intercept(train_features, train_labels, test_features, test_labels, num_classes, l2):
+    # ridge without an intercept (sklearn's Ridge(fit_intercept=False)): scores X_test W, no b
+    mean, std = _stats(train_features.astype(np.float64))
+    x = (train_features - mean) / std
+    targets = np.eye(num_classes)[train_labels]
+    w = np.linalg.solve(x.T @ x + l2 * np.eye(x.shape[1]), x.T @ targets)
+    return _result((test_features - mean) / std @ w, test_labels)
+
+
+def sample_std(train_features, train_labels, test_features, test_labels, num_classes, l2):
+    train = train_features.astype(np.float64)
+    std = train.std(axis=0, ddof=1) if len(train) > 1 else np.zeros(train.shape[1])
+    mean, std = train.mean(axis=0), np.where(std == 0, 1.0, std)
+    scores = _fit_predict((train - mean) / std, train_labels, (test_features - mean) / std, num_classes, l2)
+    return _result(scores, test_labels)

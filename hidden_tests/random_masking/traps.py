@@ -56,7 +56,6 @@ def gathered_along_features(x, mask_ratio, noise):
 
 
 def ids_restore_is_ids_shuffle(x, mask_ratio, noise):
+    # MAE unshuffles the mask with ids_restore: with ids_shuffle in its place the mask is wrong too
     ids_shuffle = torch.argsort(noise, dim=1)
-    out = _masking(x, _len_keep(x, mask_ratio), ids_shuffle, torch.argsort(ids_shuffle, dim=1))
-    out["ids_restore"] = ids_shuffle
-    return out
+    return _masking(x, _len_keep(x, mask_ratio), ids_shuffle, ids_shuffle)

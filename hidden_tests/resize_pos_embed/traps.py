@@ -81,3 +81,13 @@ def class_row_dropped(pos_embed, old_grid, new_grid):
 def class_row_last(pos_embed, old_grid, new_grid):
     cls, grid, gh, gw, nh, nw = _split(pos_embed, old_grid, new_grid)
     return torch.cat([_resize(grid, gh, gw, nh, nw, align_corners=False), cls], dim=1)
+
+
+def same_count_shortcut(pos_embed, old_grid, new_grid):
+    # the shortcut of HF's interpolate_pos_encoding (and older timm): nothing to do when the
+    # number of patches is unchanged, whatever the grid's shape
+    (gh, gw), (nh, nw) = old_grid, new_grid
+    if gh * gw == nh * nw:
+        return pos_embed
+    cls, grid, gh, gw, nh, nw = _split(pos_embed, old_grid, new_grid)
+    return torch.cat([cls, _resize(grid, gh, gw, nh, nw, align_corners=False)], dim=1)

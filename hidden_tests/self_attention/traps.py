@@ -61,3 +61,17 @@ def positions_added(x, w_q, w_k, w_v):
     table[:, 1::2] = torch.cos(position * frequency)[:, : d // 2]
     q, k, v = _qkv(x + table.to(x.dtype), w_q, w_k, w_v)
     return _attend(q @ k.transpose(1, 2) / math.sqrt(q.shape[-1]), v)
+
+
+def softmax_in_float32(x, w_q, w_k, w_v):
+    # Hugging Face's eager attention: softmax(..., dtype=torch.float32).to(query.dtype)
+    q, k, v = _qkv(x, w_q, w_k, w_v)
+    scores = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
+    weights = torch.softmax(scores, dim=-1, dtype=torch.float32).to(x.dtype)
+    return {"output": weights @ v, "weights": weights}
+
+
+def float32_internals(x, w_q, w_k, w_v):
+    q, k, v = _qkv(x.float(), w_q.float(), w_k.float(), w_v.float())
+    weights = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(q.shape[-1]), dim=-1)
+    return {"output": (weights @ v).to(x.dtype), "weights": weights.to(x.dtype)}

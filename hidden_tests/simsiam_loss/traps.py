@@ -44,3 +44,13 @@ def one_term(p1, p2, z1, z2):
 
 def terms_added(p1, p2, z1, z2):
     return (_d(p1, z2) + _d(p2, z1)).to(p1.dtype)
+
+
+def byol_form(p1, p2, z1, z2):
+    # BYOL's regression loss, 2 - 2 cos (the squared distance of unit vectors), halved per term
+    return ((2 + 2 * _d(p1, z2)) / 2 + (2 + 2 * _d(p2, z1)) / 2).to(p1.dtype)
+
+
+def byol_form_summed(p1, p2, z1, z2):
+    # BYOL's loss_one + loss_two, each the mean of 2 - 2 cos
+    return ((2 + 2 * _d(p1, z2)) + (2 + 2 * _d(p2, z1))).to(p1.dtype)

@@ -48,3 +48,14 @@ def class_row_at_origin(grid_height, grid_width, dim, cls_token=False):
 
 def omega_i_over_d(grid_height, grid_width, dim, cls_token=False):
     return _table(grid_height, grid_width, dim, cls_token, exponent_over=dim // 2)
+
+
+def rescaled_to_base_grid(grid_height, grid_width, dim, cls_token=False, base_size=16):
+    # diffusers' get_2d_sincos_pos_embed: positions arange(g) / (g / base_size), so every grid spans 0..16
+    n = np.arange(grid_height * grid_width)
+    rows = (n // grid_width) / (grid_height / base_size)
+    cols = (n % grid_width) / (grid_width / base_size)
+    table = np.concatenate([_emb1d(dim // 2, cols), _emb1d(dim // 2, rows)], axis=1)
+    if cls_token:
+        table = np.concatenate([np.zeros((1, dim)), table], axis=0)
+    return table

@@ -38,3 +38,21 @@ def positions_from_one(num_positions, dim, base=10000.0):
 def float32_table(num_positions, dim, base=10000.0):
     angle = _angles(num_positions, dim, base).astype(np.float32)
     return _interleave(np.sin(angle), np.cos(angle))
+
+
+def _t2t_angles(num_positions, dim, base):
+    # tensor2tensor's get_timing_signal_1d: log_timescale_increment = log(base) / (num_timescales - 1)
+    half = dim // 2
+    increment = np.log(float(base)) / max(half - 1, 1)
+    inv_timescales = np.exp(np.arange(half, dtype=np.float64) * -increment)
+    return np.arange(num_positions, dtype=np.float64)[:, None] * inv_timescales[None, :]
+
+
+def timescales_over_half_minus_one(num_positions, dim, base=10000.0):
+    angle = _t2t_angles(num_positions, dim, base)
+    return _interleave(np.sin(angle), np.cos(angle))
+
+
+def tensor2tensor_timing_signal(num_positions, dim, base=10000.0):
+    angle = _t2t_angles(num_positions, dim, base)
+    return np.concatenate([np.sin(angle), np.cos(angle)], axis=1)

@@ -89,3 +89,28 @@ def tanh_gelu(x, params, num_heads):
 
 def softmax_over_queries(x, params, num_heads):
     return _block(x, params, num_heads, softmax_dim=-2)
+
+
+def quick_gelu(x, params, num_heads):
+    # OpenAI CLIP's QuickGELU, x * sigmoid(1.702 x), instead of the exact GELU
+    h = x + _mha(_ln(x, params, 1), params, num_heads)
+    hidden = F.linear(_ln(h, params, 2), params["fc1_weight"], params["fc1_bias"])
+    hidden = hidden * torch.sigmoid(1.702 * hidden)
+    return h + F.linear(hidden, params["fc2_weight"], params["fc2_bias"])
+
+
+def qkv_without_bias(x, params, num_heads):
+    # timm's default qkv_bias=False (and vit-pytorch's to_qkv bias=False): qkv_bias left out
+    return _block(x, {**params, "qkv_bias": torch.zeros_like(params["qkv_bias"])}, num_heads)
+
+
+def layer_norm_default_eps(x, params, num_heads):
+    def ln(y, p, i):
+        return F.layer_norm(y, y.shape[-1:], p[f"ln{i}_weight"], p[f"ln{i}_bias"], eps=1e-5)
+    b, t, d = x.shape
+    h = x + _mha(ln(x, params, 1), params, num_heads)
+    return h + _mlp(ln(h, params, 2), params)
+
+
+def float32_internals(x, params, num_heads):
+    return _block(x.float(), {k: v.float() for k, v in params.items()}, num_heads).to(x.dtype)

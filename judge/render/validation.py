@@ -15,8 +15,17 @@ def validation_lines(checked: ProblemValidation, verbose: bool = False) -> list[
             lines.append([(f"  WARN  {d.aspect}: {d.message}", "yellow")])
         elif verbose:
             lines.append([(f"  ok    {d.aspect}: {d.message}", None)])
+    if verbose:
+        for n in checked.naming:
+            said = (f"named {n.mistake} ({'a trap' if n.known else 'a generic diagnosis'})" if n.mistake
+                    else f"caught by the check {n.check}" if n.check else "not named")
+            lines.append([(f"  ok    {checked.problem}.naming.{n.submission}: {said}", None)])
+    for n in checked.misnamed:
+        lines.append([(f"  WARN  {checked.problem}.naming.{n.submission}: named {n.mistake}, "
+                       f"but the file is named after the trap {n.expected_trap}", "yellow")])
     status = "valid" if checked.ok else "INVALID"
     counts = f"{len(checked.errors)} error(s), {len(checked.warnings)} warning(s)"
-    lines.append([(f"{checked.problem}: {status} ({counts}, {checked.seconds:.1f} s)",
+    named = f"; {checked.named} of {len(checked.naming)} known wrong submissions named" if checked.naming else ""
+    lines.append([(f"{checked.problem}: {status} ({counts}, {checked.seconds:.1f} s){named}",
                    "green" if checked.ok else "red")])
     return lines

@@ -13,7 +13,9 @@ reach only while no Python-level path leads to them; the paths are the ones CPyt
   `ctypes.addressof`, foreign calls such as `ctypes.memmove`...);
 - the judge's classes, and torch's, changed in place (`object.__setattr__`/`__delattr__` on a
   class whose module is judge's or torch's): the harness constructs its records with them;
-- the judge's own modules imported afresh (the worker removes them from `sys.modules` first).
+- a judge module imported afresh by the submission's code (the judge's own lazy imports are its
+  own). The modules already loaded stay importable: nothing the harness calls looks a name up in
+  them (`judge.harness` binds private copies, and the judge's classes are made immutable here).
 
 The standard library's own uses that hand no frame out are allowed: `collections.namedtuple`,
 `typing` and `enum` read their caller's module name; `traceback` turns a traceback or the
@@ -30,13 +32,15 @@ not audited (numpy's `__array_interface__` at an `id()` address), and module att
 """
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
 import sysconfig
 from pathlib import Path
 
-# The exit status of a run the hook ended (see judge.verdicts).
-VIOLATION_EXIT = 86
+from judge.contract import VIOLATION_EXIT
+
+IMMUTABLE_TYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE (CPython 3.10 and later)
 
 _ALWAYS = frozenset({"sys._current_frames", "sys._current_exceptions", "gc.get_objects", "gc.get_referrers",
                      "gc.get_referents", "sys.settrace", "sys.setprofile"})
@@ -58,6 +62,8 @@ def install() -> None:
     stdlib = Path(sysconfig.get_paths()["stdlib"]).resolve()
     getframe_callers = frozenset((str(stdlib / name), function) for name, function in _GETFRAME_CALLERS)
     traceback_file = str(stdlib / "traceback.py")
+    judge_dir = str(Path(__file__).resolve().parents[1]) + os.sep
+    import_machinery = ("<frozen importlib", str(stdlib / "importlib") + os.sep)
     # Everything the hook uses is bound here: a submission rebinding os.write or sys._getframe
     # changes nothing it calls.
     getframe, write, leave = sys._getframe, os.write, os._exit
@@ -103,7 +109,11 @@ def install() -> None:
         elif event == "import":
             name = args[0] if args else ""
             if type_type(name) is str_type and name.partition(".")[0] == "judge":
-                end(event, f"({name})")
+                importer = getframe(0).f_back
+                while importer is not None and importer.f_code.co_filename.startswith(import_machinery):
+                    importer = importer.f_back
+                if importer is None or not importer.f_code.co_filename.startswith(judge_dir):
+                    end(event, f"({name})")  # the judge's own lazy imports (its experiments) are its own
         elif event in _ALWAYS or event.startswith("ctypes."):
             end(event, "")
 
@@ -111,7 +121,35 @@ def install() -> None:
     sys.addaudithook(hook)
 
 
-def forget_judge_modules() -> None:
-    """Remove the judge's modules from sys.modules: what runs from now on holds its own references."""
-    for name in [n for n in sys.modules if n == "judge" or n.startswith("judge.")]:
-        del sys.modules[name]
+def freeze_classes() -> int:
+    """Make the classes the harness builds and reads its records with immutable, as CPython's own are.
+
+    Assigning a class attribute (`ErrorInfo.is_a = ...`, `torch.Tensor.dtype = property(...)`) is not
+    audited, and every class can be found without frames or gc (`object.__subclasses__()`); an
+    immutable type refuses every assignment (TypeError). Done with ctypes, before the hook forbids
+    it: the judge's classes, torch's Tensor and Parameter, the socket class. Returns how many.
+    """
+    offset = _flags_offset()
+    if offset is None:
+        return 0
+    classes = [obj for name, module in list(sys.modules.items()) if name.partition(".")[0] == "judge"
+               for obj in list(vars(module).values()) if isinstance(obj, type) and obj.__module__ == name]
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        classes += [torch.Tensor, torch.nn.Parameter]
+    socket = sys.modules.get("socket")
+    if socket is not None:
+        classes.append(socket.socket)
+    for cls in classes:
+        flags = ctypes.c_ulong.from_address(id(cls) + offset)
+        flags.value |= IMMUTABLE_TYPE
+    return len(classes)
+
+
+def _flags_offset() -> int | None:
+    """Where a type object keeps its flags: found by matching `__flags__` of a few types."""
+    probes = (int, type, object, dict, property)
+    for offset in range(0, 512, 8):
+        if all(ctypes.c_ulong.from_address(id(t) + offset).value == t.__flags__ for t in probes):
+            return offset
+    return None

@@ -464,6 +464,17 @@ class _Drive:
         """How long the call in progress ran on the judge's clock: until the kill, else until now."""
         return ((self.stopped_at or time.monotonic()) - self.call_started) * 1000
 
+    @staticmethod
+    def _peak_kb(record: dict) -> int:
+        """Peak memory: what the worker's resident size grew by; when the memory cgroup's OOM killer
+        ended it, the group's peak, which counts what resident memory misses (memfd, shm, tmpfs pages).
+        Not otherwise: the group also counts page cache the run read in, which the kernel reclaims
+        before it kills, and would make a run stopped for time look like one stopped for memory."""
+        rss = max(0, int(record.get("maxrss_kb", 0)) - int(record.get("baseline_kb", 0)))
+        if int(record.get("oom_kills", 0)) > 0:
+            return max(rss, int(record.get("group_peak_kb", 0)))
+        return rss
+
     def _death(self) -> Death:
         """The facts of this worker's end: the judge's kill, and the monitor's record (trusted: the
         monitor is the judge's own process, forked before the worker)."""
@@ -473,9 +484,7 @@ class _Drive:
         return Death(kill=kill, detail=detail,
                      exit_code=os.WEXITSTATUS(status) if status is not None and not os.WIFSIGNALED(status) else None,
                      signal=os.WTERMSIG(status) if status is not None and os.WIFSIGNALED(status) else None,
-                     # The memory cgroup's peak counts what resident memory misses (memfd, shm, tmpfs pages).
-                     peak_memory_kb=max(0, int(record.get("maxrss_kb", 0)) - int(record.get("baseline_kb", 0)),
-                                        int(record.get("group_peak_kb", 0))),
+                     peak_memory_kb=self._peak_kb(record),
                      cpu_s=float(record.get("cpu_s", 0.0)))
 
 

@@ -19,11 +19,12 @@ import sys
 import termios
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 from judge import harness, wire
 from judge.contract import Limits, Refusal
 from judge.execute import Call, ErrorInfo, describe_error, register_source
-from judge.sandbox import cgroups, channel, isolation
+from judge.sandbox import audit, cgroups, channel, isolation
 from judge.wording import a as article
 
 from judge.sandbox.channel import DONE, LOAD_ERROR, LOADED, READY, REQUEST, RESULT
@@ -68,33 +69,45 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     isolation.apply_all(ctx)
     _set_threads(limits.threads)
     bound = harness.bind()
-    send, dumps = channel.send_frame, json.dumps  # bound too: the submission may rebind the module's names
+    # Everything the loop below calls is bound now, with private globals: the submission may rebind
+    # any module's names, the judge's included (issue 10, class 2; issue 21, class 4).
+    send, = harness.private((channel.send_frame,))
+    dumps = bound.json.dumps
+    load, flush, drained, encode, close_channels = harness.private(
+        (_load, _flush, _drained, _encode, _close_channels),
+        {"describe_error": bound.execute.describe_error, "register_source": bound.execute.register_source,
+         "json": bound.json, "channel": SimpleNamespace(send_frame=send)})
+    run_call, describe, observing = bound.execute.run_call, bound.execute.describe_error, bound.execute.observing
+    Observation, filename, pairs = bound.execute.Observation, request["filename"], list(zip(indices, calls))
     send(sock, READY, dumps({"active": ctx.active, "failed": ctx.failed}).encode())
-    fn = _load(sock, request["source"], request["filename"], request["entry_point"])
+    if "audit hook" in ctx.active:
+        audit.freeze_classes()
+        audit.install()  # from here on, no frame, gc, tracing or ctypes: see judge.sandbox.audit
+    fn = load(sock, request["source"], filename, request["entry_point"])
     if fn is None:
         return
-    _flush()  # what it printed while loading is not the first call's output
-    _drained()
+    flush()  # what it printed while loading is not the first call's output
+    drained()
     send(sock, LOADED)
-    run_call, describe = bound.execute.run_call, bound.execute.describe_error
-    for index, call in zip(indices, calls):
+    for index, call in pairs:
         try:
-            observation = run_call(fn, call, request["filename"])
+            observation = run_call(fn, call, filename)
         except BaseException as exc:  # SystemExit, KeyboardInterrupt from the submission
-            observation = bound.execute.Observation(error=describe(exc, request["filename"]))
-        _flush()
-        _drained()
-        refusal, body = _encode(bound, observation, limits.result_bytes)
+            observation = Observation(error=describe(exc, filename))
+        flush()
+        drained()
+        refusal, body = observing(lambda: encode(bound, observation, limits.result_bytes))
         header = {"index": index} if refusal is None else {"index": index, "refusal": refusal}
         send(sock, RESULT, dumps(header).encode() + b"\n" + body)
     send(sock, DONE)
-    _close_channels(sock, out_fd)
+    close_channels(sock, out_fd)
 
 
 def _close_channels(sock: socket.socket, out_fd: int) -> None:
     """Close what the judge reads, so it need not wait for this process's exit (unmapping a
     torch-sized address space takes milliseconds). A descriptor the submission duplicated stays
-    open until the exit, and the judge reads it until then."""
+    open until the exit; the judge stops reading output at DONE and kills a worker that still
+    holds its channel after a short grace (runner.DONE_GRACE_S)."""
     _flush()
     sock.close()
     for fd in {1, 2, out_fd}:

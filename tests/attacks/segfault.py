@@ -1,7 +1,12 @@
-"""Crash the interpreter with a segmentation fault."""
-import ctypes
+"""Crash the interpreter with a segmentation fault (reading address 8 through numpy's array interface:
+ctypes, the usual way, ends the run at the audit hook first)."""
+import numpy as np
+
+
+class _Null:
+    __array_interface__ = {"shape": (1,), "typestr": "|u1", "data": (8, True), "version": 3}
 
 
 def double(x):
-    ctypes.string_at(0)
+    print(np.asarray(_Null())[0])
     return x * 2

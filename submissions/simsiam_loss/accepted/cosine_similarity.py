@@ -1,4 +1,4 @@
-"""F.cosine_similarity clamps the product of the norms at eps = 1e-8: rows with tiny norms lose their cosine."""
+"""F.cosine_similarity clamps each norm at eps = 1e-8: the same cosines as F.normalize on every row the tests use."""
 import torch.nn.functional as F
 
 

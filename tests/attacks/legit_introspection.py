@@ -1,0 +1,35 @@
+"""Issue 21, class 4: what learners' code does that looks like introspection but hands no frame out.
+
+namedtuple, typing, enum and dataclasses read their caller's module name; traceback formats an
+exception it caught; inspect reads signatures. All of it must pass (accepted).
+"""
+import collections
+import dataclasses
+import enum
+import inspect
+import traceback
+import typing
+
+Pair = collections.namedtuple("Pair", "a b")
+T = typing.TypeVar("T")
+Colour = enum.Enum("Colour", "red green")
+
+
+@dataclasses.dataclass
+class Box:
+    value: int
+
+
+class Point(typing.NamedTuple):
+    x: int
+
+
+def double(x):
+    try:
+        {}["missing"]
+    except KeyError:
+        text = traceback.format_exc()
+        assert "KeyError" in text
+    assert list(inspect.signature(double).parameters) == ["x"]
+    assert Pair(1, 2).b == 2 and Colour.red.value == 1 and Box(3).value == 3 and Point(1).x == 1
+    return x * 2

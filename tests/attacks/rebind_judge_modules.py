@@ -1,0 +1,18 @@
+"""Issue 21, class 4: import the judge's modules loaded before it and rebind what the harness uses.
+
+They are importable; the harness calls private copies of their functions (and json's), so
+rebinding them changes nothing: the wrong answer (3x) stays wrong.
+"""
+import judge.execute
+import judge.wire
+
+judge.execute.run_call = lambda fn, call, filename: None
+judge.execute.observation_plain = lambda observation: {"forged": True}
+judge.wire.encode = lambda *args, **kwargs: b"forged"
+import json
+
+json.JSONEncoder = None  # json.dumps looks it up on every call; the harness's encoder does not
+
+
+def double(x):
+    return x * 3

@@ -1,0 +1,33 @@
+"""Hugging Face's ViTPatchEmbeddings.num_patches used as the sequence length: the class token left out.
+
+Adapted from: huggingface/transformers, src/transformers/models/vit/modeling_vit.py (ViTPatchEmbeddings: num_patches = (H // p) * (W // p))
+expect: wrong_answer
+mistake: no_class_token
+"""
+
+def _pair(v, name):
+    if isinstance(v, bool):
+        raise ValueError(f"{name} must be an int or a pair of ints")
+    if isinstance(v, int):
+        v = (v, v)
+    if not isinstance(v, (tuple, list)) or len(v) != 2 or any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in v):
+        raise ValueError(f"{name} must be a positive int or a pair of positive ints")
+    return tuple(v)
+
+
+def _positive(v, name):
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        raise ValueError(f"{name} must be a positive int")
+
+
+def vit_cost(image_size, patch_size, channels, dim):
+    (h, w), (ph, pw) = _pair(image_size, "image_size"), _pair(patch_size, "patch_size")
+    _positive(channels, "channels")
+    _positive(dim, "dim")
+    if h % ph or w % pw:
+        raise ValueError("the patch does not divide the image")
+    num_patches = (h // ph) * (w // pw)
+    seq = num_patches
+    return {"num_patches": num_patches, "num_tokens": seq, "patch_dim": channels * ph * pw,
+            "embed_macs": num_patches * channels * ph * pw * dim, "attention_macs": 2 * seq * seq * dim,
+            "mlp_macs": 8 * seq * dim * dim}
