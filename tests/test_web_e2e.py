@@ -344,6 +344,12 @@ def test_a_unit_page_takes_answers(page, served, shots):
     other.locator("input[value=a]").check()
     other.locator("button").click()
     other.locator(".feedback.bad").wait_for()
+    first = other.locator(".feedback").inner_text()
+    assert "not quite: you answered a; try once more" in first and "permutation" not in first
+    other.locator("input[value=a]").check()
+    other.locator("button").click()
+    page.wait_for_function("document.querySelector('form.question[data-question=why] .feedback')"
+                           ".textContent.includes('permutation')")
     assert "not quite: you answered a; the answer is b) attention is permutation-equivariant" in \
         other.locator(".feedback").inner_text()
     page.screenshot(path=str(shots / "unit.png"), full_page=True)

@@ -5,5 +5,7 @@ A thin face over `judge.session.Judge`: `api` takes submissions over HTTP,
 `queue` hands submission ids to workers (Dramatiq over Redis, or an in-process
 pool when there is no Redis), `worker` judges them with one warm `Judge` per
 process, and `reaper` re-enqueues what a lost worker or a lost message left
-behind. Its dependencies are the `service` extra: `pip install -e '.[service]'`.
+behind. `storage` also shares the judging fairly between accounts and bounds
+each account's queued work; `gradebook` and `similarity` are the instructors'
+views of a course; `commands` is the `judge service` CLI. Its dependencies are the `service` extra: `pip install -e '.[service]'`.
 """

@@ -226,8 +226,10 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
         taken = judge.tutor.answer(unit, question.id, text)
         if taken.verdict.unreadable:
             return _error(400, f"cannot read {text!r}: {taken.verdict.unreadable}")
-        return JSONResponse({"right": taken.right, "answer": taken.verdict.answer, "expected": question.expected(),
-                             "reveal": taken.reveal, "explanation": question.explanation,
+        # The right answer and its explanation leave the server only once they may be shown (the
+        # tutor's one retry): a page that merely hid them would give them to anyone who reads the reply.
+        shown = {"expected": question.expected(), "explanation": question.explanation} if taken.reveal else {}
+        return JSONResponse({"right": taken.right, "answer": taken.verdict.answer, "reveal": taken.reveal, **shown,
                              "warning": taken.warning, "standing": _standing_text(taken.standing)})
 
     return app

@@ -448,8 +448,11 @@ function setupUnit() {
       if (!response.ok) { out.className = "feedback bad"; out.textContent = await errorText(response); return; }
       const result = await response.json();
       out.className = `feedback ${result.right ? "ok" : "bad"}`;
-      out.replaceChildren(el("strong", {}, result.right ? "✓ right" : `✗ not quite: you answered ${result.answer}; ` +
-        `the answer is ${result.expected}`), result.explanation ? el("div", { class: "explanation" }, result.explanation) : null);
+      const verdict = result.right ? "✓ right"
+        : result.reveal ? `✗ not quite: you answered ${result.answer}; the answer is ${result.expected}`
+        : `✗ not quite: you answered ${result.answer}; try once more before the answer is shown`;
+      out.replaceChildren(el("strong", {}, verdict));
+      if (result.reveal && result.explanation) out.append(el("div", { class: "explanation" }, result.explanation));
       const standing = document.getElementById("unit-standing");
       if (standing && result.standing) standing.textContent = result.standing;
     });
