@@ -18,8 +18,9 @@ log = logging.getLogger("judge.service.queue")
 
 QUEUE_NAME = "judge"
 ACTOR_NAME = "judge_submission"
-# Redis' unacknowledged messages of a dead consumer go back to the queue after this long; the
-# reaper catches the rest (the database, not Redis, says what is unfinished).
+# A dead consumer's unacknowledged messages may go back to the queue after this long, but only when
+# Dramatiq's occasional sweep (one command in a thousand) runs; the reaper does not wait for it: it
+# counts the turns waiting against the database's queued submissions (judge/service/reaper.py).
 HEARTBEAT_TIMEOUT_MS = 15_000
 
 
@@ -27,8 +28,9 @@ class Queue(Protocol):
     def enqueue(self, submission_id: str) -> bool:
         """Hand the id on; False when it could not be (the reaper will try again)."""
 
-    def held(self) -> int | None:
-        """Messages the queue holds, delivered or not, until their judging ends; None if it cannot say."""
+    def waiting(self) -> int | None:
+        """Messages not yet taken by a worker; None if it cannot say. (A taken one is in use, or lost
+        with its worker: only the database can tell, so the reaper counts these against it.)"""
 
     def close(self) -> None: ...
 
@@ -39,7 +41,7 @@ class LocalPool:
     def __init__(self, process: Callable[[str], object], threads: int):
         self._process = process
         self._ids: stdqueue.SimpleQueue[str | None] = stdqueue.SimpleQueue()
-        self._held = 0
+        self._waiting = 0
         self._lock = threading.Lock()
         self._threads = [threading.Thread(target=self._run, name=f"judge-pool-{i}", daemon=True)
                          for i in range(max(1, threads))]
@@ -48,23 +50,22 @@ class LocalPool:
 
     def enqueue(self, submission_id: str) -> bool:
         with self._lock:
-            self._held += 1
+            self._waiting += 1
         self._ids.put(submission_id)
         return True
 
-    def held(self) -> int:
+    def waiting(self) -> int:
         with self._lock:
-            return self._held
+            return self._waiting
 
     def _run(self) -> None:
         while (submission_id := self._ids.get()) is not None:
+            with self._lock:
+                self._waiting -= 1
             try:
                 self._process(submission_id)
             except Exception:  # one failure must not stop the pool; the reaper retries the submission
                 log.exception("judging %s failed", submission_id)
-            finally:
-                with self._lock:
-                    self._held -= 1
 
     def close(self) -> None:
         for _ in self._threads:
@@ -106,13 +107,17 @@ class RedisQueue:
             log.warning("could not enqueue %s (%s); the reaper will", submission_id, exc)
             return False
 
-    def held(self) -> int | None:
-        """Messages in Redis not yet acknowledged: waiting, delivered or delayed for a retry."""
+    def waiting(self) -> int | None:
+        """Messages in Redis that no worker has fetched: the queue's list and its retries' list.
+
+        Not the messages fetched and unacknowledged (Dramatiq's `.msgs` hash): those of a killed
+        worker, or of a consumer that lost its connection, stay there though no one will judge them.
+        """
         import redis
 
-        keys = [f"{self.broker.namespace}:{QUEUE_NAME}.msgs", f"{self.broker.namespace}:{QUEUE_NAME}.DQ.msgs"]
+        keys = [f"{self.broker.namespace}:{QUEUE_NAME}", f"{self.broker.namespace}:{QUEUE_NAME}.DQ"]
         try:
-            return sum(self.broker.client.hlen(key) for key in keys)
+            return sum(self.broker.client.llen(key) for key in keys)
         except (redis.RedisError, OSError):
             return None
 

@@ -1,10 +1,16 @@
 """The reaper: enqueue again what a dead worker or a lost message left unfinished.
 
-A worker killed mid-judging leaves its submission "running" past its lease; a
-Redis restart loses queued messages (seen as the queue holding fewer messages
-than the database has unfinished submissions). Every `reap_every_s` the reaper asks the
-database (`Store.stale`) and enqueues those ids again. Running it in several
-places at once is harmless: a duplicate id is skipped by `Store.claim`.
+A message is a turn to judge, not an order (`Processor.process` claims the
+fairest queued submission), so every queued submission needs one turn waiting.
+Turns get lost: a worker killed mid-judging leaves its submission "running" past
+its lease and takes the messages it had fetched ahead with it; a consumer that
+loses its Redis connection drops what it had fetched; a Redis restart loses
+them all. Redis' own bookkeeping cannot tell these apart from live ones (a lost
+turn stays "unacknowledged" until Dramatiq happens to sweep it up), so the reaper
+counts: every `reap_every_s` it re-sends each expired lease, and when fewer turns
+wait in the queue than the database has queued submissions, that many turns for
+the ones queued longest. A turn too many costs one query that finds nothing to
+claim; running the reaper in several places at once is as harmless.
 """
 from __future__ import annotations
 
@@ -21,16 +27,17 @@ log = logging.getLogger("judge.service.reaper")
 def reap_once(store: Store, queue: Queue, config: ServiceConfig) -> int:
     """Enqueue again what needs it; how many ids were sent.
 
-    Queued submissions are re-sent only when the queue holds fewer messages than there are
-    unfinished submissions (e.g. Redis restarted empty): re-sending a long but intact backlog
-    every `requeue_after_s` would only make work for the workers.
+    Queued submissions are re-sent only for the turns missing from the queue, and only once they
+    have waited `requeue_after_s`: a long but intact backlog gets nothing (its turns wait in
+    the queue), and a worker's few fetched-ahead turns cost at most as many spare ones.
     """
-    held = queue.held()
-    messages_lost = held is None or held < store.unfinished()
-    ids = store.stale(config.requeue_after_s if messages_lost else None)
+    waiting = queue.waiting()        # read first: a turn taken in between then shows as queued work done
+    missing = None if waiting is None else max(0, store.queued() - waiting)
+    ids = store.stale(config.requeue_after_s, queued_limit=missing)
     sent = sum(queue.enqueue(i) for i in ids)
     if ids:
-        log.info("re-enqueued %d of %d unfinished submissions", sent, len(ids))
+        log.info("re-enqueued %d of %d submissions (expired leases, or turns missing from the queue)",
+                 sent, len(ids))
     return len(ids)
 
 

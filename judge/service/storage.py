@@ -341,23 +341,32 @@ class Store:
                                     + case((row.verdict != verdict, 1), else_=0)))
             return False
 
-    def stale(self, requeue_after_s: float | None) -> list[str]:
-        """Submissions to enqueue again: running past their lease, or queued and unclaimed too long.
+    def stale(self, requeue_after_s: float, queued_limit: int | None = None) -> list[str]:
+        """Submissions to enqueue again: every one running past its lease, and at most `queued_limit`
+        (None: all) of those queued and unclaimed for `requeue_after_s`, oldest first.
 
-        `requeue_after_s=None` leaves queued ones alone (their messages are known to be safe). Each
-        is stamped as queued now, so the next sweep leaves it alone for another `requeue_after_s`.
+        Each is stamped as queued now, so the next sweep leaves it alone for another `requeue_after_s`.
         """
         now = time.time()
-        lost = (SubmissionRow.status == RUNNING) & (SubmissionRow.deadline < now)
-        if requeue_after_s is not None:
-            lost = or_(lost, (SubmissionRow.status == QUEUED) & (SubmissionRow.queued_at < now - requeue_after_s))
+        expired = (SubmissionRow.status == RUNNING) & (SubmissionRow.deadline < now)
+        waited = (SubmissionRow.status == QUEUED) & (SubmissionRow.queued_at < now - requeue_after_s)
         with Session(self.engine) as session, session.begin():
-            ids = list(session.scalars(select(SubmissionRow.id).where(lost).limit(1000)))
+            ids = list(session.scalars(select(SubmissionRow.id).where(expired).limit(1000)))
+            if queued_limit is None or queued_limit > 0:
+                ids += session.scalars(select(SubmissionRow.id).where(waited)
+                                       .order_by(SubmissionRow.queued_at, SubmissionRow.created_at, SubmissionRow.id)
+                                       .limit(min(1000, 1000 if queued_limit is None else queued_limit)))
             if ids:
-                # Running ones go back to queued; the lease check repeats so a just-renewed claim is left alone.
-                session.execute(update(SubmissionRow).where(SubmissionRow.id.in_(ids), lost)
+                # Running ones go back to queued; the checks repeat so a just-renewed claim is left alone.
+                session.execute(update(SubmissionRow).where(SubmissionRow.id.in_(ids), or_(expired, waited))
                                 .values(status=QUEUED, queued_at=now))
         return ids
+
+    def queued(self) -> int:
+        """Submissions waiting for a worker to claim them (each needs a message, a turn, to be)."""
+        with Session(self.engine) as session:
+            return session.scalar(select(func.count()).select_from(SubmissionRow)
+                                  .where(SubmissionRow.status == QUEUED))
 
     def unfinished(self) -> int:
         with Session(self.engine) as session:

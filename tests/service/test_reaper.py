@@ -1,4 +1,4 @@
-"""The reaper re-sends expired leases always, and queued work only when the queue has lost messages."""
+"""The reaper re-sends expired leases always, and queued work only for the turns missing from the queue."""
 from __future__ import annotations
 
 import pytest
@@ -13,7 +13,7 @@ from judge.service.storage import Store
 
 
 class Held:
-    """A queue holding `count` messages, recording what it is sent."""
+    """A queue with `count` messages waiting, recording what it is sent."""
 
     def __init__(self, count: int | None):
         self.count, self.sent = count, []
@@ -22,7 +22,7 @@ class Held:
         self.sent.append(submission_id)
         return True
 
-    def held(self) -> int | None:
+    def waiting(self) -> int | None:
         return self.count
 
     def close(self) -> None:
@@ -45,6 +45,21 @@ def test_an_expired_lease_is_sent_again_even_when_the_queue_is_intact(tmp_path):
     queue = Held(count=2)                        # both messages still in Redis
     assert reap_once(store, queue, config) == 1
     assert queue.sent == [running]
+
+
+def test_turns_missing_from_the_queue_are_sent_for_the_longest_queued_only(tmp_path):
+    config, store, user = _setup(tmp_path)
+    ids = store.create(user, [("p", str(i)) for i in range(5)])
+    time.sleep(0.1)
+    # Five queued, three turns waiting: a killed worker took two it had fetched ahead.
+    queue = Held(count=3)
+    assert reap_once(store, queue, config) == 2 and set(queue.sent) < set(ids)
+    # Sent, and stamped: the next sweep, with the turns back in the queue, sends nothing more.
+    queue = Held(count=5)
+    assert reap_once(store, queue, config) == 0 and queue.sent == []
+    # An intact backlog (as many turns waiting as queued) gets nothing, however long it waits.
+    time.sleep(0.1)
+    assert reap_once(store, Held(count=5), config) == 0
 
 
 def test_queued_work_is_sent_again_when_the_queue_lost_its_messages(tmp_path):

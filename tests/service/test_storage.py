@@ -85,11 +85,26 @@ def test_stale_finds_expired_leases_and_long_queued_work_once(store):
     store.claim(expired, "dead", lease_s=0.01)
     store.claim(fresh, "alive", lease_s=60)
     time.sleep(0.3)
+    assert store.queued() == 1
     assert sorted(store.stale(requeue_after_s=0.2)) == sorted([expired, waiting])
     assert store.get(expired)[0].status == QUEUED             # back in the queue, claimable again
+    assert store.queued() == 2
     assert store.stale(requeue_after_s=0.2) == []             # stamped: not re-sent on the next sweep
     assert store.get(fresh)[0].status == RUNNING
     assert sorted(store.pending()) == sorted([fresh, expired, waiting])
+
+
+def test_stale_sends_at_most_the_queued_limit_oldest_first_and_every_expired_lease(store):
+    alice, *_ = _users(store)
+    *queued, expired = store.create(alice, [("p", str(i)) for i in range(4)])
+    store.claim(expired, "dead", lease_s=0.01)
+    time.sleep(0.3)
+    assert store.stale(requeue_after_s=0.2, queued_limit=0) == [expired]
+    two = store.stale(requeue_after_s=0.2, queued_limit=2)
+    assert len(two) == 2 and set(two) < set(queued)
+    # The one not sent has waited longest now; then those stamped by the sweeps, in their order.
+    [left] = set(queued) - set(two)
+    assert store.stale(requeue_after_s=0.0, queued_limit=5)[:2] == [left, expired]
 
 
 def test_learners_see_their_own_and_instructors_their_course(store):
