@@ -110,11 +110,30 @@ def test_a_body_sent_slowly_is_closed(server):
 def test_a_request_sent_at_a_normal_pace_and_keep_alive_are_served(server):
     port, token = server
     with _connect(port) as s:
+        s.settimeout(10)
         for _ in range(3):             # three requests on one connection, each well within the timeout
             s.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            s.settimeout(10)
-            assert s.recv(4096).startswith(b"HTTP/1.1 200")
+            assert _response(s).startswith(b"HTTP/1.1 200")
             time.sleep(0.2)
+
+
+def _response(s: socket.socket) -> bytes:
+    """One whole response: its head, then as many body bytes as its Content-Length says (a server may
+    send the two in separate writes, so one recv can end between them)."""
+    got = b""
+    while b"\r\n\r\n" not in got:
+        chunk = s.recv(4096)
+        assert chunk, f"the connection closed after {got!r}"
+        got += chunk
+    head, body = got.split(b"\r\n\r\n", 1)
+    length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                  if line.lower().startswith(b"content-length:"))
+    while len(body) < length:
+        chunk = s.recv(4096)
+        assert chunk, f"the connection closed after {got + body!r}"
+        body += chunk
+    assert len(body) == length, "more bytes than one response"
+    return head + b"\r\n\r\n" + body
 
 
 def test_connections_past_the_cap_are_503_and_closed(server):
