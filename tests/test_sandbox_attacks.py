@@ -120,6 +120,10 @@ EXPECTED = {
     "torch_function_mode": {WA},
     "torch_dispatch_mode": {WA, SV},    # entering a dispatch mode reads a frame (torch's own code)
     "legit_introspection": {AC},
+    # The trusted standard-library callers are told by code identity and intact names, not by name.
+    "forged_frame_caller": {SV},        # a function compiled under typing's file and _caller's name
+    "borrowed_code": {SV},              # traceback's own code run with globals of the attack's making
+    "poisoned_traceback": {SV},         # traceback.linecache rebound, then a traceback with the harness on it
     "read_classmate": {AC},
     "read_problem_set_git": {AC},
 }

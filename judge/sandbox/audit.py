@@ -20,11 +20,18 @@ reach only while no Python-level path leads to them; the paths are the ones CPyt
 The standard library's own uses that hand no frame out are allowed: `collections.namedtuple`,
 `typing` and `enum` read their caller's module name; `traceback` turns a traceback or the
 stack into text (`format_exc`, `print_exc`, `extract_tb`, `extract_stack`...), which is also
-what the harness does when it describes an error. Anything else ends the run at once: the
-hook writes one line naming the event to stderr and exits with VIOLATION_EXIT, which the judge
-reports as security_violation (an exit the submission could fake only hurts itself). An audit
-hook cannot be removed once added; it is installed in the worker after the harness is bound,
-and it never raises (a raised exception could be caught by the submission).
+what the harness does when it describes an error. Which code asks is told by identity, never
+by name: the running frame's code object must be the very one of that function, and its
+globals the very dict of its module (a function compiled under the standard library's file
+and function names, `code.replace`d or rebuilt with other globals is none of them). Frames
+pass from traceback's walkers into its extractor and `linecache`, which look names up as they
+run, so traceback is trusted only while every name of `traceback` and `linecache` is still
+bound as it was at install, its classes are immutable (`freeze_classes`) and no locals are
+captured. Anything else ends the run at once: the hook writes one line naming the event to
+stderr and exits with VIOLATION_EXIT, which the judge reports as security_violation (an exit
+the submission could fake only hurts itself). An audit hook cannot be removed once added; it
+is installed in the worker after the harness is bound, and it never raises (a raised
+exception could be caught by the submission).
 
 What remains is stated in README's sandbox section: memory written through interfaces that are
 not audited (numpy's `__array_interface__` at an `id()` address), and module attributes rebound
@@ -37,6 +44,7 @@ import os
 import sys
 import sysconfig
 from pathlib import Path
+from types import CodeType
 
 from judge.contract import VIOLATION_EXIT
 
@@ -46,28 +54,46 @@ _ALWAYS = frozenset({"sys._current_frames", "sys._current_exceptions", "gc.get_o
                      "gc.get_referents", "sys.settrace", "sys.setprofile"})
 _FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
 # Classes whose attributes the harness reads (its records, tensors, its socket): none may change.
-_GUARDED_PACKAGES = frozenset({"judge", "torch", "socket"})
+_GUARDED_PACKAGES = frozenset({"judge", "torch", "socket", "traceback"})
 
-# (file relative to the standard library, function): callers of sys._getframe that hand no frame out.
-_GETFRAME_CALLERS = frozenset({("collections/__init__.py", "namedtuple"), ("typing.py", "_caller"),
-                               ("enum.py", "_create_"), ("traceback.py", "extract_stack"),
-                               ("traceback.py", "format_stack"), ("traceback.py", "print_stack")})
-# traceback's walkers of a traceback, and the one consumer that turns what they yield into text.
-_TB_WALKERS = frozenset({"walk_tb", "_walk_tb_with_full_positions"})
-_TB_CONSUMERS = frozenset({"_extract_from_extended_frame_gen", "extract"})
+
+
+def _genuine() -> tuple[dict[int, tuple[CodeType, dict]], dict[int, tuple[CodeType, dict]],
+                        tuple[CodeType, dict], tuple[CodeType, dict], tuple[tuple[dict, tuple], ...]]:
+    """The standard library's code the hook trusts, as (code object, its module's globals):
+    sys._getframe's callers and traceback's walkers by id, its extractor and the generator
+    `StackSummary.extract` feeds it through, and a snapshot of traceback's and linecache's names."""
+    import collections
+    import enum
+    import linecache
+    import traceback
+    import typing
+
+    def of(function) -> tuple[CodeType, dict]:
+        function = getattr(function, "__func__", function)
+        return function.__code__, function.__globals__
+
+    callers = [of(f) for f in (collections.namedtuple, typing._caller, enum.EnumType._create_,
+                               traceback.extract_stack, traceback.format_stack, traceback.print_stack)]
+    walkers = [of(f) for f in (traceback.walk_tb, traceback._walk_tb_with_full_positions)]
+    extract_code, traceback_globals = of(traceback.StackSummary.extract)
+    feeder = next(c for c in extract_code.co_consts if isinstance(c, CodeType) and c.co_name == "extended_frame_gen")
+    extractor = of(traceback.StackSummary._extract_from_extended_frame_gen)
+    names = tuple((vars(m), tuple(vars(m).items())) for m in (traceback, linecache))
+    return ({id(c): (c, g) for c, g in callers}, {id(c): (c, g) for c, g in walkers}, (feeder, traceback_globals),
+            extractor, names)
 
 
 def install() -> None:
     """Add the hook to this process (irreversible)."""
-    stdlib = Path(sysconfig.get_paths()["stdlib"]).resolve()
-    getframe_callers = frozenset((str(stdlib / name), function) for name, function in _GETFRAME_CALLERS)
-    traceback_file = str(stdlib / "traceback.py")
+    callers, walkers, feeder, extractor, names = _genuine()
     judge_dir = str(Path(__file__).resolve().parents[1]) + os.sep
+    stdlib = Path(sysconfig.get_paths()["stdlib"]).resolve()
     import_machinery = ("<frozen importlib", str(stdlib / "importlib") + os.sep)
     # Everything the hook uses is bound here: a submission rebinding os.write or sys._getframe
     # changes nothing it calls.
     getframe, write, leave = sys._getframe, os.write, os._exit
-    str_type, type_type, isinstance_, type_vars = str, type, isinstance, vars
+    str_type, type_type, isinstance_, type_vars, len_ = str, type, isinstance, vars, len
     hook_code = None
 
     def end(event: str, detail: str) -> None:
@@ -76,9 +102,29 @@ def install() -> None:
         finally:
             leave(VIOLATION_EXIT)
 
-    def where(frame) -> tuple[str, str]:
-        code = frame.f_code
-        return code.co_filename, code.co_name
+    def genuine(frame, trusted: tuple) -> bool:
+        """Whether `frame` runs that code object, with those very globals."""
+        return frame is not None and frame.f_code is trusted[0] and frame.f_globals is trusted[1]
+
+    def listed(frame, table: dict) -> bool:
+        return frame is not None and genuine(frame, table.get(id(frame.f_code), (None, None)))
+
+    def names_intact() -> bool:
+        for namespace, items in names:
+            if len_(namespace) < len_(items):
+                return False
+            for name, value in items:
+                if namespace.get(name, namespace) is not value:
+                    return False
+        return True
+
+    def traceback_frames(walker) -> bool:
+        """A traceback walker's frame handed to traceback's own extractor, which makes text of it."""
+        consumer = walker.f_back
+        if genuine(consumer, feeder):  # StackSummary.extract's generator, between walker and extractor
+            consumer = consumer.f_back
+        return genuine(consumer, extractor) and not consumer.f_locals.get("capture_locals", True) \
+            and names_intact()
 
     def hook(event: str, args: tuple) -> None:
         if event == "sys._getframe":
@@ -86,19 +132,15 @@ def install() -> None:
             if returned.f_code is hook_code:
                 return  # the hook finding its own caller, below
             caller = getframe(0).f_back
-            if caller is not None and where(caller) in getframe_callers:
+            if listed(caller, callers) and (caller.f_globals is not names[0][0] or names_intact()):
                 return
             end(event, "(frames lead to the judge's harness)")
         elif event == "object.__getattr__":
             if len(args) < 2 or args[1] not in _FRAME_ATTRIBUTES:
                 return
-            caller = getframe(0).f_back
-            consumer = caller.f_back if caller is not None else None
-            if consumer is not None:
-                (file, name), (consumer_file, consumer_name) = where(caller), where(consumer)
-                if file == traceback_file == consumer_file and name in _TB_WALKERS \
-                        and consumer_name in _TB_CONSUMERS:
-                    return  # traceback's text of a traceback
+            walker = getframe(0).f_back
+            if args[1] == "tb_frame" and listed(walker, walkers) and traceback_frames(walker):
+                return  # traceback's text of a traceback
             end(event, f"({args[1]})")
         elif event in ("object.__setattr__", "object.__delattr__"):
             target = args[0] if args else None
@@ -127,7 +169,8 @@ def freeze_classes() -> int:
     Assigning a class attribute (`ErrorInfo.is_a = ...`, `torch.Tensor.dtype = property(...)`) is not
     audited, and every class can be found without frames or gc (`object.__subclasses__()`); an
     immutable type refuses every assignment (TypeError). Done with ctypes, before the hook forbids
-    it: the judge's classes, torch's Tensor and Parameter, the socket class. Returns how many.
+    it: the judge's classes, torch's Tensor and Parameter, the socket class, traceback's classes.
+    Returns how many.
     """
     offset = _flags_offset()
     if offset is None:
@@ -140,6 +183,9 @@ def freeze_classes() -> int:
     socket = sys.modules.get("socket")
     if socket is not None:
         classes.append(socket.socket)
+    import traceback  # its extractor is trusted with frames only while its classes stay as they are
+
+    classes += [traceback.FrameSummary, traceback.StackSummary, traceback.TracebackException]
     for cls in classes:
         flags = ctypes.c_ulong.from_address(id(cls) + offset)
         flags.value |= IMMUTABLE_TYPE
