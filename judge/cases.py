@@ -118,6 +118,9 @@ class Case(Drawn):
     """A drawn test with every call the judge makes on it."""
 
     calls: Calls = field(default_factory=Calls)
+    # What diagnosing wrong answers learns of this case's expected values (along which axes its
+    # slices are all distinct), kept for every later submission of the batch or server.
+    facts: dict = field(default_factory=dict, compare=False, repr=False)
 
     def view(self, check: str, observations: Mapping[str, Observation]) -> Observed:
         """`observations` (one side's, by call name) as `check` sees them; KeyError when one it owns is missing."""

@@ -71,8 +71,8 @@ class TrapSet:
 
     traps: tuple[Trap, ...]
     load: Callable[[], dict[str, Callable]]
-    # (case name, trap function) -> (shapes of the trap's output or None when it raised, its plain
-    # observation or None when too large to keep): each trap runs once per case in a batch (issue 6).
+    # (case name, trap function) -> its _TrapOutput: each trap runs once per case in a batch (issue 6),
+    # and a small output is encoded then, once (issue 26).
     outputs: dict = field(default_factory=dict, compare=False, repr=False)
     _functions: dict = field(default_factory=dict, compare=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
@@ -83,6 +83,16 @@ class TrapSet:
             if not self._functions:
                 self._functions.update(self.load())
         return self._functions
+
+
+@dataclass(frozen=True)
+class _TrapOutput:
+    """What a trap gives on one case, kept for every later submission of a batch."""
+
+    shapes: dict | None            # path -> shape of each array it returns; None: it raised here
+    finite: bool                   # every number it returns is finite
+    made: Observation | None       # its plain observation, kept when small (TRAP_KEEP_BYTES); a larger
+    # one is made again whenever a submission's shapes may match it
 
 
 # A submission's observation may have NODE_FACTOR x the reference's nodes plus NODE_SLACK
@@ -364,23 +374,26 @@ def _consistent(results: list[TestResult], misses: set[str]) -> list[TestResult]
 
 def known_mistakes(case: Case, actual: dict[str, Observation], traps: TrapSet) -> tuple[Diagnosis | None, frozenset[str]]:
     """known_mistake, and the traps whose output on this case differs from the submission's."""
+    matched = {t.name: _trap_matches(case, actual, traps, t) for t in traps.traps}
     # A trap whose own output is not finite here (a positive removed from a denominator of one) says
     # nothing about the submission on this input: that is no evidence against it.
-    missed = frozenset(t.name for t in traps.traps
-                       if _trap_matches(case, actual, traps, t) is False and _finite_output(_made(case, traps, t)))
-    return known_mistake(case, actual, traps), missed
+    missed = frozenset(t.name for t in traps.traps if matched[t.name] is False and _trap_output(case, traps, t).finite)
+    return known_mistake(case, actual, traps, matched=matched), missed
 
 
 def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet,
-                  only: set[str] | None = None) -> Diagnosis | None:
-    """The trap (of those named in `only`, when given) whose output equals the submission's.
+                  only: set[str] | None = None, matched: dict[str, bool | None] | None = None) -> Diagnosis | None:
+    """The trap (of those named in `only`, when given) whose output equals the submission's
+    (`matched`: each trap's answer, when known already).
 
     None when two traps with different messages both do: on this input the two
     mistakes coincide, and naming the first would name the wrong one as often as
     not (a later test, where they differ, names it; issue 23).
     """
-    matches = [trap for trap in traps.traps
-               if (only is None or trap.name in only) and _trap_matches(case, actual, traps, trap)]
+    def matches_here(trap: Trap) -> bool | None:
+        return matched[trap.name] if matched is not None else _trap_matches(case, actual, traps, trap)
+
+    matches = [trap for trap in traps.traps if (only is None or trap.name in only) and matches_here(trap)]
     aimed = [t for t in matches if t.name in case.test.hint_when]
     if len({trap.message for trap in matches}) > 1 and len(aimed) == 1:
         matches = aimed  # the test was written against this one (its hint_when names it): where they coincide,
@@ -397,15 +410,41 @@ def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet,
 
 
 def _made(case: Case, traps: TrapSet, trap: Trap) -> Any:
-    """The trap's plain output on this case (computed by _trap_matches before), or None."""
-    shapes, made = traps.outputs.get((case.name, trap.function), ((), None))
-    if made is None and shapes:
-        made = plain(run_call(traps.functions[trap.function], case.calls.main, None))
-    return made.value if made is not None and made.error is None else None
+    """The trap's plain output value on this case, or None when it raised."""
+    output = _trap_output(case, traps, trap)
+    if output.shapes is None:
+        return None
+    made = output.made if output.made is not None else _encoded(case, traps, trap)
+    return made.value if made.error is None else None
+
+
+def _trap_output(case: Case, traps: TrapSet, trap: Trap) -> _TrapOutput:
+    """The trap run on this case once per batch, its output encoded then when small enough to keep
+    (a larger one is encoded again whenever a submission's shapes may match it)."""
+    key = (case.name, trap.function)
+    output = traps.outputs.get(key)
+    if output is None:
+        live = run_call(traps.functions[trap.function], case.calls.main, None)
+        if live.error is not None:
+            output = _TrapOutput(None, False, None)
+        else:
+            output = _TrapOutput(_array_shapes(live.value), _finite_output(live.value), None)
+            if _small(output):
+                output = replace(output, made=plain(live))
+        traps.outputs[key] = output
+    return output
+
+
+def _small(output: _TrapOutput) -> bool:
+    return sum(math.prod(s) for s in output.shapes.values()) * 8 <= TRAP_KEEP_BYTES
+
+
+def _encoded(case: Case, traps: TrapSet, trap: Trap) -> Observation:
+    return plain(run_call(traps.functions[trap.function], case.calls.main, None))
 
 
 def _finite_output(value: Any) -> bool:
-    """Every number in a plain value is finite (None, a trap that raised, is not)."""
+    """Every number in a plain or live value is finite (None, a trap that raised, is not)."""
     if value is None:
         return False
     if isinstance(value, dict):
@@ -413,9 +452,13 @@ def _finite_output(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
         return all(_finite_output(v) for v in value)
     if isinstance(value, Array):
-        return value.data.dtype.kind not in "fc" or bool(np.isfinite(value.data).all())
+        value = value.data
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.dtype.kind not in "fc" or bool(np.isfinite(value).all())
     if isinstance(value, float):
         return math.isfinite(value)
+    if callable(getattr(value, "is_floating_point", None)):  # a torch tensor, from a trap run here
+        return not (value.is_floating_point() or value.is_complex()) or bool(value.isfinite().all())
     return True
 
 
@@ -437,21 +480,12 @@ def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, tr
     if observed is None or observed.error is not None or fn is None:
         return None
     observed_shapes = _array_shapes(observed.value)
-    shapes, made = traps.outputs.get((case.name, trap.function), ((), None))
-    if shapes == ():
-        live = run_call(fn, case.calls.main, None)
-        shapes = None if live.error is not None else _array_shapes(live.value)
-        made = None
-        if shapes is not None and _may_match(shapes, observed_shapes):
-            made = plain(live)  # encoding is the costly part: only for outputs that may match
-        small = made is not None and sum(math.prod(s) for s in shapes.values()) * 8 <= TRAP_KEEP_BYTES
-        traps.outputs[(case.name, trap.function)] = (shapes, made if small else None)
-    if shapes is None:
+    output = _trap_output(case, traps, trap)
+    if output.shapes is None:
         return None  # the trap raised on this case
-    if not _may_match(shapes, observed_shapes):
+    if not _may_match(output.shapes, observed_shapes):
         return False  # its arrays' shapes differ: compare would fail
-    if made is None:
-        made = plain(run_call(fn, case.calls.main, None))
+    made = output.made if output.made is not None else _encoded(case, traps, trap)
     return compare.passes(case, Observed(main=made), Observed(main=observed))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from judge.checks.allclose import compare_values
-from judge.numerics import errors, within
+from judge.numerics import all_within, errors, within
 from judge.problem import Tolerance
 from judge.render.sidebyside import outputs_lines
 from judge.wire import Array
@@ -44,3 +44,19 @@ def test_check_and_side_by_side_agree_on_an_infinite_expected_value():
     assert not compare_values(expected, actual, tol, reveal=True).passed
     lines, _ = outputs_lines(expected, actual, tol, "")
     assert "1 of 2 entries differ" in "".join(text for line in lines for text, _ in line)
+
+
+def test_all_within_says_what_within_says_of_every_entry():
+    """The sample it looks at first only tells differing arrays apart sooner: one entry off anywhere,
+    sampled or not, NaN and infinities included, gives the answer `within(...).all()` gives."""
+    rng = np.random.default_rng(3)
+    for shape in ((1,), (7,), (300,), (40, 50), (3, 17, 29)):
+        expected = rng.normal(size=shape)
+        size = expected.size
+        for index in {0, size // 3, size - 1}:
+            for change in (0.0, 1.0, NAN, INF):
+                actual = expected.copy()
+                actual.reshape(-1)[index] += change
+                for rtol, atol in ((1e-6, 1e-8), (0.0, 0.0), (1.0, 2.0)):
+                    assert all_within(expected, actual, rtol, atol) == bool(within(expected, actual, rtol, atol).all())
+    assert all_within(np.array([NAN, INF]), np.array([NAN, INF]), 0.0, 0.0)

@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 
 from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
-from judge.numerics import errors, within
+from judge.numerics import all_within, errors, within
 from judge.values import fmt, fmt_index, label, leaves, numeric, top_key
 
 PARAMS: dict = {}
@@ -48,7 +48,7 @@ def matches(expected, actual, tolerance) -> bool:
                 return False
             ev, av = ev.reshape(()), av.reshape(())
         tol = tolerance.for_key(top_key(path))
-        if not within(ev, av, tol.rtol, tol.atol).all():
+        if not all_within(ev, av, tol.rtol, tol.atol):
             return False
     return True
 
