@@ -10,8 +10,9 @@ exhaust the machine's PIDs.
 
 The run's group is made by its monitor, as the judge's own user, below the judge's own group
 of each cgroup v1 hierarchy (`memory`, `pids`) where that directory is writable to it: for
-root, on this project's machines. The worker joins it as its first layer, before anything of
-a submission, and writes the run's limits; the mount namespace then hides /sys/fs/cgroup and
+root, on this project's machines. The worker joins it as soon as it is forked (ahead of its
+request, while the judge is idle: a move takes milliseconds) and writes the run's limits as its
+first layer, before anything of a submission; the mount namespace then hides /sys/fs/cgroup and
 Landlock forbids writing there, so a submission cannot raise them. The monitor reads the peak
 and removes the group after the worker has ended.
 
@@ -88,6 +89,7 @@ class RunGroup:
 
     paths: dict[str, Path] = field(default_factory=dict)
     missing: dict[str, str] = field(default_factory=dict)  # controller -> why it has no group
+    joined: set[str] = field(default_factory=set)          # controllers the calling process is in
 
     @classmethod
     def create(cls, name: str) -> "RunGroup":
@@ -104,8 +106,13 @@ class RunGroup:
         return group
 
     def join(self, controller: str) -> None:
-        """Move the calling process into its group of `controller` (its threads and children follow)."""
-        (self.paths[controller] / "cgroup.procs").write_text("0")
+        """Move the calling process into its group of `controller` (its threads and children follow).
+
+        A move costs milliseconds (the kernel waits for an RCU grace period per hierarchy), so the
+        worker joins as soon as it is forked, ahead of its request, and again is a no-op."""
+        if controller not in self.joined:
+            (self.paths[controller] / "cgroup.procs").write_text("0")
+            self.joined.add(controller)
 
     def limit_memory(self, memory_bytes: int) -> None:
         memory = self.paths["memory"]

@@ -54,6 +54,7 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     sock = socket.socket(fileno=data_fd)
+    _join_ahead(group, disabled)
     kind, payload = channel.recv_frame(sock)
     if kind != REQUEST:
         os._exit(71)
@@ -101,6 +102,20 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
         send(sock, RESULT, dumps(header).encode() + b"\n" + body)
     send(sock, DONE)
     close_channels(sock, out_fd)
+
+
+def _join_ahead(group: cgroups.RunGroup | None, disabled: tuple[str, ...]) -> None:
+    """Join the run's control groups before the request comes (see cgroups.RunGroup.join); the
+    layers then only write the limits. One that cannot be joined now is tried again by its layer,
+    which reports it missing if it fails there too."""
+    if group is None:
+        return
+    for controller, layer in (("memory", "memory accounting"), ("pids", "task limit")):
+        if controller in group.paths and layer not in disabled:
+            try:
+                group.join(controller)
+            except OSError:
+                pass
 
 
 def _close_channels(sock: socket.socket, out_fd: int) -> None:
