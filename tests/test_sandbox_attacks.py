@@ -91,7 +91,10 @@ EXPECTED = {
     "extra_keys": {WA},
     "escape_sequences": {RTE},
     "memory_error_in_raises": {MLE},
-    "memory_hog_slow": {MLE},
+    # MLE when it was stopped for time while taking memory fast (judge.verdicts, tested there); on a
+    # virtual machine whose host backs freed guest pages lazily, the first touch of 500 MiB can stall
+    # for more than the 1 s limit before a quarter of it is in, and then it is stopped for time.
+    "memory_hog_slow": {MLE, TLE},
 
     "ipc_channel": {AC, SV},             # it needs ctypes: the audit hook stops it first (see the IPC tests)
     # Issue 21, class 1: runs that would never end.

@@ -40,6 +40,7 @@ not audited (numpy's `__array_interface__` at an `id()` address), and module att
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import sys
 import sysconfig
@@ -58,6 +59,7 @@ _GUARDED_PACKAGES = frozenset({"judge", "torch", "socket", "traceback"})
 
 
 
+@functools.cache
 def _genuine() -> tuple[dict[int, tuple[CodeType, dict]], dict[int, tuple[CodeType, dict]],
                         tuple[CodeType, dict], tuple[CodeType, dict], tuple[tuple[dict, tuple], ...]]:
     """The standard library's code the hook trusts, as (code object, its module's globals):
@@ -163,6 +165,15 @@ def install() -> None:
     sys.addaudithook(hook)
 
 
+def prepare() -> None:
+    """Find, ahead (in the zygote, before any fork), what `install` and `freeze_classes` need: the
+    trusted code objects, the classes to freeze and where a type keeps its flags. A child that
+    looked them up itself would touch every object of every judge module, copying the pages."""
+    _genuine()
+    _classes_to_freeze(frozenset(name for name in sys.modules if name.partition(".")[0] == "judge"))
+    _flags_offset()
+
+
 def freeze_classes() -> int:
     """Make the classes the harness builds and reads its records with immutable, as CPython's own are.
 
@@ -175,7 +186,19 @@ def freeze_classes() -> int:
     offset = _flags_offset()
     if offset is None:
         return 0
-    classes = [obj for name, module in list(sys.modules.items()) if name.partition(".")[0] == "judge"
+    modules = frozenset(name for name in sys.modules if name.partition(".")[0] == "judge")
+    classes = _classes_to_freeze(modules)
+    for cls in classes:
+        flags = ctypes.c_ulong.from_address(id(cls) + offset)
+        flags.value |= IMMUTABLE_TYPE
+    return len(classes)
+
+
+@functools.lru_cache(maxsize=4)
+def _classes_to_freeze(modules: frozenset[str]) -> tuple[type, ...]:
+    """The judge's classes (of the judge modules named), torch's Tensor and Parameter, the socket
+    class, traceback's classes; the same modules give the same list, found once."""
+    classes = [obj for name in sorted(modules) if (module := sys.modules.get(name)) is not None
                for obj in list(vars(module).values()) if isinstance(obj, type) and obj.__module__ == name]
     torch = sys.modules.get("torch")
     if torch is not None:
@@ -186,12 +209,10 @@ def freeze_classes() -> int:
     import traceback  # its extractor is trusted with frames only while its classes stay as they are
 
     classes += [traceback.FrameSummary, traceback.StackSummary, traceback.TracebackException]
-    for cls in classes:
-        flags = ctypes.c_ulong.from_address(id(cls) + offset)
-        flags.value |= IMMUTABLE_TYPE
-    return len(classes)
+    return tuple(classes)
 
 
+@functools.cache
 def _flags_offset() -> int | None:
     """Where a type object keeps its flags: found by matching `__flags__` of a few types."""
     probes = (int, type, object, dict, property)

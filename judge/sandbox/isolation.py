@@ -17,6 +17,7 @@ the kernel allows one.
 """
 from __future__ import annotations
 
+import functools
 import os
 import resource
 import site
@@ -267,6 +268,13 @@ def readable_paths(protected: tuple[Path, ...]) -> list[Path]:
     `python -m`, and whatever $PYTHONPATH names), not the Python prefix as a whole.
     A tree that contains judge data (a protected directory) is never readable.
     """
+    return [path for path in _install_trees() if not any(namespaces.inside(p, path) for p in protected)]
+
+
+@functools.cache
+def _install_trees() -> tuple[Path, ...]:
+    """The trees `readable_paths` starts from, those that exist; found once per process (the zygote
+    finds them before it forks, so a child does not stat and resolve them again)."""
     import judge
 
     paths = sysconfig.get_paths()
@@ -277,15 +285,7 @@ def readable_paths(protected: tuple[Path, ...]) -> list[Path]:
     if sysconfig.get_config_var("Py_ENABLE_SHARED"):  # libpython, for extensions that dlopen it again
         candidates.add(os.path.join(sysconfig.get_config_var("LIBDIR") or "/",
                                     sysconfig.get_config_var("LDLIBRARY") or ""))
-    allowed = []
-    for candidate in sorted(candidates):
-        path = Path(candidate)
-        if not path.exists():
-            continue
-        if any(namespaces.inside(p, path) for p in protected):
-            continue
-        allowed.append(path)
-    return allowed
+    return tuple(Path(c) for c in sorted(candidates) if Path(c).exists())
 
 
 def _apply_landlock(ctx: ChildContext) -> None:

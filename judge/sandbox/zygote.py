@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from judge import execute, wire
-from judge.sandbox import cgroups, isolation, namespaces, worker
+from judge.sandbox import audit, cgroups, isolation, namespaces, worker
 
 from judge.sandbox import channel
 from judge.sandbox.channel import KILL, SERVER_FAILED as FAILED, SERVER_READY as READY, SPAWN
@@ -106,7 +106,7 @@ def _warm_up(protected: tuple[Path, ...]) -> None:
     """Do once, in the zygote, the set-up every child would otherwise repeat in its first milliseconds.
 
     Nothing of a submission is involved: the install paths Landlock allows (sysconfig
-    and site compute them lazily), and, with torch, one call of the judge's own function
+    and site compute them lazily), what the audit hook trusts and freezes, and, with torch, one call of the judge's own function
     through `execute.run_call` with a backward pass and the result encoded, which sets up
     what torch does lazily on a first operation, a first backward pass and a first
     conversion to numpy. torch has one thread here (set before), so no thread pool
@@ -115,11 +115,13 @@ def _warm_up(protected: tuple[Path, ...]) -> None:
     """
     isolation.readable_paths(protected)
     if sys.modules.get("torch") is None:
+        audit.prepare()
         return
     image = wire.Array(data=np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4), library="torch", dtype="float32")
     call = execute.Call(args=(image,), grad_wrt=(0,))
     observation = execute.run_call(_warm_up_function, call, None)
     wire.encode(execute.observation_plain(observation), 1 << 20, wire.MAX_NODES)
+    audit.prepare()  # last: what the warm-up imported is in its lists
 
 
 def _warm_up_function(images):
