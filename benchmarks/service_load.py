@@ -195,6 +195,14 @@ def run(n: int = 1000, processes: int = 2, database: str = "sqlite", faults: boo
                                    start_new_session=True)
         stack.callback(_stop, workers)
         wait_for_port(ports["api"], timeout=120)
+        # A course's workers run before its submissions come: the load starts once every worker
+        # process is warm (its boot prepares every problem), as `judge grade` is timed after its
+        # expected values are cached.
+        warm_by = time.monotonic() + 600
+        while (logs / "workers.log").read_text(errors="replace").count(" is warm") < processes:
+            if time.monotonic() > warm_by or workers.poll() is not None:
+                raise SystemExit("the worker processes did not get warm; see " + str(logs / "workers.log"))
+            time.sleep(0.2)
 
         items = corpus(n, ports, str(home / "service.sqlite3"))
         ids: list[str | None] = [None] * n

@@ -176,20 +176,15 @@ def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() 
 
 
 
-def test_a_trap_runs_and_is_encoded_once_per_case_for_a_whole_batch(monkeypatch) -> None:
-    """Issue 26: a batch's wrong answers ask every trap about the same cases; each trap runs once per
-    case, and its (small) output is encoded once."""
+def _tripled_trap(ran: list):
+    """A one-case problem with one trap (three times x) that counts its runs."""
     import numpy as np
 
     from judge import grading
-    from judge.cases import MAIN, Calls, Case
-    from judge.execute import Call, Observation
+    from judge.cases import Calls, Case
+    from judge.execute import Call
     from judge.problem import TestSpec, Tolerance, Trap
     from judge.wire import Array
-
-    ran, encoded = [], []
-    real_plain = grading.plain
-    monkeypatch.setattr(grading, "plain", lambda observation: encoded.append(1) or real_plain(observation))
 
     def tripled(x):
         ran.append(1)
@@ -199,13 +194,45 @@ def test_a_trap_runs_and_is_encoded_once_per_case_for_a_whole_batch(monkeypatch)
     x = Array(np.arange(6.0).reshape(2, 3), "numpy", "float64")
     case = Case(test=TestSpec(name="t", group="hidden", inputs={}, checks=(), tolerance=tolerance),
                 arg_names=("x",), args=(x,), tolerance=tolerance, calls=Calls(Call(args=(x,))))
-    traps = grading.TrapSet((Trap("tripled", "tripled", "three times x"),), lambda: {"tripled": tripled})
+    return case, grading.TrapSet((Trap("tripled", "tripled", "three times x"),), lambda: {"tripled": tripled})
 
-    def submitted(values) -> dict:
-        return {MAIN: Observation(value=Array(np.asarray(values, dtype=np.float64), "numpy", "float64"))}
 
+def _submitted(values) -> dict:
+    import numpy as np
+
+    from judge.cases import MAIN
+    from judge.execute import Observation
+    from judge.wire import Array
+
+    return {MAIN: Observation(value=Array(np.asarray(values, dtype=np.float64), "numpy", "float64"))}
+
+
+def test_a_trap_runs_and_is_encoded_once_per_case_for_a_whole_batch(monkeypatch) -> None:
+    """Issue 26: a batch's wrong answers ask every trap about the same cases; each trap runs once per
+    case, and its (small) output is encoded once."""
+    import numpy as np
+
+    from judge import grading
+
+    ran, encoded = [], []
+    real_plain = grading.plain
+    monkeypatch.setattr(grading, "plain", lambda observation: encoded.append(1) or real_plain(observation))
+    case, traps = _tripled_trap(ran)
     # Shapes it cannot give first (nothing to encode), then wrong values, then its own output.
     for values in (np.zeros(4), np.ones(5), [[1.0, 2, 3], [4, 5, 6]], np.zeros((2, 3))):
-        assert grading.known_mistakes(case, submitted(values), traps) == (None, frozenset({"tripled"}))
-    assert grading.known_mistakes(case, submitted(np.arange(6.0).reshape(2, 3) * 3), traps)[0].name == "tripled"
+        assert grading.known_mistakes(case, _submitted(values), traps) == (None, frozenset({"tripled"}))
+    assert grading.known_mistakes(case, _submitted(np.arange(6.0).reshape(2, 3) * 3), traps)[0].name == "tripled"
     assert (len(ran), len(encoded)) == (1, 1)
+
+
+def test_traps_run_ahead_are_not_run_again_for_a_submission() -> None:
+    """A service worker runs every trap while it warms up; no submission then waits for one."""
+    import numpy as np
+
+    from judge import grading
+
+    ran = []
+    case, traps = _tripled_trap(ran)
+    assert traps.run_ahead([case]) == 1 and len(ran) == 1
+    assert grading.known_mistakes(case, _submitted(np.arange(6.0).reshape(2, 3) * 3), traps)[0].name == "tripled"
+    assert len(ran) == 1

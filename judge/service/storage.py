@@ -289,15 +289,16 @@ class Store:
         claimable = or_(SubmissionRow.status == QUEUED,
                         (SubmissionRow.status == RUNNING) & (SubmissionRow.deadline < now))
         with Session(self.engine) as session, session.begin():
-            result = session.execute(update(SubmissionRow).where(SubmissionRow.id == submission_id, claimable)
-                                     .values(status=RUNNING, deadline=now + lease_s, worker=worker, claimed_at=now,
-                                             attempts=SubmissionRow.attempts + 1))
-            if result.rowcount != 1:
+            # Two statements, each returning what the next needs: a claim is on every submission's path.
+            row = session.execute(update(SubmissionRow).where(SubmissionRow.id == submission_id, claimable)
+                                  .values(status=RUNNING, deadline=now + lease_s, worker=worker, claimed_at=now,
+                                          attempts=SubmissionRow.attempts + 1)
+                                  .returning(SubmissionRow)).scalar_one_or_none()
+            if row is None:
                 return None
-            row = session.get(SubmissionRow, submission_id)
-            owner = session.get(UserRow, row.user_id)
-            owner.last_claimed_at = now
-            return _submission(row, owner.name)
+            owner = session.execute(update(UserRow).where(UserRow.id == row.user_id).values(last_claimed_at=now)
+                                    .returning(UserRow.name)).scalar_one()
+            return _submission(row, owner)
 
     def claim_next(self, worker: str, lease_s: float, *, tries: int = 20) -> Submission | None:
         """Take the fairest claimable submission, or None when there is none.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import warnings
 from dataclasses import dataclass, field
 
 from judge import verdicts
@@ -34,13 +35,18 @@ class Processor:
     name: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
 
     def warm(self) -> None:
-        """Prepare every problem now: torch problems first, so the torch fork server starts at once."""
+        """Prepare every problem now, torch problems first (the torch fork server starts at once), and
+        run each problem's traps on its cases, which the first wrong answers would otherwise wait for."""
         problems, broken = self.judge.problem_set.load()
         for b in broken:  # a broken problem fails its own submissions, not the worker
             log.warning("problem %s is not served: %s", b.id, b.error)
         for problem in sorted(problems, key=lambda p: p.framework != "torch"):
             try:
-                self.judge.prepared(problem.id)
+                prepared = self.judge.prepared(problem.id)
+                if prepared.traps is not None:
+                    with warnings.catch_warnings():  # a trap's NaN on a degenerate case is no news
+                        warnings.simplefilter("ignore")
+                        prepared.traps.run_ahead(list(prepared.cases))
             except ConfigError as exc:
                 log.warning("problem %s is not served: %s", problem.id, exc)
 
