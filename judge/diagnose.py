@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from judge.numerics import all_within, within
+from judge.numerics import SAMPLE, all_within, within
 from judge.problem import Tolerance
 from judge.values import label, leaves, numeric, top_key
 from judge.wire import Array
@@ -123,11 +123,14 @@ def rounded(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
     # a float32 of 0.37 is 0.37000000476...: "has k decimals" holds up to the actual dtype's rounding
     eps = 4 * np.finfo(ctx.actual_dtype if ctx.actual_dtype in ("float16", "float32") else "float64").eps
 
-    def has_decimals(k: int) -> bool:
-        return bool(np.all(np.abs(np.round(a64, k) - a64) <= eps * np.maximum(np.abs(a64), 1e-300)))
+    def has_decimals(k: int, values: np.ndarray = a64) -> bool:
+        return bool(np.all(np.abs(np.round(values, k) - values) <= eps * np.maximum(np.abs(values), 1e-300)))
 
+    # A few evenly spread entries first: an output that was not rounded fails there at once.
+    flat = a64.reshape(-1)
+    sample = flat[np.linspace(0, flat.size - 1, min(flat.size, SAMPLE)).astype(np.intp)]
     for k in range(1, 7):
-        if has_decimals(k) and np.allclose(a64, np.round(e64, k), rtol=eps, atol=0):
+        if has_decimals(k, sample) and has_decimals(k) and np.allclose(a64, np.round(e64, k), rtol=eps, atol=0):
             if has_decimals(k - 1) or np.allclose(a64, e64, rtol=ctx.rtol, atol=ctx.atol):
                 return None
             return f"is rounded to {k} decimal{'s' if k != 1 else ''}: return the value at full precision"
