@@ -39,9 +39,9 @@ def try_list(argv: list[str]) -> int | None:
         items, broken = entries(source, packs)
     except ConfigError:  # no set, or an id in two sets: the CLI says so
         return None
-    from judge.progress import ProgressStore, problem_statuses
+    from judge.tutor import Tutor  # standard library only, as the rest of this path
 
-    statuses, warning = problem_statuses([item["id"] for item in items], ProgressStore())  # as Tutor.listing
+    statuses, warning = Tutor(None).statuses([item["id"] for item in items])
     for problem_id, error in broken:  # one broken file must not hide the others
         print(f"warning: {problem_id} is not listed: {error}", file=sys.stderr)
     if warning:
@@ -106,9 +106,9 @@ def entries(source: locate.Source, packs: tuple[locate.Source, ...] = ()) -> tup
     if kept is not None:
         return kept
     from judge.problemset import ProblemSet
-    from judge.progress import ProgressStore
+    from judge.tutor import Tutor
 
-    listing = ProblemSet(source.root, None, packs, source.origin).listing(ProgressStore())
+    listing = Tutor(ProblemSet(source.root, None, packs, source.origin)).listing()
     items = [{k: v for k, v in entry.to_json().items() if k != "status"} for entry in listing.entries]
     pairs = [(b.id, b.error) for b in listing.broken]
     if path is not None:

@@ -60,9 +60,11 @@ class NotSolvedYet(ConfigError):
 
 
 class Tutor:
-    """One learner's progress over `problem_set`, recorded in `store` when `record`."""
+    """One learner's progress over `problem_set`, recorded in `store` when `record`. Without a problem
+    set (None) it answers for statuses only: the `judge list` index reads no problem file."""
 
-    def __init__(self, problem_set: "ProblemSet", store: ProgressStore | None = None, *, record: bool | None = None):
+    def __init__(self, problem_set: "ProblemSet | None", store: ProgressStore | None = None, *,
+                 record: bool | None = None):
         self.problem_set = problem_set
         self.store = store if store is not None else ProgressStore()
         # JUDGE_NO_RECORD is read when the tutor is made (a notebook's Judge follows it from then on).
