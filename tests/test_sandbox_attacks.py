@@ -127,6 +127,7 @@ EXPECTED = {
     "forged_frame_caller": {SV},        # a function compiled under typing's file and _caller's name
     "borrowed_code": {SV},              # traceback's own code run with globals of the attack's making
     "poisoned_traceback": {SV},         # traceback.linecache rebound, then a traceback with the harness on it
+    "logging_frames": {SV},             # logging._is_internal_frame rebound, then a log call's frames
     "read_classmate": {AC},
     "read_problem_set_git": {AC},
 }

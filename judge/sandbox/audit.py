@@ -20,7 +20,7 @@ reach only while no Python-level path leads to them; the paths are the ones CPyt
 The standard library's own uses that hand no frame out are allowed: `collections.namedtuple`,
 `typing` and `enum` read their caller's module name; `traceback` turns a traceback or the
 stack into text (`format_exc`, `print_exc`, `extract_tb`, `extract_stack`...), which is also
-what the harness does when it describes an error. Which code asks is told by identity, never
+what the harness does when it describes an error; `logging` finds a record's file and line. Which code asks is told by identity, never
 by name: the running frame's code object must be the very one of that function, and its
 globals the very dict of its module (a function compiled under the standard library's file
 and function names, `code.replace`d or rebuilt with other globals is none of them). Frames
@@ -86,9 +86,22 @@ def _genuine() -> tuple[dict[int, tuple[CodeType, dict]], dict[int, tuple[CodeTy
             extractor, names)
 
 
+@functools.cache
+def _logging_caller() -> tuple[tuple[CodeType, dict], tuple[CodeType, dict], tuple[tuple[str, object], ...]]:
+    """logging's `currentframe` and the `Logger.findCaller` that calls it (a log record's file, line and
+    function), and the names of logging's that findCaller hands frames to, as they are now."""
+    import logging
+
+    namespace = vars(logging)
+    names = tuple((name, namespace[name]) for name in ("currentframe", "_is_internal_frame", "traceback")
+                  if name in namespace)
+    return ((logging.currentframe.__code__, namespace), (logging.Logger.findCaller.__code__, namespace), names)
+
+
 def install() -> None:
     """Add the hook to this process (irreversible)."""
     callers, walkers, feeder, extractor, names = _genuine()
+    current_frame, find_caller, logging_names = _logging_caller()
     judge_dir = str(Path(__file__).resolve().parents[1]) + os.sep
     stdlib = Path(sysconfig.get_paths()["stdlib"]).resolve()
     import_machinery = ("<frozen importlib", str(stdlib / "importlib") + os.sep)
@@ -120,6 +133,14 @@ def install() -> None:
                     return False
         return True
 
+    def logging_frames(caller) -> bool:
+        """logging's own `currentframe`, called by its own `Logger.findCaller`, which walks the frames
+        above for the caller's file, line and function (and, with stack_info, traceback's text)."""
+        if not (genuine(caller, current_frame) and genuine(caller.f_back, find_caller)):
+            return False
+        namespace = current_frame[1]
+        return all(namespace.get(name, namespace) is value for name, value in logging_names) and names_intact()
+
     def traceback_frames(walker) -> bool:
         """A traceback walker's frame handed to traceback's own extractor, which makes text of it."""
         consumer = walker.f_back
@@ -135,6 +156,8 @@ def install() -> None:
                 return  # the hook finding its own caller, below
             caller = getframe(0).f_back
             if listed(caller, callers) and (caller.f_globals is not names[0][0] or names_intact()):
+                return
+            if logging_frames(caller):
                 return
             end(event, "(frames lead to the judge's harness)")
         elif event == "object.__getattr__":
@@ -170,6 +193,7 @@ def prepare() -> None:
     trusted code objects, the classes to freeze and where a type keeps its flags. A child that
     looked them up itself would touch every object of every judge module, copying the pages."""
     _genuine()
+    _logging_caller()
     _classes_to_freeze(frozenset(name for name in sys.modules if name.partition(".")[0] == "judge"))
     _flags_offset()
 
