@@ -26,6 +26,7 @@ function.
 """
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
@@ -76,6 +77,12 @@ def main(fd: int) -> None:
         _warm_up(protected)
     except Exception:  # noqa: BLE001 - only a saving: each child then does its own set-up, as it did before
         pass
+    # Every object the zygote holds now goes to the collector's permanent generation. A child's
+    # collection then never walks them: walking one writes its header, and each page written after
+    # the fork is a copy (a patchify run decoded its inputs in 6.8 ms instead of 1.8 ms). The child
+    # still collects everything it makes itself, the submission's objects included.
+    gc.collect()
+    gc.freeze()
     if not _say(sock, READY):
         os._exit(0)  # the judge is gone already (it stopped on a configuration error)
     code = 0
@@ -186,6 +193,7 @@ def _fork_run(sock: socket.socket, pidfds: tuple[int, ...], scratch_root: Path, 
     data_judge, data_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     ctl_judge, ctl_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     out_read, out_write = os.pipe()
+    _widen(data_judge, data_child)
     pid = os.fork()
     if pid == 0:
         code = 0
@@ -206,6 +214,20 @@ def _fork_run(sock: socket.socket, pidfds: tuple[int, ...], scratch_root: Path, 
     except (AttributeError, OSError):  # before Linux 5.3, or already gone: the next run is forked at once
         monitor = None
     return _Run(data_judge, ctl_judge, out_read, monitor)
+
+
+# Bytes either side of a run's data channel may queue unread: a request or a result (a ViT-sized
+# image is 600 KB) is then written at once, and the writer goes on while the other side decodes.
+CHANNEL_BUFFER = 4 << 20
+
+
+def _widen(*ends: socket.socket) -> None:
+    """Ask for CHANNEL_BUFFER; the kernel caps it at net.core.wmem_max (then writes wait sooner)."""
+    for end in ends:
+        try:
+            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, CHANNEL_BUFFER)
+        except OSError:
+            pass
 
 
 def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_root: Path,
