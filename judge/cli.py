@@ -564,7 +564,7 @@ def grade(judge, problem_id: str, directory: str, workers: int | None, as_json: 
     if as_json and csv_file:
         raise ConfigError("--json and --csv are alternatives; choose one")
     workers = workers or batch.default_workers()
-    with Judge(judge.problems_dir, threads=batch.child_threads(workers), record=False) as j:
+    with Judge(judge.problems_dir, threads=batch.child_threads(workers), record=False, ahead=True) as j:
         files = batch.find_submissions(Path(directory))
         bar = batch.ProgressBar(len(files))
         try:

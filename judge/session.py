@@ -43,7 +43,7 @@ class Judge:
     def __init__(self, problems_dir: str | os.PathLike | None = None, *, backend: Backend | None = None,
                  threads: int | None = None, record: bool | None = None, progress: ProgressStore | None = None,
                  cache: ExpectedCache | None = None, launched: Launched | None = None,
-                 protect: tuple[Path, ...] = ()):
+                 protect: tuple[Path, ...] = (), ahead: bool = False):
         # The reference's expected observations, cached on disk per problem version (issue 6).
         self.cache = cache if cache is not None else ExpectedCache.from_env()
         self.problem_set = ProblemSet.find(problems_dir, self.cache)
@@ -56,7 +56,9 @@ class Judge:
         self.protect = tuple(Path(p) for p in protect)
         if backend is not None and launched is not None:
             launched.abandon()  # a fork server started for a backend that is not used
-        self.backend: Backend = backend or SandboxBackend(self.protected_paths(), launched=launched)
+        # A judge that lives for many submissions (`ahead`: judge serve, a batch, the service) keeps
+        # a run ready for the next one like the last (see judge.sandbox.runner).
+        self.backend: Backend = backend or SandboxBackend(self.protected_paths(), launched=launched, ahead=ahead)
         self._prepared: dict[tuple[str, bool], tuple[tuple, PreparedProblem]] = {}
         self._preparing: dict[tuple[str, bool], threading.Lock] = {}
         self._lock = threading.Lock()

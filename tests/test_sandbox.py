@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -356,3 +358,91 @@ def test_the_fork_server_is_single_threaded_after_its_warm_up(sandbox):
     (a child of a multi-threaded process can hang in a lock another thread held)."""
     assert _run(sandbox, MODES, _calls("ok")).outcomes[0].observation is not None  # READY was said
     assert len(os.listdir(f"/proc/{sandbox._process.pid}/task")) == 1
+
+
+# ---------------------------------------------------------------- runs kept ready (issue 26)
+
+DOUBLE = "def f(x):\n    return x * 2\n"
+
+
+def _ready_runs(box, count: int = 1, timeout_s: float = 20.0) -> list:
+    """The runs the sandbox keeps ready, once `count` are (they are made in its preparing thread)."""
+    deadline = time.monotonic() + timeout_s
+    while len(box._ready_runs) < count and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return list(box._ready_runs)
+
+
+def _arange_calls(n: int = 4) -> list[Call]:
+    return [Call(args=(wire.roundtrip(np.arange(3.0) + 10 * i),)) for i in range(n)]
+
+
+def test_a_run_kept_ready_serves_the_same_calls_in_another_order():
+    """The next run on the same calls takes the worker that was sent them ahead, and each result is
+    still its own call's, in the order this run drew, with every layer the worker reported."""
+    calls = _arange_calls()
+    with Sandbox(preload=("numpy",), ahead=True) as box:
+        first = box.run(Program(DOUBLE, "solution.py", "f"), calls, Limits(time_s=1.0))
+        ready = _ready_runs(box)
+        assert len(ready) == 1
+        shuffled = [calls[2], calls[0], calls[3], calls[1]]
+        result = box.run(Program(DOUBLE, "solution.py", "f"), shuffled, Limits(time_s=1.0))
+        assert ready[0] not in box._ready_runs  # taken (a new one is being made for the run after)
+        assert [o.observation.value.data.tolist() for o in result.outcomes] == \
+            [(2 * c.args[0].data).tolist() for c in shuffled]
+        assert result.workers == 1
+        assert result.isolation.active == first.isolation.active and not result.isolation.failed
+
+
+def test_a_run_kept_ready_is_not_taken_for_other_limits_or_calls():
+    calls = _arange_calls()
+    with Sandbox(preload=("numpy",), ahead=True) as box:
+        box.run(Program(DOUBLE, "solution.py", "f"), calls, Limits(time_s=1.0))
+        ready = _ready_runs(box)
+        other_limits = box.run(Program(DOUBLE, "solution.py", "f"), calls, Limits(time_s=1.5))
+        other_calls = box.run(Program(DOUBLE, "solution.py", "f"), _arange_calls(), Limits(time_s=1.0))
+        assert ready[0] in box._ready_runs  # still waiting for a run like the first
+        for result in (other_limits, other_calls):
+            assert [o.observation.value.data.tolist() for o in result.outcomes] == \
+                [(2 * np.arange(3.0) + 20 * i).tolist() for i in range(4)]
+
+
+def test_a_run_kept_ready_that_died_is_replaced_by_a_fresh_one():
+    calls = _arange_calls()
+    with Sandbox(preload=("numpy",), ahead=True) as box:
+        box.run(Program(DOUBLE, "solution.py", "f"), calls, Limits(time_s=1.0))
+        assert _ready_runs(box)
+        held = _processes_under(box._process.pid)  # the ready run's monitor and worker
+        for pid in held:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + 10
+        while any(_exists(pid) for pid in held) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        result = box.run(Program(DOUBLE, "solution.py", "f"), calls, Limits(time_s=1.0))
+        assert result.load_error is None
+        assert [o.observation.value.data.tolist() for o in result.outcomes] == \
+            [(2 * np.arange(3.0) + 20 * i).tolist() for i in range(4)]
+
+
+def test_closing_the_sandbox_ends_the_runs_it_kept_ready():
+    with Sandbox(preload=("numpy",), ahead=True) as box:
+        box.run(Program(DOUBLE, "solution.py", "f"), _arange_calls(), Limits(time_s=1.0))
+        assert _ready_runs(box)
+        zygote = box._process.pid
+        held = _processes_under(zygote)
+        assert held
+    deadline = time.monotonic() + 10
+    while any(_exists(pid) for pid in held) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in held if _exists(pid)]
+
+
+def _exists(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -25,12 +25,14 @@ class SandboxBackend:
     the torch one never stops the numpy one under a run in another thread. A server that
     broke under a run (it died, or would not start) is dropped, so the next run starts a
     fresh one. `protect` are the directories no run may read; a program's own `hidden`
-    ones travel with its run.
+    ones travel with its run. With `ahead`, each server keeps a run ready for the next
+    submission like the last one (`runner.Sandbox`).
     """
 
     def __init__(self, protect: Sequence[Path] = (), *, launched: Launched | None = None,
-                 disable: Sequence[str] | None = None) -> None:
+                 disable: Sequence[str] | None = None, ahead: bool = False) -> None:
         self.protect = tuple(Path(p).resolve() for p in protect)
+        self.ahead = ahead
         self._launched = launched  # a server started before we knew its framework (the CLI overlaps imports)
         self._disable = tuple(disable) if disable is not None else _disabled_from_env()
         self._servers: dict[str, Any] = {}
@@ -58,7 +60,7 @@ class SandboxBackend:
             # judge.experiments runs training inside the child: imported once in the server, not per child.
             preload = ("numpy", "torch", "judge.experiments") if framework == "torch" else ("numpy",)
             sandbox = Sandbox(protect=self.protect, disable=self._disable, preload=preload,
-                              launched=self._launched).start()
+                              launched=self._launched, ahead=self.ahead).start()
             self._launched = None
             self._servers[framework] = sandbox
             return sandbox

@@ -21,7 +21,8 @@ LOADED = b"G"       # once, empty: the submission is loaded; the first call star
 RESULT = b"O"       # one per call, in order: JSON {"index": i} line + wire bytes of the observation
 DONE = b"D"         # once, empty, after the last RESULT
 # judge -> child
-REQUEST = b"Q"      # payload: JSON header line + wire bytes of the calls
+REQUEST = b"Q"      # payload: JSON header line (limits, protect) + wire bytes of the calls, in any order
+PROGRAM = b"P"      # after READY: JSON {"source", "filename", "entry_point", "order": [[index, call], ...]}
 # judge -> fork server, once
 CONFIG = b"C"       # payload: JSON {"scratch_root", "protected", "disabled", "preload"}
 # monitor -> judge, once

@@ -14,12 +14,23 @@ Nothing the worker sends moves a deadline (issue 10, class 4): loading has
 before, and the whole submission an absolute wall clock. Every frame is
 parsed strictly (`frames`); a frame out of place or malformed kills the
 worker (Kill.MALFORMED_FRAME). Call times are measured here, from frame arrivals.
+
+A sandbox made with `ahead=True` (a long-lived judge: `judge serve`, a batch, a
+service worker) keeps a run ready: after each run it hands the next worker
+that run's calls, limits and hidden directories (REQUEST), and the worker
+decodes them and applies every isolation layer while nobody waits. A later
+run on the same calls (the same objects: the same prepared problem) with the
+same limits and directories takes it and sends only its PROGRAM, with its own
+order of the calls (issue 26: 19 ms of a patchify run's 45 were that set-up).
+Anything else is sent both frames by a worker forked for it, as before.
 """
 from __future__ import annotations
 
 import dataclasses
 import json as _json
 import os
+import queue
+import select
 import shutil
 import socket
 import tempfile
@@ -59,10 +70,16 @@ class Sandbox:
     START_TIMEOUT_S = 120.0
 
     def __init__(self, protect: tuple[Path, ...] | list[Path] = (), disable: tuple[str, ...] = (),
-                 preload: tuple[str, ...] = ("numpy",), launched: Launched | None = None) -> None:
+                 preload: tuple[str, ...] = ("numpy",), launched: Launched | None = None, ahead: bool = False) -> None:
         self.protect = tuple(Path(p).resolve() for p in protect)
         self.disable = tuple(disable)
         self.preload = tuple(preload)
+        self.ahead = ahead
+        self._ready_runs: list[_Requested] = []  # runs sent their REQUEST, waiting for a PROGRAM
+        self._ready_lock = threading.Lock()
+        # What to make ahead, for one thread that lives as long as the sandbox: starting a thread
+        # per run would hold up the run's own report (Thread.start waits until the thread runs).
+        self._to_prepare: queue.SimpleQueue | None = None
         self._process = None
         self._launched = launched
         self.scratch_root: Path | None = None
@@ -84,6 +101,13 @@ class Sandbox:
         return self
 
     def close(self) -> None:
+        with self._ready_lock:
+            self.ahead = False
+            waiting, self._ready_runs = self._ready_runs, []
+            if self._to_prepare is not None:
+                self._to_prepare.put(None)  # the preparing thread ends
+        for run in waiting:
+            run.discard()
         if self._sock is not None:
             self._sock.close()  # the server exits when its socket closes
             self._sock = None
@@ -131,12 +155,13 @@ class Sandbox:
         self.close()
 
     def _spawn(self) -> tuple[socket.socket, socket.socket, int]:
-        if self._sock is None:
+        sock = self._sock  # once: close() may clear it meanwhile (a run made ahead, in its thread)
+        if sock is None:
             raise RuntimeError("the sandbox is not started")
         with self._lock:
             self._wait_ready()
-            self._sock.sendall(channel.SPAWN)
-            _, fds, _, _ = socket.recv_fds(self._sock, 1, 3)
+            sock.sendall(channel.SPAWN)
+            _, fds, _, _ = socket.recv_fds(sock, 1, 3)
         if len(fds) != 3:
             raise RuntimeError("the sandbox zygote did not hand over a run")
         data = socket.socket(fileno=fds[0])
@@ -166,19 +191,126 @@ class Sandbox:
                 result.outcomes[start:] = [CallOutcome(skipped=True)] * (len(calls) - start)
                 break
             result.workers += 1
-            start = _Drive(self._spawn(), program, calls, start, limits, captured, result, progress, wall,
-                           hidden, self._inputs).run()
+            requested = self._take_ready(calls, limits, hidden) if start == 0 else None
+            if requested is None:
+                requested = self._request(calls[start:], limits, hidden)
+            start = _Drive(requested, program, calls, start, limits, captured, result, progress, wall).run()
             if result.load_error is not None:
                 break
             progress(result, start)
         if not calls and result.load_error is None:
             result.workers += 1
-            _Drive(self._spawn(), program, calls, 0, limits, captured, result, progress, wall, hidden,
-                   self._inputs).run()
+            _Drive(self._request([], limits, hidden), program, calls, 0, limits, captured, result, progress,
+                   wall).run()
+        if self.ahead and calls:
+            self._prepare_next(calls, limits, hidden)
         result.output = captured.text()
         result.output_bytes = captured.total
         progress(result, len(calls))
         return result
+
+    # ------------------------------------------------------------ runs sent their REQUEST
+
+    def _request(self, calls: list[Call], limits: Limits, hidden: tuple[Path, ...]) -> "_Requested":
+        """A worker of its own, sent the REQUEST for `calls` (in this order)."""
+        requested = _Requested(self._spawn(), calls, limits, hidden)
+        requested.send(self._inputs)
+        return requested
+
+    def _take_ready(self, calls: list[Call], limits: Limits, hidden: tuple[Path, ...]) -> "_Requested | None":
+        """A run kept ready for these very calls, limits and hidden directories, if one is alive."""
+        with self._ready_lock:
+            found = next((r for r in self._ready_runs if r.serves(calls, limits, hidden)), None)
+            if found is not None:
+                self._ready_runs.remove(found)
+        if found is not None and not found.alive():
+            found.discard()
+            return None
+        return found
+
+    def _prepare_next(self, calls: list[Call], limits: Limits, hidden: tuple[Path, ...]) -> None:
+        """Keep a run ready for the next submission like this one. It is made by the preparing
+        thread (the zygote forks it once this run's worker has gone): the caller has its result now."""
+        with self._ready_lock:
+            if not self.ahead:
+                return
+            if self._to_prepare is None:
+                self._to_prepare = queue.SimpleQueue()
+                threading.Thread(target=self._prepare, args=(self._to_prepare,), name="judge-run-ahead",
+                                 daemon=True).start()
+            self._to_prepare.put((list(calls), limits, hidden))
+
+    def _prepare(self, jobs: queue.SimpleQueue) -> None:
+        """The preparing thread: spawn and send a REQUEST for each job, until close()."""
+        while (job := jobs.get()) is not None:
+            try:
+                requested = self._request(*job)
+            except (OSError, RuntimeError, SandboxError):
+                continue  # the server is closing or broken: the next run spawns its own worker and says so
+            with self._ready_lock:
+                keep = self.ahead
+                surplus = [requested]
+                if keep:
+                    # A few kinds of run at most (the problems a learner switches between): the
+                    # oldest is let go; each holds a forked worker.
+                    self._ready_runs.append(requested)
+                    surplus, self._ready_runs = self._ready_runs[:-READY_RUNS], self._ready_runs[-READY_RUNS:]
+            for run in surplus:
+                run.discard()
+
+
+# How many runs a sandbox keeps ready at most: one per grading thread of a batch on this
+# project's 2 cores, or the last two problems run by a warm server.
+READY_RUNS = 2
+
+
+class _Requested:
+    """A spawned worker that was sent the REQUEST for `calls`: it decodes them and applies its
+    isolation layers while it waits for the PROGRAM of whichever submission takes it."""
+
+    def __init__(self, handles: tuple[socket.socket, socket.socket, int], calls: list[Call], limits: Limits,
+                 hidden: tuple[Path, ...]) -> None:
+        self.data, self.ctl, self.out = handles
+        self.calls, self.limits, self.hidden = calls, limits, hidden
+        # Where each call object is in `calls`: the PROGRAM names calls by this index. The list
+        # holds the objects, so no id here can be reused by another object while this run waits.
+        self.index = {id(call): i for i, call in enumerate(calls)}
+
+    def send(self, inputs: wire.EncodedCache) -> None:
+        header = {"limits": self.limits.to_plain(), "protect": [str(p) for p in self.hidden]}
+        body = inputs.encode_list(self.calls)  # each call encoded once per sandbox
+        self.data.settimeout(self.limits.import_time_s + 5)
+        try:
+            channel.send_frame(self.data, channel.REQUEST, _json.dumps(header).encode() + b"\n" + body)
+        except OSError:
+            pass  # the worker died before reading; its exit record explains why
+
+    def serves(self, calls: list[Call], limits: Limits, hidden: tuple[Path, ...]) -> bool:
+        return (len(calls) == len(self.calls) and limits == self.limits and hidden == self.hidden
+                and len({id(c) for c in calls} & self.index.keys()) == len(self.calls))
+
+    def order(self, calls: list[Call], start: int) -> list[list[int]]:
+        """[index in the judge's list, index in this REQUEST] for each call from `start` on."""
+        return [[i, self.index[id(calls[i])]] for i in range(start, len(calls))]
+
+    def alive(self) -> bool:
+        """False when the worker is known to be gone. Its monitor says nothing on the control
+        socket while the worker lives: an exit record, or the socket's end (the monitor is gone
+        too), means it will never run a program. (The data channel may still hold its READY.)"""
+        try:
+            readable, _, _ = select.select([self.ctl], [], [], 0)
+        except (OSError, ValueError):
+            return False
+        return not readable
+
+    def discard(self) -> None:
+        """Let it go: the monitor kills the worker when its control socket closes."""
+        for closable in (self.data, self.ctl):
+            closable.close()
+        try:
+            os.close(self.out)
+        except OSError:
+            pass
 
 
 class _Output:
@@ -212,13 +344,11 @@ class _Output:
 class _Drive:
     """One worker's life: from the request to its exit record."""
 
-    def __init__(self, handles, program: Program, calls: list[Call], start: int, limits: Limits,
-                 output: _Output, result: RunResult, progress: Callable[[RunResult, int], None], wall: float,
-                 hidden: tuple[Path, ...] = (), inputs: wire.EncodedCache | None = None):
-        self.data, self.ctl, self.out = handles
-        self.inputs = inputs or wire.EncodedCache(Call.to_plain, 1 << 34)
+    def __init__(self, requested: _Requested, program: Program, calls: list[Call], start: int, limits: Limits,
+                 output: _Output, result: RunResult, progress: Callable[[RunResult, int], None], wall: float):
+        self.requested = requested
+        self.data, self.ctl, self.out = requested.data, requested.ctl, requested.out
         self.progress = progress
-        self.hidden = hidden
         self.program, self.calls, self.start, self.limits = program, calls, start, limits
         self.output, self.result = output, result
         self.reader = channel.FrameReader(max_frame=limits.result_bytes + (1 << 20))
@@ -242,23 +372,23 @@ class _Drive:
     # ------------------------------------------------------------ protocol
     def run(self) -> int:
         try:
-            self._send_request()
+            self._send_program()
             self._pump()
         finally:
             self._finish()
         return self._next_start()
 
-    def _send_request(self) -> None:
-        header = {"source": self.program.source, "filename": self.program.filename,
-                  "entry_point": self.program.entry_point, "limits": self.limits.to_plain(),
-                  "indices": list(range(self.start, len(self.calls))),
-                  "protect": [str(p) for p in self.hidden]}
-        body = self.inputs.encode_list(self.calls[self.start:])  # each call encoded once per sandbox
+    def _send_program(self) -> None:
+        program = {"source": self.program.source, "filename": self.program.filename,
+                   "entry_point": self.program.entry_point, "order": self.requested.order(self.calls, self.start)}
         self.data.settimeout(self.limits.import_time_s + 5)
         try:
-            channel.send_frame(self.data, channel.REQUEST, _json.dumps(header).encode() + b"\n" + body)
+            channel.send_frame(self.data, channel.PROGRAM, _json.dumps(program).encode())
         except OSError:
             pass  # the worker died before reading; its exit record explains why
+        self.data.setblocking(False)
+        self.ctl.setblocking(False)
+        os.set_blocking(self.out, False)
         self.data.setblocking(False)
         self.ctl.setblocking(False)
         os.set_blocking(self.out, False)

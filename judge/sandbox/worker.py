@@ -2,11 +2,20 @@
 
 This code runs in the forked child. Until the submission is loaded it is the
 judge's own code; from then on nothing here is trusted: whatever the child
-sends is decoded by the judge as plain data and checked there. Before the
-submission loads, the child says READY (with its isolation layers: the only
-layer report the judge accepts) and binds the harness (`judge.harness`), so
-the functions that observe and encode each call are ones it cannot rebind;
-after loading it says LOADED, then sends one RESULT per call, then DONE.
+sends is decoded by the judge as plain data and checked there.
+
+A run comes in two frames. REQUEST holds what is the same for every
+submission of a prepared problem (the limits, the directories to hide, the
+calls' inputs): the child decodes it, applies every isolation layer, binds
+the harness (`judge.harness`, so the functions that observe and encode each
+call are ones the submission cannot rebind), says READY (with its isolation
+layers: the only layer report the judge accepts) and installs the audit hook.
+PROGRAM then brings the submission and the order to run the calls in, drawn
+by the judge for this submission. A judge that keeps a run ready sends
+REQUEST before it has the submission (runner.Sandbox keeps one ahead), so a
+submission waits only for its own loading and calls; the child it gets has
+done nothing but that set-up. After loading the child says LOADED, then
+sends one RESULT per call, then DONE.
 """
 from __future__ import annotations
 
@@ -27,7 +36,7 @@ from judge.execute import Call, ErrorInfo, describe_error, register_source
 from judge.sandbox import audit, cgroups, channel, isolation
 from judge.wording import a as article
 
-from judge.sandbox.channel import DONE, LOAD_ERROR, LOADED, READY, REQUEST, RESULT
+from judge.sandbox.channel import DONE, LOAD_ERROR, LOADED, PROGRAM, READY, REQUEST, RESULT
 
 
 def main(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], disabled: tuple[str, ...],
@@ -62,7 +71,6 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     request = json.loads(header)
     limits = Limits.from_plain(request["limits"])
     calls = [Call.from_plain(c) for c in wire.decode(body, len(body) + 1)]
-    indices = request["indices"]
     # The server's list, and this run's own (the directory being graded): it travels with the request.
     protected = tuple(dict.fromkeys(protected + tuple(Path(p) for p in request.get("protect", ()))))
     ctx = isolation.ChildContext(limits=limits, scratch=scratch, keep_fds=(sock.fileno(),), protected=protected,
@@ -79,12 +87,20 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
         {"describe_error": bound.execute.describe_error, "register_source": bound.execute.register_source,
          "json": bound.json, "channel": SimpleNamespace(send_frame=send)})
     run_call, describe, observing = bound.execute.run_call, bound.execute.describe_error, bound.execute.observing
-    Observation, filename, pairs = bound.execute.Observation, request["filename"], list(zip(indices, calls))
+    Observation = bound.execute.Observation
     send(sock, READY, dumps({"active": ctx.active, "failed": ctx.failed}).encode())
     if "audit hook" in ctx.active:
         audit.freeze_classes()
         audit.install()  # from here on, no frame, gc, tracing or ctypes: see judge.sandbox.audit
-    fn = load(sock, request["source"], filename, request["entry_point"])
+    kind, payload = channel.recv_frame(sock)
+    if kind != PROGRAM:
+        os._exit(71)
+    program = json.loads(payload)
+    # Which call runs at which index of the judge's list (its order for this submission); the
+    # judge checks the indices of the results, so a wrong pairing is caught there too.
+    pairs = [(index, calls[call]) for index, call in program["order"]]
+    filename = program["filename"]
+    fn = load(sock, program["source"], filename, program["entry_point"])
     if fn is None:
         return
     flush()  # what it printed while loading is not the first call's output

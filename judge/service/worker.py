@@ -93,7 +93,8 @@ def new_processor(config: ServiceConfig) -> Processor:
     from judge.session import Judge
 
     store = Store(config.database_url)
-    judge = Judge(config.problems_dir, record=False, protect=store.files(), threads=config.sandbox_threads)
+    judge = Judge(config.problems_dir, record=False, protect=store.files(), threads=config.sandbox_threads,
+                  ahead=True)
     processor = Processor(config, store, judge)
     processor.warm()
     return processor

@@ -61,7 +61,7 @@ def listen(port: int) -> socket.socket:
 
 def serve(options: ServeOptions, announce: Callable[[str], None], note: Callable[[str], None]) -> None:
     """Serve until interrupted or idle; `announce` gets the URL line, `note` one-line remarks."""
-    judge = Judge(options.problems_dir)
+    judge = Judge(options.problems_dir, ahead=True)
     listener = listen(options.port)
     port = listener.getsockname()[1]
     guard = Guard(new_token(), port)
