@@ -76,11 +76,20 @@ class Submission:
             data = path.read_bytes()
         except OSError as exc:
             raise ConfigError(f"cannot read the submission: {exc.strerror}", file=path) from None
-        if len(data) > MAX_SOURCE_BYTES:
-            raise ConfigError(f"the submission is {len(data)} bytes; the limit is {MAX_SOURCE_BYTES}", file=path)
         resolved = path.resolve()
-        return cls(decode_source(data, path), label if label is not None else str(path), origin=str(resolved),
-                   directory=directory if directory is not None else resolved.parent, path=resolved)
+        return cls.from_bytes(data, label if label is not None else str(path), origin=str(resolved),
+                              directory=directory if directory is not None else resolved.parent, path=resolved,
+                              named=path)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, label: str, *, origin: str | None = None, directory: Path | None = None,
+                   path: Path | None = None, named: Path | None = None) -> "Submission":
+        """A file's bytes (read here, or by the warm client), decoded and limited as every file is;
+        errors name `named` (default: `path`, else the label)."""
+        named = named if named is not None else path if path is not None else Path(label)
+        if len(data) > MAX_SOURCE_BYTES:
+            raise ConfigError(f"the submission is {len(data)} bytes; the limit is {MAX_SOURCE_BYTES}", file=named)
+        return cls(decode_source(data, named), label, origin=origin, directory=directory, path=path)
 
     @classmethod
     def from_text(cls, source: str, label: str = "<source text>", *, origin: str | None = None,

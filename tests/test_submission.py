@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.errors import ConfigError
+from judge.errors import ConfigError, NotSourceText
 from judge.submission import MAX_SOURCE_BYTES, Submission, decode_source
 from problemsets import REPO
 
@@ -69,21 +69,27 @@ def test_the_source_size_limit_is_defined_once():
     from judge.service.config import ServiceConfig
     from judge.warm import client
 
-    assert client.MAX_SOURCE_BYTES == ServiceConfig.max_source_bytes == MAX_SOURCE_BYTES
+    assert ServiceConfig.max_source_bytes == MAX_SOURCE_BYTES
+    assert client.MAX_FILE_BYTES > MAX_SOURCE_BYTES  # the warm client sends more: the server says it is too large
     defined = [p.relative_to(REPO).as_posix() for p in (REPO / "judge").rglob("*.py")
                if re.search(r"^\s*MAX_SOURCE_BYTES\s*=", p.read_text(encoding="utf-8"), re.M)]
     assert defined == ["judge/submission.py"]
 
 
-def test_the_warm_client_reads_a_declared_encoding_as_the_normal_path_does(tmp_path):
+def test_the_warm_clients_bytes_are_decoded_as_the_normal_path_decodes_a_file(tmp_path):
     from judge.warm.client import _read
 
     declared = tmp_path / "latin.py"
     declared.write_bytes(LATIN1.encode("latin-1"))
-    assert _read(declared) == Submission.from_file(declared).source == LATIN1
+    assert Submission.from_bytes(_read(str(declared)), "latin.py").source == Submission.from_file(declared).source \
+        == LATIN1
     bad = tmp_path / "bad.py"
     bad.write_bytes(b"x = '\xe9'\n")
-    assert _read(bad) is None    # the normal path says what is wrong
+    with pytest.raises(NotSourceText) as from_file:
+        Submission.from_file(bad)
+    with pytest.raises(NotSourceText) as from_bytes:
+        Submission.from_bytes(_read(str(bad)), str(bad), path=bad)
+    assert str(from_bytes.value) == str(from_file.value)
 
 
 def _calls(path: Path, attr: str) -> list[int]:

@@ -1,6 +1,7 @@
 """Where the warm socket lives and who may use it; what identifies a judge; message framing."""
 from __future__ import annotations
 
+import marshal
 import os
 import socket
 import threading
@@ -77,12 +78,13 @@ def test_the_context_holds_the_environment_that_changes_a_run(monkeypatch):
     assert set(context["env"]) == set(protocol.CONTEXT_ENV)
 
 
-def test_messages_are_whole_json_objects_of_bounded_size():
+def test_messages_are_whole_dicts_of_bounded_size():
     a, b = socket.socketpair()
     with a, b:
-        protocol.send(a, {"x": [1, 2]})
-        assert protocol.receive(b) == {"x": [1, 2]}
-    for payload in (b"[1, 2]", b"{not json", b" " * (protocol.MAX_MESSAGE + 1)):
+        protocol.send(a, {"x": [1, 2], "data": b"\xe9\x00", "flag": None})
+        assert protocol.receive(b) == {"x": [1, 2], "data": b"\xe9\x00", "flag": None}
+    for payload in (marshal.dumps([1, 2]), b"{not marshal", b"", marshal.dumps({"x": 1})[:-1],
+                    b" " * (protocol.MAX_MESSAGE + 1)):
         a, b = socket.socketpair()
         with a, b:
             sender = threading.Thread(target=_send_raw, args=(a, payload))

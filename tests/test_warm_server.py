@@ -16,6 +16,7 @@ import serving
 from judge.progress import ProgressStore
 from judge.session import Judge
 from judge.tutor import Tutor
+from judge.submission import MAX_SOURCE_BYTES
 from judge.warm import protocol
 from judge.warm.server import WarmServer
 
@@ -159,7 +160,7 @@ def test_the_client_imports_neither_numpy_nor_torch_nor_slow_standard_modules(wa
     probe = ("import sys; from judge.warm.client import try_run; "
              f"code = try_run(['--problems-dir', {str(root)!r}, 'run', 'patchify', {str(CORRECT)!r}]); "
              "print(code, sorted(m for m in ('numpy', 'torch', 'click', 'yaml', 'judge.session', 'socket', 'hashlib', "
-             "'shutil', 'tempfile') if m in sys.modules), "
+             "'shutil', 'tempfile', 'json', 'judge.submission', 'judge.errors') if m in sys.modules), "
              "file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, cwd=root)
     assert result.stderr.strip() == "0 []"
@@ -170,7 +171,7 @@ def test_another_judge_or_context_is_sent_back(warm, root, monkeypatch):
     stale = []
     warm.on_stale = stale.append
     request = {"fingerprint": warm.fingerprint, "context": protocol.context(str(root), str(root)),
-               "problem": "patchify", "source": CORRECT.read_text(), "label": "x.py"}
+               "problem": "patchify", "data": CORRECT.read_bytes(), "label": "x.py"}
     assert warm.answer({**request, "fingerprint": "0" * 32}) == {"fallback": "stale"}
     assert stale  # a background server leaves on this
     other_home = {**request["context"], "env": {**request["context"]["env"], "JUDGE_HOME": "/elsewhere"}}
@@ -179,8 +180,11 @@ def test_another_judge_or_context_is_sent_back(warm, root, monkeypatch):
     assert warm.answer({**request, "context": other_set}) == {"fallback": "another problem set"}
     relative = {**request["context"], "problems_dir": ".", "cwd": str(root)}
     assert warm.answer({**request, "context": relative})["code"] == 0  # the same set, named relatively
-    for broken in ({**request, "context": None}, {**request, "source": 3}, {**request, "problem": None}):
+    for broken in ({**request, "context": None}, {**request, "data": "text, not bytes"}, {**request, "problem": None}):
         assert "fallback" in warm.answer(broken)
+    # Bytes `judge run` would not take as source go back, and the client's own run says why.
+    for unreadable in (b"# caf\xe9\n", b"#" * (MAX_SOURCE_BYTES + 1)):
+        assert warm.answer({**request, "data": unreadable}) == {"fallback": "error"}
 
 
 def test_edited_problem_files_take_effect_without_a_restart(warm, root):

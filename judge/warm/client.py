@@ -2,11 +2,13 @@
 
 Standard library only (plus judge.terminal's colour and width rules): the point is to
 print a verdict in a few tens of milliseconds, so neither numpy, torch nor
-click is imported on this path. Anything unusual (another command, an
-option this parser does not know, a file it cannot read, no server, a server
-of another judge version or context, a broken connection) returns None and
-the caller judges the normal way, which also gives the usual error messages.
-`JUDGE_NO_WARM=1` turns the warm path off.
+click is imported on this path, nor json or the judge's submission rules: the
+file's bytes travel as they are, and the server decodes them as `judge run`
+would (judge.submission). Anything unusual (another command, an option this
+parser does not know, a file it cannot read or the server cannot decode, no
+server, a server of another judge version or context, a broken connection)
+returns None and the caller judges the normal way, which also gives the usual
+error messages. `JUDGE_NO_WARM=1` turns the warm path off.
 """
 from __future__ import annotations
 
@@ -14,10 +16,7 @@ import _socket  # not `socket`: see protocol.py
 import os
 import sys
 from collections import namedtuple
-from pathlib import Path
 
-from judge.errors import ConfigError
-from judge.submission import MAX_SOURCE_BYTES, Submission
 from judge.warm import protocol
 
 CONNECT_TIMEOUT_S = 2.0
@@ -65,14 +64,14 @@ def try_run(argv: list[str]) -> int | None:
     path = protocol.socket_path()
     if not protocol.owned_socket(path):
         return None
-    source = _read(Path(args.file))
-    if source is None:
+    data = _read(args.file)
+    if data is None:
         return None
     from judge.terminal import terminal_width, use_colour
 
     request = {"fingerprint": protocol.fingerprint(), "context": protocol.context(args.problems_dir, os.getcwd()),
-               "problem": args.problem, "source": source, "label": args.file,
-               "origin": str(Path(args.file).resolve()), "examples_only": args.examples_only,
+               "problem": args.problem, "data": data, "label": args.file,
+               "origin": os.path.realpath(args.file), "examples_only": args.examples_only,
                "json": args.as_json, "verbose": args.verbose, "colour": use_colour(sys.stdout),
                "width": terminal_width()}
     try:
@@ -95,11 +94,16 @@ def try_run(argv: list[str]) -> int | None:
     return code
 
 
-def _read(path: Path) -> str | None:
-    """The file's source as the normal path decodes it; None (judge here, with its error) when it cannot."""
+# Larger files are left to the normal path, which says they are over the source limit.
+MAX_FILE_BYTES = protocol.MAX_MESSAGE - (64 << 10)
+
+
+def _read(path: str) -> bytes | None:
+    """The file's bytes; None (judge here, with its error) when it is not a readable file of a sendable size."""
     try:
-        if not path.is_file() or path.stat().st_size > MAX_SOURCE_BYTES:
-            return None
-        return Submission.from_file(path).source
-    except (OSError, ConfigError):
+        with open(path, "rb") as file:
+            if not os.path.isfile(path) or os.fstat(file.fileno()).st_size > MAX_FILE_BYTES:
+                return None
+            return file.read(MAX_FILE_BYTES + 1)
+    except OSError:
         return None

@@ -146,8 +146,8 @@ class WarmServer:
         reason = self._context_differs(request.get("context"))
         if reason:
             return {"fallback": reason}, None
-        source, label, problem_id = request.get("source"), request.get("label"), request.get("problem")
-        if not all(isinstance(v, str) for v in (source, label, problem_id)):
+        data, label, problem_id = request.get("data"), request.get("label"), request.get("problem")
+        if not isinstance(data, bytes) or not all(isinstance(v, str) for v in (label, problem_id)):
             return {"fallback": "malformed request"}, None
         flags = {k: bool(request.get(k)) for k in ("examples_only", "json", "verbose", "colour")}
         origin = request.get("origin") if isinstance(request.get("origin"), str) else label
@@ -155,8 +155,10 @@ class WarmServer:
             with self.judging:
                 # The submission's directory is protected as `judge run` protects it (no classmate's file).
                 file = Path(origin) if Path(origin).is_absolute() else None
-                submission = Submission.from_text(source, label, origin=origin, path=file,
-                                                  directory=file.parent if file is not None else None)
+                # Decoded here as `judge run` decodes a file; one that is not text, or too large,
+                # falls back (ConfigError below) and the client's own run says so.
+                submission = Submission.from_bytes(data, label, origin=origin, path=file,
+                                                   directory=file.parent if file is not None else None)
                 later = self.record_after_reply and self.judge.record
                 report = self.judge.submit(problem_id, submission, examples_only=flags["examples_only"],
                                            record=False if later else None)
