@@ -1,8 +1,17 @@
-"""The on-disk cache of the reference's expected observations (issue 6).
+"""The on-disk cache of a problem version's expected observations and trap outputs (issues 6, 26).
 
 Running the trusted reference on every case costs time on each `judge run`
-and `judge show`; its results only change when the problem does. An entry is
-keyed by a SHA-256 over everything that can change an expected value:
+and `judge show`; its results only change when the problem does. The same
+holds for the problem's traps (known wrong implementations), which diagnosing
+a wrong answer runs on every case: over a second per `judge grade patchify`.
+This module owns both entry kinds' place on disk, their key, their envelope
+and their pruning; what a trap output holds is judge.grading's (it hands this
+module plain wire data and checks what it gets back). Two entries per version:
+
+- `<id>-<key>.expected`: the reference's observation of every call of every case;
+- `<id>-<key>.traps`: each trap's output on each case, in judge.grading's plain form.
+
+An entry is keyed by a SHA-256 over everything that can change what it holds:
 
 - the problem's files: the public YAML and every file of hidden_tests/<id>/
   (tests.yaml, reference.py, traps.py, helpers), plus the reference and traps
@@ -12,14 +21,19 @@ keyed by a SHA-256 over everything that can change an expected value:
 - the judge code that observes a call (execute.py, wire.py, grading.py, experiments/);
 - the numpy, torch and Python versions.
 
+Both kinds share the key (a trap output depends on what an expected value does:
+traps.py, the cases' inputs, execute.py, wire.py, grading.py, the versions), so
+pruning keeps or drops a version's entries together.
+
 Values are stored in the plain wire format (never pickle), behind a magic
-line and a SHA-256 of the payload: a corrupted, truncated or foreign entry is
-rebuilt, never trusted. A cache that cannot be written is disabled cleanly:
-the judge computes expectations as if there were no cache.
+line (one per kind) and a SHA-256 of the payload: a corrupted, truncated or
+foreign entry is rebuilt, never trusted. A cache that cannot be written is
+disabled cleanly: the judge computes expectations and runs traps as if there
+were no cache.
 
 The directory is `$JUDGE_CACHE_DIR` when set (`off` disables the cache),
 else `$XDG_CACHE_HOME/tensor-judge/expected` or `~/.cache/tensor-judge/expected`.
-It holds expected values: the sandbox must never let a submission read it.
+It holds expected values and the traps' outputs: the sandbox must never let a submission read it.
 """
 from __future__ import annotations
 
@@ -40,13 +54,16 @@ if TYPE_CHECKING:
     Expected = dict[str, Observation]
 
 FORMAT = b"tensor-judge expected v1\n"
+TRAPS_FORMAT = b"tensor-judge traps v1\n"
 DIGEST_BYTES = 32
-KEEP_PER_PROBLEM = 4          # entries kept per problem id (examples-only and full runs, a few edits)
+KEEP_PER_PROBLEM = 4          # keys kept per problem id (examples-only and full runs, a few edits), each with
+# its expected entry and its traps entry
 MAX_ENTRY_BYTES = 1 << 31
 ENV = "JUDGE_CACHE_DIR"
 DISABLED_VALUES = ("off", "0", "none", "false")
 # Judge modules whose code decides what an expected observation holds (an experiment call's value is
-# the weights trained by judge.experiments, so its modules count too).
+# the weights trained by judge.experiments, so its modules count too); grading.py also decides what a
+# trap output holds.
 _OBSERVING_MODULES = ("execute.py", "wire.py", "grading.py", "experiments/*.py")
 
 def default_directory() -> Path | None:
@@ -76,12 +93,13 @@ class ExpectedCache:
         return self.directory is not None and not self.disabled_reason
 
     # ------------------------------------------------------------ the one entry point
-    def expected(self, problem: Problem, hidden: Hidden | None, cases: list[Case], compute: Callable[[], list[Expected]]
-                 ) -> list[Expected]:
-        """The cached expectations of `cases`, or `compute()`'s, stored for next time."""
+    def expected(self, problem: Problem, hidden: Hidden | None, cases: list[Case], compute: Callable[[], list[Expected]],
+                 *, key: str | None = None) -> list[Expected]:
+        """The cached expectations of `cases`, or `compute()`'s, stored for next time (`key`: their
+        `cache_key`, when the caller has it already)."""
         if not self.enabled:
             return compute()
-        key = cache_key(problem, hidden, cases)
+        key = key if key is not None else cache_key(problem, hidden, cases)
         found = self.load(problem.id, key, cases)
         if found is not None:
             return found
@@ -89,10 +107,18 @@ class ExpectedCache:
         self.store(problem.id, key, cases, expected)
         return expected
 
+    def traps_entry(self, problem_id: str, key: str) -> "TrapsEntry | None":
+        """Where the trap outputs of the version `key` live; None when the cache is off."""
+        return TrapsEntry(self, problem_id, key) if self.enabled else None
+
     # ------------------------------------------------------------ entries
     def path(self, problem_id: str, key: str) -> Path:
         assert self.directory is not None
         return self.directory / f"{_safe(problem_id)}-{key[:32]}.expected"
+
+    def traps_path(self, problem_id: str, key: str) -> Path:
+        assert self.directory is not None
+        return self.directory / f"{_safe(problem_id)}-{key[:32]}.traps"
 
     def load(self, problem_id: str, key: str, cases: list[Case]) -> list[Expected] | None:
         """The entry for `key` when it exists and is intact; None otherwise (a miss)."""
@@ -113,12 +139,46 @@ class ExpectedCache:
         from judge import wire
         if not self.enabled:
             return False
-        assert self.directory is not None
         try:
             payload = _pack(key, cases, expected)
         except wire.WireError:  # an expected value too large for the format: this entry is not cached
             return False
-        target = self.path(problem_id, key)
+        return self._write(problem_id, self.path(problem_id, key), payload)
+
+    def load_traps(self, problem_id: str, key: str) -> Any | None:
+        """The plain trap outputs stored for `key` when the entry exists and is intact; None otherwise.
+
+        Only the envelope is checked here (magic line, checksum, key): judge.grading checks the
+        outputs themselves and treats anything else as a miss too."""
+        from judge import wire
+        if not self.enabled:
+            return None
+        try:
+            data = self.traps_path(problem_id, key).read_bytes()
+        except OSError:
+            return None
+        try:
+            plain = _opened(TRAPS_FORMAT, data)
+        except (wire.WireError, ValueError, TypeError):
+            return None
+        if type(plain) is not dict or plain.get("key") != key or "outputs" not in plain:
+            return None
+        return plain["outputs"]
+
+    def store_traps(self, problem_id: str, key: str, outputs: Any) -> bool:
+        """Write the trap outputs (plain wire data) of `key` atomically; False when not written."""
+        from judge import wire
+        if not self.enabled:
+            return False
+        try:
+            payload = _sealed(TRAPS_FORMAT, {"key": key, "outputs": outputs})
+        except wire.WireError:  # too large for the format: recomputed in each process, as without a cache
+            return False
+        return self._write(problem_id, self.traps_path(problem_id, key), payload)
+
+    def _write(self, problem_id: str, target: Path, payload: bytes) -> bool:
+        """Write `payload` to `target` atomically and prune; on an OS error disable the cache."""
+        assert self.directory is not None
         try:
             self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
             fd, temp = tempfile.mkstemp(prefix=".tmp-", dir=self.directory)
@@ -136,15 +196,42 @@ class ExpectedCache:
         return True
 
     def _prune(self, problem_id: str, keep: Path) -> None:
-        """Keep the newest few entries of a problem, so edits do not grow the cache forever."""
+        """Keep the entries of a problem's newest few keys, so edits do not grow the cache forever.
+
+        Counted by key, not by file: a version's expected values and its traps' outputs are kept or
+        dropped together (an expected entry whose traps entry is gone would cost a second per batch)."""
         assert self.directory is not None
+        prefix = f"{_safe(problem_id)}-"
         try:
-            entries = [p for p in self.directory.glob(f"{_safe(problem_id)}-*.expected") if p != keep]
-            entries.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-            for old in entries[KEEP_PER_PROBLEM - 1:]:
-                old.unlink(missing_ok=True)
+            newest: dict[str, float] = {}   # key -> its newest entry's time
+            files: dict[str, list[Path]] = {}
+            for suffix in (".expected", ".traps"):
+                for p in self.directory.glob(f"{prefix}*{suffix}"):
+                    key = p.name[len(prefix):-len(suffix)]
+                    files.setdefault(key, []).append(p)
+                    newest[key] = max(newest.get(key, 0.0), p.stat().st_mtime)
+            kept = keep.name[len(prefix):].rsplit(".", 1)[0]
+            others = sorted((k for k in newest if k != kept), key=newest.__getitem__, reverse=True)
+            for old in others[KEEP_PER_PROBLEM - 1:]:
+                for p in files[old]:
+                    p.unlink(missing_ok=True)
         except OSError:
             pass  # another judge pruned concurrently; nothing to repair
+
+
+@dataclass(frozen=True)
+class TrapsEntry:
+    """The on-disk entry of one problem version's trap outputs, as a TrapSet holds it (judge.grading)."""
+
+    cache: ExpectedCache
+    problem_id: str
+    key: str
+
+    def load(self) -> Any | None:
+        return self.cache.load_traps(self.problem_id, self.key)
+
+    def store(self, outputs: Any) -> bool:
+        return self.cache.store_traps(self.problem_id, self.key, outputs)
 
 
 # ---------------------------------------------------------------- the key
@@ -238,26 +325,36 @@ def _safe(problem_id: str) -> str:
 
 # ---------------------------------------------------------------- the entry format
 
-def _pack(key: str, cases: list[Case], expected: list[Expected]) -> bytes:
+def _sealed(magic: bytes, plain: Any) -> bytes:
+    """An entry: the kind's magic line, a SHA-256 of the payload, the payload (plain wire data)."""
     from judge import wire
+    payload = wire.encode(plain, MAX_ENTRY_BYTES)
+    return magic + hashlib.sha256(payload).digest() + payload
+
+
+def _opened(magic: bytes, data: bytes) -> Any:
+    """The plain payload of an entry of kind `magic`; anything unexpected raises (the caller rebuilds)."""
+    from judge import wire
+    if not data.startswith(magic):
+        raise ValueError("not an entry of this format")
+    start = len(magic) + DIGEST_BYTES
+    stored_digest, payload = data[len(magic):start], data[start:]
+    if hashlib.sha256(payload).digest() != stored_digest:
+        raise ValueError("checksum mismatch")
+    return wire.decode(payload, len(payload))
+
+
+def _pack(key: str, cases: list[Case], expected: list[Expected]) -> bytes:
     plain = {"key": key,
              "cases": [[case.name, list(case.calls)] for case in cases],
              "expected": [{name: obs.to_plain() for name, obs in exp.items()} for exp in expected]}
-    payload = wire.encode(plain, MAX_ENTRY_BYTES)
-    return FORMAT + hashlib.sha256(payload).digest() + payload
+    return _sealed(FORMAT, plain)
 
 
 def _unpack(data: bytes, key: str, cases: list[Case]) -> list[Expected]:
     """Decode and verify an entry; anything unexpected raises (and the caller rebuilds)."""
-    from judge import wire
     from judge.execute import Observation
-    if not data.startswith(FORMAT):
-        raise ValueError("not an entry of this format")
-    start = len(FORMAT) + DIGEST_BYTES
-    stored_digest, payload = data[len(FORMAT):start], data[start:]
-    if hashlib.sha256(payload).digest() != stored_digest:
-        raise ValueError("checksum mismatch")
-    plain: Any = wire.decode(payload, len(payload))
+    plain: Any = _opened(FORMAT, data)
     if type(plain) is not dict or plain.get("key") != key:
         raise ValueError("entry for another key")
     if plain.get("cases") != [[case.name, list(case.calls)] for case in cases]:

@@ -611,18 +611,30 @@ def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
 @click.argument("problem_ids", nargs=-1)
 @click.pass_obj
 def prepare(judge, problem_ids: tuple[str, ...]) -> None:
-    """Compute and cache the expected values of problems (all when no ID is given), so that the
-    first run of each costs what a later one does. `judge serve` does this in the background."""
+    """Compute and cache the expected values of problems and their traps' outputs (all problems when no
+    ID is given), so that the first run of each costs what a later one does. `judge serve` prepares the
+    expected values in the background (the traps' outputs are written on its first wrong answer)."""
+    import time
+
     failed = []
+    j = judge()
 
     def show(problem_id: str, seconds: float, error: ConfigError | None) -> None:
+        if error is None:
+            # The traps too: a wrong answer of a prepared problem then runs none (issue 26).
+            started = time.perf_counter()
+            try:
+                j.prepared(problem_id).run_traps_ahead()  # the problem just prepared: kept, not prepared again
+            except ConfigError as exc:
+                error = exc
+            seconds += time.perf_counter() - started
         if error is None:
             click.echo(f"prepared {problem_id} in {seconds:.2f} s")
         else:
             failed.append(problem_id)
             click.echo(f"error: {error}", err=True)
 
-    judge().prepare_all(list(problem_ids) or None, on_problem=show)
+    j.prepare_all(list(problem_ids) or None, on_problem=show)
     sys.exit(1 if failed else 0)
 
 

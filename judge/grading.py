@@ -8,6 +8,10 @@ failure is matched against the problem's known mistakes ("traps"), then
 against generic relations to the expected output (judge.diagnose), so the
 message can name the mistake; a test's hint is shown only for the failures
 it explains.
+
+This module owns what a trap's output on a case is (`_TrapOutput`) and its
+plain form; judge.cache owns where that is kept on disk, next to the expected
+values, so that a process which finds it runs no trap (issue 26).
 """
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -35,6 +39,9 @@ from judge.problem import Problem, Trap
 from judge.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
 from judge.verdict import Verdict
 from judge.wire import Array
+
+if TYPE_CHECKING:
+    from judge.cache import TrapsEntry
 
 Expected = dict[str, Observation]
 MAX_PRINTED = 2000  # characters of a test's printed output kept with its result
@@ -66,16 +73,24 @@ class TrapSet:
     """The known mistakes and, loaded on the first diagnosis, the functions that make them.
 
     Trap modules import the framework; an accepted run never needs them, so
-    the judge's process need not import torch for one (issue 6).
+    the judge's process need not import torch for one (issue 6). With an
+    `entry` (judge.cache), the traps' outputs on `cases` are read from disk on
+    the first need of one, or all made then and written, so the next process
+    makes none (issue 26); a wrong answer is then diagnosed without importing
+    the trap module at all, unless a large output must be made again.
     """
 
     traps: tuple[Trap, ...]
     load: Callable[[], dict[str, Callable]]
+    entry: TrapsEntry | None = None  # where its outputs are kept on disk (judge.cache); None: nowhere
+    cases: tuple[Case, ...] = ()     # the cases the entry holds outputs for (a prepared problem's)
     # (case name, trap function) -> its _TrapOutput: each trap runs once per case in a batch (issue 6),
     # and a small output is encoded then, once (issue 26).
     outputs: dict = field(default_factory=dict, compare=False, repr=False)
     _functions: dict = field(default_factory=dict, compare=False, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+    # Reentrant: filling the outputs from the traps loads the functions under the same lock.
+    _lock: threading.RLock = field(default_factory=threading.RLock, compare=False, repr=False)
+    _recalled: threading.Event = field(default_factory=threading.Event, compare=False, repr=False)
 
     @property
     def functions(self) -> dict[str, Callable]:
@@ -84,26 +99,58 @@ class TrapSet:
                 self._functions.update(self.load())
         return self._functions
 
+    def recall(self) -> None:
+        """Fill `outputs` once: from the entry when it is intact, else by running every trap on every
+        case and writing the entry. The other diagnosing threads wait rather than run the same traps."""
+        if self.entry is None or self._recalled.is_set():
+            return
+        with self._lock:
+            if self._recalled.is_set():
+                return
+            stored = self.entry.load()
+            found = _outputs_from_plain(stored, self) if stored is not None else None
+            if found is not None:
+                for key, output in found.items():
+                    self.outputs.setdefault(key, output)
+            else:
+                try:
+                    for case in self.cases:
+                        for trap in self.traps:
+                            if case.calls.main is not None and (case.name, trap.function) not in self.outputs:
+                                _run_trap(case, self, trap)
+                except Exception:
+                    # The judge's failure, not a trap's (run_call catches those): a module that does not
+                    # load, an output that cannot be encoded. No entry: each output is made when a
+                    # diagnosis needs it, which fails there as it would without a cache.
+                    pass
+                else:
+                    plain_outputs = _outputs_plain(self)
+                    if plain_outputs is not None:
+                        self.entry.store(plain_outputs)
+            self._recalled.set()
+
     def run_ahead(self, cases: list[Case]) -> int:
         """Run every trap on every case now, as the first wrong answers would (a long-lived service
         worker does it while it warms up, so no submission waits for it); how many outputs."""
         made = 0
         for case in cases:
             for trap in self.traps:
-                if case.calls.main is not None and trap.function in self.functions:
-                    _trap_output(case, self, trap)
+                if case.calls.main is not None and _trap_output(case, self, trap) is not None:
                     made += 1
+        if any(o.shapes is not None and o.made is None for o in self.outputs.values()):
+            self.functions  # noqa: B018 - a large output is made again on demand: load its module now, not then
         return made
 
 
 @dataclass(frozen=True)
 class _TrapOutput:
-    """What a trap gives on one case, kept for every later submission of a batch."""
+    """What a trap gives on one case, kept for every later submission of a batch (and on disk)."""
 
     shapes: dict | None            # path -> shape of each array it returns; None: it raised here
     finite: bool                   # every number it returns is finite
-    made: Observation | None       # its plain observation, kept when small (TRAP_KEEP_BYTES); a larger
-    # one is made again whenever a submission's shapes may match it
+    made: Observation | None       # its plain value as an observation, kept when small (TRAP_KEEP_BYTES); a
+    # larger one is made again whenever a submission's shapes may match it. Only the value: diagnosing
+    # compares nothing else (its time and inputs afterwards would only weigh on memory and the disk).
 
 
 # A submission's observation may have NODE_FACTOR x the reference's nodes plus NODE_SLACK
@@ -423,27 +470,104 @@ def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet,
 def _made(case: Case, traps: TrapSet, trap: Trap) -> Any:
     """The trap's plain output value on this case, or None when it raised."""
     output = _trap_output(case, traps, trap)
-    if output.shapes is None:
+    if output is None or output.shapes is None:
         return None
     made = output.made if output.made is not None else _encoded(case, traps, trap)
     return made.value if made.error is None else None
 
 
-def _trap_output(case: Case, traps: TrapSet, trap: Trap) -> _TrapOutput:
-    """The trap run on this case once per batch, its output encoded then when small enough to keep
-    (a larger one is encoded again whenever a submission's shapes may match it)."""
+def _trap_output(case: Case, traps: TrapSet, trap: Trap) -> _TrapOutput | None:
+    """The trap's output on this case, made once per batch (or read from the cache), its value kept
+    when small enough; None when the trap set has no such function."""
     key = (case.name, trap.function)
     output = traps.outputs.get(key)
     if output is None:
-        live = run_call(traps.functions[trap.function], case.calls.main, None)
-        if live.error is not None:
-            output = _TrapOutput(None, False, None)
-        else:
-            output = _TrapOutput(_array_shapes(live.value), _finite_output(live.value), None)
-            if _small(output):
-                output = replace(output, made=plain(live))
-        traps.outputs[key] = output
+        traps.recall()
+        output = traps.outputs.get(key)
+    return output if output is not None else _run_trap(case, traps, trap)
+
+
+def _run_trap(case: Case, traps: TrapSet, trap: Trap) -> _TrapOutput | None:
+    """Run the trap on this case and keep its output (a larger one is encoded again whenever a
+    submission's shapes may match it)."""
+    fn = traps.functions.get(trap.function)
+    if fn is None:
+        return None
+    live = run_call(fn, case.calls.main, None)
+    if live.error is not None:
+        output = _TrapOutput(None, False, None)
+    else:
+        output = _TrapOutput(_array_shapes(live.value), _finite_output(live.value), None)
+        if _small(output):
+            output = replace(output, made=plain(Observation(value=live.value)))
+    traps.outputs[(case.name, trap.function)] = output
     return output
+
+
+# ---------------------------------------------------------------- trap outputs in plain form (judge.cache)
+# An entry's outputs: [[case name, trap function, shapes, finite, value], ...], where shapes is None (the
+# trap raised) or [[path, shape], ...] with path and shape tuples (wire keeps tuples, ints, bools and
+# strings apart, so a path comes back equal and equally hashed), and value is None (raised, or too
+# large to keep) or [the plain value] (a list around it: a trap may well return None).
+
+def _outputs_plain(traps: TrapSet) -> list | None:
+    """The outputs of `traps` on its cases in plain form; None when one cannot come back exactly."""
+    names = {case.name for case in traps.cases}
+    records = []
+    for (case_name, function), output in traps.outputs.items():
+        if case_name not in names:
+            continue
+        shapes = None
+        if output.shapes is not None:
+            shapes = [[path, shape] for path, shape in output.shapes.items()]
+            if not all(_plain_path(path) and _plain_shape(shape) for path, shape in shapes):
+                return None  # a dict key of another type: made again in each process, as without a cache
+        records.append([case_name, function, shapes, output.finite,
+                        None if output.made is None else [output.made.value]])
+    return records
+
+
+def _outputs_from_plain(records: Any, traps: TrapSet) -> dict | None:
+    """The outputs an entry holds, checked against `traps`; None (a miss, rebuilt) when anything
+    about them is not what `_outputs_plain` writes."""
+    known = {(case.name, trap.function) for case in traps.cases if case.calls.main is not None for trap in traps.traps}
+    if type(records) is not list:
+        return None
+    outputs = {}
+    for record in records:
+        if type(record) is not list or len(record) != 5:
+            return None
+        case_name, function, shapes, finite, value = record
+        key = (case_name, function)
+        if type(case_name) is not str or type(function) is not str or key not in known or key in outputs:
+            return None
+        if type(finite) is not bool:
+            return None
+        if shapes is None:
+            if finite or value is not None:
+                return None
+            outputs[key] = _TrapOutput(None, False, None)
+            continue
+        if type(shapes) is not list or not all(type(s) is list and len(s) == 2 and _plain_path(s[0])
+                                               and _plain_shape(s[1]) for s in shapes):
+            return None
+        output = _TrapOutput(dict((path, shape) for path, shape in shapes), finite, None)
+        if len(output.shapes) != len(shapes) or (value is None) == _small(output):
+            return None  # a repeated path, or a value kept that should not be (or the reverse)
+        if value is not None:
+            if type(value) is not list or len(value) != 1:
+                return None
+            output = replace(output, made=Observation(value=value[0], time_ms=0.0))
+        outputs[key] = output
+    return outputs
+
+
+def _plain_path(path: Any) -> bool:
+    return type(path) is tuple and all(type(k) in (str, int, bool) for k in path)
+
+
+def _plain_shape(shape: Any) -> bool:
+    return type(shape) is tuple and all(type(d) is int and d >= 0 for d in shape)
 
 
 def _small(output: _TrapOutput) -> bool:
@@ -487,13 +611,12 @@ def _kinds(value: Any) -> Any:
 def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, trap: Trap) -> bool | None:
     """Whether `trap` gives the submission's output on `case`; None when it cannot tell (the trap raised)."""
     observed = actual.get(MAIN)
-    fn = traps.functions.get(trap.function)
-    if observed is None or observed.error is not None or fn is None:
+    if observed is None or observed.error is not None:
         return None
     observed_shapes = _array_shapes(observed.value)
     output = _trap_output(case, traps, trap)
-    if output.shapes is None:
-        return None  # the trap raised on this case
+    if output is None or output.shapes is None:
+        return None  # no such function, or the trap raised on this case
     if not _may_match(output.shapes, observed_shapes):
         return False  # its arrays' shapes differ: compare would fail
     made = output.made if output.made is not None else _encoded(case, traps, trap)

@@ -1,7 +1,9 @@
 """A prepared problem: its cases, the reference's expected observations and its traps, ready to judge.
 
 Preparing draws every input and runs (or loads from the cache) the trusted
-reference; it happens once per problem version. `judge` then judges a
+reference; it happens once per problem version. The traps' outputs share the
+version's cache key: they are read (or made and written) on the first wrong
+answer, or ahead by `run_traps_ahead` (`judge prepare`). `judge` then judges a
 submission: it runs the calls through an execution backend and grades the
 facts. It records nothing: `Judge.submit` records through the learner's tutor.
 """
@@ -10,10 +12,10 @@ from __future__ import annotations
 import functools
 import warnings
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Sequence
 
 from judge import problem as problem_files
-from judge.cache import ExpectedCache
+from judge.cache import ExpectedCache, TrapsEntry, cache_key
 from judge.cases import MAIN, Case, build_case
 from judge.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.errors import ConfigError
@@ -55,6 +57,15 @@ class PreparedProblem:
         """The report of a file that could not be run (`decision` from `judge.verdicts.of_unloadable`)."""
         return unjudged(self.problem, list(self.cases), label, decision, on_result=on_result)
 
+    def run_traps_ahead(self) -> int:
+        """Every trap's output on every case now (read from the cache, else made and written to it),
+        so that no wrong answer waits for them; how many outputs."""
+        if self.traps is None:
+            return 0
+        with warnings.catch_warnings():  # a trap's NaN on a degenerate case is no news
+            warnings.simplefilter("ignore")
+            return self.traps.run_ahead(list(self.cases))
+
 
 def compile_error(source: str, filename: str) -> ErrorInfo | None:
     """The error the child would report on loading `source` before running any of it (a SyntaxError),
@@ -91,11 +102,16 @@ class _Unloadable:
 
 def prepare(problem: Problem, backend: Backend, *, cache: ExpectedCache | None, threads: int,
             examples_only: bool = False) -> PreparedProblem:
-    """Draw the cases, get the reference's observations (cached), and load the traps lazily."""
+    """Draw the cases, get the reference's observations (cached), and load the traps lazily (their
+    outputs from the cache too, when a wrong answer first needs one)."""
     # Loaded for examples only too: examples are compared with the hidden file's tolerance either way.
     hidden = problem_files.load_hidden(problem)
-    cases, expected = expected_of(problem, hidden, cache, examples_only=examples_only)
-    return PreparedProblem(problem, tuple(cases), tuple(expected), trap_set(problem, hidden),
+    cases = cases_of(problem, hidden, examples_only=examples_only)
+    # One key for both entries of this version: computing it encodes every input.
+    key = cache_key(problem, hidden, cases) if cache is not None and cache.enabled else None
+    expected = _expected(problem, hidden, cases, cache, key)
+    entry = cache.traps_entry(problem.id, key) if cache is not None and key is not None else None
+    return PreparedProblem(problem, tuple(cases), tuple(expected), trap_set(problem, hidden, cases, entry),
                            replace(problem.limits, threads=threads), backend, examples_only)
 
 
@@ -129,19 +145,30 @@ def expected_of(problem: Problem, hidden: Hidden | None, cache: ExpectedCache | 
                 examples_only: bool = False) -> tuple[list[Case], list[Expected]]:
     """The cases (examples, then hidden tests unless `examples_only` or `hidden` is None) and the
     reference's observations on them, through the cache."""
-    tests = list(problem.examples) + (list(hidden.tests) if hidden and not examples_only else [])
-    cases = [build_case(problem, test, hidden.tolerance if hidden else None) for test in tests]
+    cases = cases_of(problem, hidden, examples_only=examples_only)
+    return cases, _expected(problem, hidden, cases, cache)
 
+
+def cases_of(problem: Problem, hidden: Hidden | None, *, examples_only: bool = False) -> list[Case]:
+    """The examples, then the hidden tests unless `examples_only` or `hidden` is None."""
+    tests = list(problem.examples) + (list(hidden.tests) if hidden and not examples_only else [])
+    return [build_case(problem, test, hidden.tolerance if hidden else None) for test in tests]
+
+
+def _expected(problem: Problem, hidden: Hidden | None, cases: list[Case], cache: ExpectedCache | None,
+              key: str | None = None) -> list[Expected]:
     def compute() -> list[Expected]:
         return _reference_outputs(problem, hidden, cases)
 
-    return cases, (cache.expected(problem, hidden, cases, compute) if cache is not None else compute())
+    return cache.expected(problem, hidden, cases, compute, key=key) if cache is not None else compute()
 
 
-def trap_set(problem: Problem, hidden: Hidden) -> TrapSet | None:
+def trap_set(problem: Problem, hidden: Hidden, cases: Sequence[Case] = (), entry: TrapsEntry | None = None
+             ) -> TrapSet | None:
+    """The problem's traps; with `entry`, their outputs on `cases` are kept there (judge.cache)."""
     if not hidden.traps or hidden.traps_file is None:
         return None
-    return TrapSet(hidden.traps, functools.partial(_trap_functions, problem, hidden))
+    return TrapSet(hidden.traps, functools.partial(_trap_functions, problem, hidden), entry, tuple(cases))
 
 
 def _trap_functions(problem: Problem, hidden: Hidden) -> dict[str, Callable]:

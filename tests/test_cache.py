@@ -228,3 +228,209 @@ def test_the_key_covers_the_code_that_makes_expected_values():
     covered = {p.relative_to(judge_dir).as_posix() for p in cache_mod.observing_files()}
     experiments = {f"experiments/{p.name}" for p in (judge_dir / "experiments").glob("*.py")}
     assert {"execute.py", "wire.py", "grading.py"} | experiments <= covered
+
+
+# ---------------------------------------------------------------- trap outputs (issue 26)
+# Diagnosing a wrong answer runs the problem's traps on every case; their outputs are kept in a
+# second entry kind beside the expected values (<id>-<key>.traps), read on the first need of one.
+
+CHEAP = "info_nce"  # numpy traps that run in milliseconds: for the tests that only need an entry
+
+
+class _Runs:
+    """Counts the functions grading runs in the judge's process from now on: the traps, once the
+    problem is prepared (the reference runs through it too, while preparing)."""
+
+    def __init__(self, monkeypatch) -> None:
+        from judge import grading
+
+        self.names: list[str] = []
+        real = grading.run_call
+
+        def counting(fn, call, filename):
+            self.names.append(fn.__name__)
+            return real(fn, call, filename)
+
+        monkeypatch.setattr(grading, "run_call", counting)
+
+
+def _in_process():
+    from test_backend import InProcessBackend
+
+    return InProcessBackend()
+
+
+def _judge(root: Path, directory: Path | None) -> Judge:
+    return Judge(root, backend=_in_process(), cache=ExpectedCache(directory), record=False)
+
+
+def _read(report) -> list[dict]:
+    """What a learner reads of a report: every test's JSON less its time."""
+    return [{**t.to_json(), "time_ms": None} for t in report.tests]
+
+
+def _wrong_answers(repo: Path, problem_id: str) -> list[Path]:
+    return sorted((repo / "submissions" / problem_id / "wrong_answer").glob("*.py"))
+
+
+def traps_entries(directory: Path) -> list[Path]:
+    return sorted(directory.glob("*.traps"))
+
+
+def test_a_traps_hit_gives_the_reports_that_running_the_traps_gives(problem_set, tmp_path, repo, monkeypatch):
+    from judge.submission import Submission
+
+    store = tmp_path / "cache"
+    files = _wrong_answers(repo, PROBLEM)
+    with _judge(problem_set, None) as uncached:  # no cache at all: each trap runs when a failure needs it
+        computed = [_read(uncached.submit(PROBLEM, Submission.from_file(f), record=False)) for f in files]
+    with _judge(problem_set, store) as first:  # a miss: every trap on every case, written
+        assert [_read(first.submit(PROBLEM, Submission.from_file(f), record=False)) for f in files] == computed
+    assert len(traps_entries(store)) == 1
+    with _judge(problem_set, store) as second:  # a hit: the traps' outputs come from the entry
+        second.prepared(PROBLEM)
+        runs = _Runs(monkeypatch)
+        hit = [_read(second.submit(PROBLEM, Submission.from_file(f), record=False)) for f in files]
+        outputs = second.prepared(PROBLEM).traps.outputs
+    assert hit == computed
+    assert any(r["mistake"] for report in hit for r in report), "the wrong answers' mistakes are named"
+    # Only outputs too large to keep were made again, for a submission whose shapes matched theirs.
+    large = {function for (_, function), o in outputs.items() if o.shapes is not None and o.made is None}
+    assert set(runs.names) <= large
+
+
+def test_judge_prepare_writes_the_traps_entry_so_a_wrong_answer_runs_no_trap(tmp_path, repo, monkeypatch):
+    from judge.submission import Submission
+
+    root = copy_problems(tmp_path / "set", CHEAP)
+    env = {**os.environ, "JUDGE_CACHE_DIR": str(tmp_path / "cache"), "JUDGE_PROBLEMS_DIR": str(root)}
+    prepared = _cli(["prepare", CHEAP], env)
+    assert prepared.returncode == 0 and f"prepared {CHEAP}" in prepared.stdout, prepared.stderr
+    assert len(traps_entries(tmp_path / "cache")) == 1
+    with _judge(root, tmp_path / "cache") as judge:
+        judge.prepared(CHEAP)
+        runs = _Runs(monkeypatch)
+        report = judge.submit(CHEAP, Submission.from_file(_wrong_answers(repo, CHEAP)[0]), record=False)
+        assert not judge.prepared(CHEAP).traps._functions, "the trap module was not even loaded"
+    assert report.verdict.value == "wrong_answer" and runs.names == []
+
+
+@pytest.mark.parametrize("damage", ["flip_byte", "truncate", "empty", "garbage", "directory", "other_key",
+                                    "other_case", "value_dropped"])
+def test_a_damaged_traps_entry_is_rebuilt_never_trusted(tmp_path, monkeypatch, damage):
+    root = copy_problems(tmp_path / "set", CHEAP)
+    store = tmp_path / "cache"
+    with _judge(root, store) as judge:
+        made = judge.prepared(CHEAP).run_traps_ahead()
+        key = judge.prepared(CHEAP).traps.entry.key
+    (entry,) = traps_entries(store)
+    good = entry.read_bytes()
+    data = good
+    if damage == "flip_byte":  # a flipped bit in an array would still decode: the checksum catches it
+        data = good[:-10] + bytes([good[-10] ^ 1]) + good[-9:]
+    elif damage == "truncate":
+        data = good[: len(good) // 2]
+    elif damage == "empty":
+        data = b""
+    elif damage == "garbage":
+        data = b"\x80\x04\x95 not a wire payload"
+    elif damage in ("other_key", "other_case", "value_dropped"):
+        payload = good[len(cache_mod.TRAPS_FORMAT) + cache_mod.DIGEST_BYTES:]
+        outputs = wire.decode(payload, len(payload))["outputs"]
+        if damage == "other_case":    # an intact envelope around outputs for a case this version lacks
+            outputs[0][0] = "no such case"
+        elif damage == "value_dropped":  # a small output without its value
+            outputs = [r[:4] + [None] if r[2] is not None else r for r in outputs]
+        c = ExpectedCache(store)
+        c.store_traps(CHEAP, "0" * 64 if damage == "other_key" else key, outputs)
+        data = c.traps_path(CHEAP, "0" * 64).read_bytes() if damage == "other_key" else entry.read_bytes()
+    if damage == "directory":
+        entry.unlink()
+        entry.mkdir()
+    else:
+        entry.write_bytes(data)
+    with _judge(root, store) as judge:
+        prepared = judge.prepared(CHEAP)
+        runs = _Runs(monkeypatch)
+        assert prepared.run_traps_ahead() == made
+    assert len(runs.names) == made, "every trap ran again"
+    if damage != "directory":
+        assert entry.read_bytes() == good, "rebuilt as it was"
+        runs.names.clear()
+        with _judge(root, store) as judge:
+            judge.prepared(CHEAP).run_traps_ahead()
+        assert runs.names == [], "the rebuilt entry is used next time"
+
+
+def test_a_changed_traps_file_is_a_new_version(tmp_path, monkeypatch):
+    root = copy_problems(tmp_path / "set", CHEAP)
+    store = tmp_path / "cache"
+    with _judge(root, store) as judge:
+        made = judge.prepared(CHEAP).run_traps_ahead()
+    (before,) = traps_entries(store)
+    with (root / "hidden_tests" / CHEAP / "traps.py").open("a") as f:
+        f.write("\n# edited\n")
+    with _judge(root, store) as judge:
+        prepared = judge.prepared(CHEAP)
+        runs = _Runs(monkeypatch)
+        prepared.run_traps_ahead()
+    assert len(runs.names) == made, "the edited traps ran: no output of the old file was used"
+    assert len(traps_entries(store)) == 2 and before in traps_entries(store)
+
+
+def test_with_the_cache_off_traps_run_as_needed_and_nothing_is_written(tmp_path, repo, monkeypatch):
+    from judge.submission import Submission
+
+    monkeypatch.setenv("JUDGE_CACHE_DIR", "off")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    root = copy_problems(tmp_path / "set", CHEAP)
+    with Judge(root, backend=_in_process(), record=False) as judge:
+        prepared = judge.prepared(CHEAP)
+        assert not judge.cache.enabled and prepared.traps.entry is None
+        runs = _Runs(monkeypatch)
+        report = judge.submit(CHEAP, Submission.from_file(_wrong_answers(repo, CHEAP)[0]), record=False)
+    assert report.verdict.value == "wrong_answer" and any(t.mistake for t in report.tests)
+    assert 0 < len(runs.names) < len(prepared.cases) * len(prepared.traps.traps), "only the failing tests' traps ran"
+    assert not list(tmp_path.rglob("*.traps")) and not list(tmp_path.rglob("*.expected"))
+
+
+def test_a_large_trap_output_is_kept_as_shapes_only_and_made_again_when_it_may_match(problem_set, tmp_path,
+                                                                                     repo, monkeypatch):
+    """Every output counts as large here: the entry holds no value, and a wrong answer whose shapes
+    match a trap's is compared with the trap run again."""
+    from judge import grading
+    from judge.submission import Submission
+
+    monkeypatch.setattr(grading, "TRAP_KEEP_BYTES", 0)
+    store = tmp_path / "cache"
+    submission = repo / "submissions" / PROBLEM / "wrong_answer" / "column_major.py"
+    with _judge(problem_set, None) as uncached:
+        computed = _read(uncached.submit(PROBLEM, Submission.from_file(submission), record=False))
+    with _judge(problem_set, store) as judge:
+        judge.prepared(PROBLEM).run_traps_ahead()
+    (entry,) = traps_entries(store)
+    payload = entry.read_bytes()[len(cache_mod.TRAPS_FORMAT) + cache_mod.DIGEST_BYTES:]
+    records = wire.decode(payload, len(payload))["outputs"]
+    assert records and all(value is None for *_, value in records)
+    assert entry.stat().st_size < 200_000, "shapes and flags only"
+    with _judge(problem_set, store) as judge:
+        judge.prepared(PROBLEM)
+        runs = _Runs(monkeypatch)
+        hit = _read(judge.submit(PROBLEM, Submission.from_file(submission), record=False))
+    assert hit == computed and any("column-major" in r["message"] for r in hit)
+    assert "column_major" in runs.names, "the matching trap was made again"
+
+
+def test_pruning_keeps_or_drops_a_versions_two_entries_together(tmp_path):
+    c = ExpectedCache(tmp_path / "cache")
+    keys = [f"{i:064x}" for i in range(cache_mod.KEEP_PER_PROBLEM + 2)]
+    for i, key in enumerate(keys):
+        assert c.store_traps(PROBLEM, key, [])
+        (tmp_path / "cache" / c.path(PROBLEM, key).name).write_bytes(b"")  # its expected entry, as prepared
+        for path in (c.path(PROBLEM, key), c.traps_path(PROBLEM, key)):
+            os.utime(path, (1000 + i, 1000 + i))
+    assert c.store_traps(PROBLEM, keys[0], [])  # the oldest version is used again: it is the newest now
+    left = {p.name for p in (tmp_path / "cache").iterdir()}
+    kept = [keys[0], *keys[::-1][:cache_mod.KEEP_PER_PROBLEM - 1]]
+    assert left == {n for k in kept for n in (c.path(PROBLEM, k).name, c.traps_path(PROBLEM, k).name)}

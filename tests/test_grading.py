@@ -236,3 +236,81 @@ def test_traps_run_ahead_are_not_run_again_for_a_submission() -> None:
     assert traps.run_ahead([case]) == 1 and len(ran) == 1
     assert grading.known_mistakes(case, _submitted(np.arange(6.0).reshape(2, 3) * 3), traps)[0].name == "tripled"
     assert len(ran) == 1
+
+
+class _Entry:
+    """A traps entry in memory (judge.cache.TrapsEntry's interface): empty until written."""
+
+    def __init__(self) -> None:
+        self.stored = None
+        self.writes = 0
+
+    def load(self):
+        return self.stored
+
+    def store(self, outputs) -> bool:
+        self.stored, self.writes = outputs, self.writes + 1
+        return True
+
+
+def test_threads_diagnosing_at_once_run_each_trap_once_and_the_next_process_none() -> None:
+    """Issue 26: batch grading diagnoses from several threads; the first need of a trap output fills
+    them all (from the entry, else by running the traps and writing it) while the others wait."""
+    import threading
+    import time
+
+    import numpy as np
+
+    from judge import grading
+
+    ran = []
+    case, traps = _tripled_trap(ran)
+    slow = traps.load()["tripled"]
+
+    def tripled(x):
+        time.sleep(0.05)  # long enough for the other thread to ask meanwhile
+        return slow(x)
+
+    entry = _Entry()
+    kept = grading.TrapSet(traps.traps, lambda: {"tripled": tripled}, entry, (case,))
+    answer = _submitted(np.arange(6.0).reshape(2, 3) * 3)
+    start, found = threading.Barrier(2), []
+
+    def diagnose() -> None:
+        start.wait()
+        found.append(grading.known_mistakes(case, answer, kept)[0].name)
+
+    threads = [threading.Thread(target=diagnose) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert found == ["tripled", "tripled"] and len(ran) == 1 and entry.writes == 1
+
+    def never():
+        raise AssertionError("the trap module was loaded although its outputs were kept")
+
+    later = grading.TrapSet(traps.traps, never, entry, (case,))  # the next process: the entry is on disk
+    assert grading.known_mistakes(case, answer, later)[0].name == "tripled"
+    assert grading.known_mistakes(case, _submitted(np.zeros((2, 3))), later) == (None, frozenset({"tripled"}))
+    assert len(ran) == 1 and entry.writes == 1
+
+
+def test_a_trap_module_that_does_not_load_fails_the_diagnosis_as_before_and_writes_no_entry() -> None:
+    import numpy as np
+    import pytest
+
+    from judge import grading
+    from judge.errors import ConfigError
+
+    case, traps = _tripled_trap([])
+
+    def broken():
+        raise ConfigError("defines no function(s) tripled")
+
+    entry = _Entry()
+    kept = grading.TrapSet(traps.traps, broken, entry, (case,))
+    for _ in range(2):
+        with pytest.raises(ConfigError, match="defines no function"):
+            grading.known_mistakes(case, _submitted(np.zeros((2, 3))), kept)
+    assert entry.writes == 0
