@@ -446,3 +446,20 @@ def _exists(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_large_last_result_is_read_even_when_the_exit_record_comes_first(sandbox):
+    """A channel holds megabytes: a worker can write its last result (here 4.8 MB), DONE, and be
+    gone, its exit reported, before the judge has read the result. It must still count (it read
+    as 'exited before returning a result' when the pump stopped at the exit record). The judge is
+    held up after the first result, as a busy judge is, so the worker is gone before it reads on."""
+    source = "import numpy as np\ndef f(n):\n    return np.zeros((n, 6))\n"
+    calls = [Call(args=(1,)), Call(args=(100_000,))]
+
+    def busy(_result, done):
+        if done == 1:
+            time.sleep(0.5)
+
+    result = sandbox.run(Program(source, "solution.py", "f"), calls, Limits(time_s=2.0), on_progress=busy)
+    assert [o.death for o in result.outcomes] == [None, None]
+    assert result.outcomes[1].observation.value.data.shape == (100_000, 6)

@@ -405,7 +405,11 @@ class _Drive:
         monitor to kill whatever is left). Nothing ever waits past the wall clock plus REAP_S.
         """
         open_fds = {self.data.fileno(), self.ctl.fileno(), self.out}
-        while self.exit_record is None:
+        # The exit record can come before the judge has read all the worker sent: a channel holds
+        # megabytes (zygote.CHANNEL_BUFFER), and a worker may write its last result, DONE, and exit.
+        # What is still in it was sent before the end, so it is read to the channel's end (the
+        # worker's whole PID namespace is gone by then) unless the judge has stopped listening.
+        while self.exit_record is None or (self.data.fileno() in open_fds and not self.ended):
             if self.protocol.state == "done" and self.data.fileno() not in open_fds and self.kill is None:
                 # A worker that said DONE and closed its channel can send nothing more, and its exit
                 # record would add nothing to a finished run (the exit takes milliseconds).
