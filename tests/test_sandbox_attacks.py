@@ -560,7 +560,7 @@ def test_a_hung_run_never_holds_the_warm_server(arena):
 
         def request(name: str) -> dict:
             return {"fingerprint": server.fingerprint, "context": context, "problem": "double", "label": "x.py",
-                    "source": arena.fill((ATTACKS / f"{name}.py").read_text())}
+                    "data": arena.fill((ATTACKS / f"{name}.py").read_text()).encode()}
 
         answers: dict[str, tuple[dict, float]] = {}
         begun = time.monotonic()
