@@ -214,7 +214,8 @@ def freeze_classes() -> int:
     classes = _classes_to_freeze(modules)
     for cls in classes:
         flags = ctypes.c_ulong.from_address(id(cls) + offset)
-        flags.value |= IMMUTABLE_TYPE
+        if not flags.value & IMMUTABLE_TYPE:  # frozen by the zygote already: no write, no page copied
+            flags.value |= IMMUTABLE_TYPE
     return len(classes)
 
 
