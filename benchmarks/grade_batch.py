@@ -25,6 +25,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -52,6 +53,7 @@ class StageClock:
     whatever the load) and wall seconds: entering a stage pauses the one it is in."""
 
     def __init__(self) -> None:
+        self.thread = threading.get_ident()  # stages entered from other threads (the sandbox's preparing one) are not timed
         self.cpu: dict[str, float] = defaultdict(float)
         self.wall: dict[str, float] = defaultdict(float)
         self.stack: list[list] = []  # [stage, cpu started, wall started]
@@ -61,6 +63,8 @@ class StageClock:
         clock = self
 
         def timed(*args, **kwargs):
+            if threading.get_ident() != clock.thread:
+                return original(*args, **kwargs)
             clock.enter(stage)
             try:
                 return original(*args, **kwargs)
@@ -109,7 +113,7 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
     clock = StageClock()
     arrivals: list[tuple[bytes, float]] = []
     clock.wrap(runner.Sandbox, "_spawn", "spawn: take a forked-ahead run")
-    clock.wrap(runner._Drive, "_send_request", "send: encode and send the inputs")
+    clock.wrap(runner._Drive, "_send_program", "send: the program and its order of the calls")
     clock.wrap(channel, "wait_readable", "wait: the judge idle, the child working")
     clock.wrap(runner._Drive, "_on_frame", "results: parse and decode frames")
     clock.wrap(grading, "_judge_outcomes", "verdicts: checks on every test")
@@ -126,7 +130,9 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
     os.environ["JUDGE_HOME"] = str(home)  # the recorded attempts go to a private progress database
     stages: dict[str, list[float]] = defaultdict(list)
     files = sorted(directory.glob("*.py"))
-    with Judge(record=True) as judge:  # records only where told (record_run below), to a private home
+    # As `judge grade`: a run is kept ready (its inputs sent and its layers applied in the sandbox's
+    # preparing thread, not timed here). Records only where told (record_run below), to a private home.
+    with Judge(record=True, ahead=True) as judge:
         begun = time.perf_counter()
         prepared = judge.prepared(PROBLEM)
         prepared.judge(Submission.from_file(files[0]))

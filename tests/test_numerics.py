@@ -60,3 +60,19 @@ def test_all_within_says_what_within_says_of_every_entry():
                 for rtol, atol in ((1e-6, 1e-8), (0.0, 0.0), (1.0, 2.0)):
                     assert all_within(expected, actual, rtol, atol) == bool(within(expected, actual, rtol, atol).all())
     assert all_within(np.array([NAN, INF]), np.array([NAN, INF]), 0.0, 0.0)
+
+
+def test_an_exact_tolerance_is_the_same_rule():
+    """rtol = atol = 0 takes a shorter path (a == e); it must say what the general rule says."""
+    rng = np.random.default_rng(3)
+    specials = np.array([0.0, -0.0, 1.0, np.inf, -np.inf, np.nan, 1e308, -1e-308])
+    for dtype in (np.float32, np.float64, np.int64, np.complex128):
+        e = rng.choice(specials, 400).astype(dtype) if dtype != np.int64 else rng.integers(-3, 3, 400)
+        a = np.where(rng.random(400) < 0.5, e, rng.choice(specials, 400).astype(e.dtype) if dtype != np.int64
+                     else rng.integers(-3, 3, 400))
+        ef, af = e.astype(np.complex128 if np.iscomplexobj(e) else np.float64), \
+            a.astype(np.complex128 if np.iscomplexobj(a) else np.float64)
+        with np.errstate(invalid="ignore", over="ignore"):
+            general = (np.isfinite(ef) & (np.abs(af - ef) <= 0)) | (np.isnan(ef) & np.isnan(af)) | \
+                (np.isinf(ef) & (af == ef))
+        assert np.array_equal(within(e, a, 0.0, 0.0), general), dtype

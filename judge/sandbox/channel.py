@@ -69,15 +69,20 @@ class FrameReader:
     def feed(self, data: bytes) -> list[tuple[bytes, bytes]]:
         self.buffer += data
         frames = []
-        while len(self.buffer) >= HEADER.size:
-            kind, length = HEADER.unpack_from(self.buffer)
-            if length > self.max_frame:
-                raise ChannelError(f"a message of {length} bytes is over the limit of {self.max_frame}")
-            if len(self.buffer) < HEADER.size + length:
-                break
-            payload = bytes(self.buffer[HEADER.size:HEADER.size + length])
-            del self.buffer[:HEADER.size + length]
-            frames.append((kind, payload))
+        start, size = 0, len(self.buffer)
+        # Frames are cut at an offset and the buffer shortened once: cutting each off its front
+        # moved the rest of a read (up to 4 MiB) once a frame, and slicing copied twice.
+        with memoryview(self.buffer) as view:
+            while size - start >= HEADER.size:
+                kind, length = HEADER.unpack_from(view, start)
+                if length > self.max_frame:
+                    raise ChannelError(f"a message of {length} bytes is over the limit of {self.max_frame}")
+                end = start + HEADER.size + length
+                if size < end:
+                    break
+                frames.append((kind, bytes(view[start + HEADER.size:end])))
+                start = end
+        del self.buffer[:start]
         return frames
 
 
