@@ -432,7 +432,9 @@ def _consistent(results: list[TestResult], misses: set[str]) -> list[TestResult]
 
 def known_mistakes(case: Case, actual: dict[str, Observation], traps: TrapSet) -> tuple[Diagnosis | None, frozenset[str]]:
     """known_mistake, and the traps whose output on this case differs from the submission's."""
-    matched = {t.name: _trap_matches(case, actual, traps, t) for t in traps.traps}
+    observed = actual.get(MAIN)
+    shapes = _array_shapes(observed.value) if observed is not None and observed.error is None else None
+    matched = {t.name: _trap_matches(case, actual, traps, t, shapes) for t in traps.traps}
     # A trap whose own output is not finite here (a positive removed from a denominator of one) says
     # nothing about the submission on this input: that is no evidence against it.
     missed = frozenset(t.name for t in traps.traps if matched[t.name] is False and _trap_output(case, traps, t).finite)
@@ -608,12 +610,15 @@ def _kinds(value: Any) -> Any:
     return type(value).__name__
 
 
-def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, trap: Trap) -> bool | None:
-    """Whether `trap` gives the submission's output on `case`; None when it cannot tell (the trap raised)."""
+def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, trap: Trap,
+                  observed_shapes: dict | None = None) -> bool | None:
+    """Whether `trap` gives the submission's output on `case`; None when it cannot tell (the trap raised).
+    `observed_shapes`: `_array_shapes` of the submission's output, when known already."""
     observed = actual.get(MAIN)
     if observed is None or observed.error is not None:
         return None
-    observed_shapes = _array_shapes(observed.value)
+    if observed_shapes is None:
+        observed_shapes = _array_shapes(observed.value)
     output = _trap_output(case, traps, trap)
     if output is None or output.shapes is None:
         return None  # no such function, or the trap raised on this case
