@@ -5,7 +5,11 @@ submission inside the sandbox child, so expected and actual observations are
 made the same way: arguments rebuilt from plain values, the call timed, errors
 summarised with the solution's own traceback frames, optional autograd with a
 seeded upstream gradient, and the inputs read back after every call (to detect
-in-place modification; every call, so that no call looks like a probe).
+in-place modification; every call, so that no call looks like a probe). An
+array argument the call left exactly as it was sent comes back as `UNCHANGED`
+rather than its bytes, and the judge puts its own copy in its place
+(`restore_unchanged`): what is said is the same, and a 600 KB image need not
+be encoded, sent and decoded again after every call.
 Everything an `Observation` holds is plain data.
 
 In the sandbox child these functions run as the copies `judge.harness.bind`
@@ -24,6 +28,8 @@ import traceback
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Callable
+
+import numpy as np
 
 from judge import wire
 
@@ -214,13 +220,13 @@ def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
     except Exception as exc:
         elapsed = (time.perf_counter() - start) * 1000
         return Observation(error=describe_error(exc, filename), time_ms=elapsed,
-                           inputs_after=observing(lambda: _inputs_after(originals)))
+                           inputs_after=observing(lambda: _inputs_after(originals, call.args)))
     elapsed = (time.perf_counter() - start) * 1000
     grads, grad_error = None, None
     if wants_grad:
         grads, grad_error = observing(lambda: _backward(value, targets, call, filename))
     return Observation(value=value, time_ms=elapsed, grads=grads, grad_error=grad_error,
-                       inputs_after=observing(lambda: _inputs_after(originals)))
+                       inputs_after=observing(lambda: _inputs_after(originals, call.args)))
 
 
 def observing(work: Callable[[], Any]) -> Any:
@@ -273,8 +279,51 @@ def _detached(value: Any) -> Any:
     return api.detach(value) if api is not None and isinstance(value, api.base) else value
 
 
-def _inputs_after(args: list[Any]) -> tuple[Any, ...]:
-    return tuple(_detached(a) for a in args)
+# An argument the call left exactly as it was sent (see the module's docstring). A string: an
+# array argument never comes back as one, so the marker cannot be mistaken for a value.
+UNCHANGED = "="
+
+
+def _inputs_after(args: list[Any], sent: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(UNCHANGED if _unchanged(a, s) else _detached(a) for a, s in zip(args, sent))
+
+
+def _unchanged(value: Any, sent: Any) -> bool:
+    """Whether `value` is still what the plain array `sent` (or dict of them) was revived to: the same
+    kind of array, dtype, shape and every byte (a NaN never counts as unchanged: it is sent)."""
+    if isinstance(sent, dict):
+        return isinstance(value, dict) and value.keys() == sent.keys() \
+            and all(_unchanged(value[k], sent[k]) for k in sent)
+    if not isinstance(sent, wire.Array) or sent.scalar:
+        return False
+    if sent.library == "numpy":
+        array = value if type(value) is np.ndarray else None
+    else:
+        api = wire.bound_torch()
+        # sent.dtype names the tensor's dtype; when it is not its data's (bfloat16 travels as float32),
+        # the tensor is sent back as it is.
+        if api is None or sent.dtype != sent.data.dtype.name or type(value) not in (api.Tensor, api.Parameter) \
+                or value.layout != api.strided or value.device.type != "cpu":
+            return False
+        array = api.numpy(api.detach(value))
+    return array is not None and array.dtype == sent.data.dtype and array.shape == sent.data.shape \
+        and bool(np.array_equal(array, sent.data))
+
+
+def restore_unchanged(observation: "Observation", call: Call) -> "Observation":
+    """The observation with each `UNCHANGED` argument replaced by the judge's own copy of what was sent
+    (a marker where no array was sent stays as it is, and the mutation check fails it)."""
+    after = observation.inputs_after
+
+    def marked(v: Any) -> bool:
+        return type(v) is str and v == UNCHANGED
+
+    if after is None or not any(marked(v) for v in after):
+        return observation
+    restored = tuple(call.args[i] if marked(v) and i < len(call.args) and isinstance(call.args[i], (wire.Array, dict))
+                     else v for i, v in enumerate(after))
+    return Observation(value=observation.value, error=observation.error, time_ms=observation.time_ms,
+                       grads=observation.grads, inputs_after=restored, grad_error=observation.grad_error)
 
 
 def _backward(value: Any, targets: list[Any], call: Call, filename: str | None):

@@ -34,7 +34,7 @@ from judge.contract import Backend, Limits, Program, Refusal, RunResult
 from judge.diagnose import Diagnosis, generic
 from judge.errors import ConfigError
 from judge.escape import escape_controls
-from judge.execute import Observation, run_call
+from judge.execute import Call, Observation, restore_unchanged, run_call
 from judge.problem import Problem, Trap
 from judge.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
 from judge.verdict import Verdict
@@ -47,9 +47,11 @@ Expected = dict[str, Observation]
 MAX_PRINTED = 2000  # characters of a test's printed output kept with its result
 
 
-def plain(observation: Observation) -> Observation:
-    """An observation as it looks after crossing the boundary (for symmetric checks)."""
-    return Observation.from_plain(wire.roundtrip(observation.to_plain()))
+def plain(observation: Observation, call: Call | None = None) -> Observation:
+    """An observation as it looks after crossing the boundary (for symmetric checks); with its `call`,
+    the arguments it read back unchanged are the judge's copies, as the sandbox's runner restores them."""
+    crossed = Observation.from_plain(wire.roundtrip(observation.to_plain()))
+    return crossed if call is None else restore_unchanged(crossed, call)
 
 
 def expect(case: Case, reference: Callable, reference_path: Path) -> Expected:
@@ -64,7 +66,7 @@ def expect(case: Case, reference: Callable, reference_path: Path) -> Expected:
         if observation.grad_error is not None:
             raise ConfigError(f"the reference's backward pass fails on test {case.name!r}: "
                               f"{observation.grad_error.headline()}", file=reference_path)
-        expected[name] = plain(observation)
+        expected[name] = plain(observation, call)
     return expected
 
 

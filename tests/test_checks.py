@@ -12,7 +12,7 @@ from judge import checks, wire
 from judge.cases import Case, Drawn, call_name, with_calls
 from judge.checks import experiment, gradient, leakage, mutation
 from judge.checks.observed import Observed
-from judge.execute import Observation, run_call
+from judge.execute import Observation, restore_unchanged, run_call
 from judge import problem
 from judge.problem import CheckSpec, Tolerance
 from judge.verdict import Verdict
@@ -32,7 +32,7 @@ def make_case(args: dict[str, Any], check: str, params: dict | None = None, *, p
 
 def observe(fn: Callable, case: Case) -> dict[str, Observation]:
     """Run `fn` on every call of `case`, as observations look after crossing the boundary."""
-    return {name: Observation.from_plain(wire.roundtrip(run_call(fn, call, None).to_plain()))
+    return {name: restore_unchanged(Observation.from_plain(wire.roundtrip(run_call(fn, call, None).to_plain())), call)
             for name, call in case.calls.items()}
 
 

@@ -8,7 +8,8 @@ import pytest
 import torch
 
 from judge import wire
-from judge.execute import Call, ErrorInfo, Observation, describe_error, register_source, run_call
+from judge.execute import (UNCHANGED, Call, ErrorInfo, Observation, describe_error, register_source, restore_unchanged,
+                            run_call)
 
 SOLUTION = "/submissions/my_solution.py"
 
@@ -38,7 +39,8 @@ def test_value_is_returned_and_args_are_revived() -> None:
     assert torch.equal(observation.value["y"], torch.tensor([0.0, 2.0, 4.0]))
     assert observation.value["k"] == 2 and observation.time_ms >= 0
     assert observation.grads is None
-    assert [type(a) for a in observation.inputs_after] == [torch.Tensor, int]  # every call reads its inputs back
+    # Every call reads its inputs back; an array it left as sent comes back as the marker.
+    assert observation.inputs_after == (UNCHANGED, 2)
 
 
 def test_error_keeps_only_the_solutions_frames() -> None:
@@ -164,9 +166,44 @@ def test_inputs_after_also_when_the_call_raises() -> None:
 
 
 def test_inputs_after_are_detached_for_gradient_calls() -> None:
-    observation = run_call(lambda x: x * 2, Call(args=(plain(torch.ones(2)),), grad_wrt=(0,)),
-                           SOLUTION)
+    def f(x):
+        with torch.no_grad():
+            x.add_(1)
+        return x * 2
+
+    observation = run_call(f, Call(args=(plain(torch.ones(2)),), grad_wrt=(0,)), SOLUTION)
     assert observation.inputs_after[0].requires_grad is False
+    assert observation.inputs_after[0].tolist() == [2.0, 2.0]
+    untouched = run_call(lambda x: x * 2, Call(args=(plain(torch.ones(2)),), grad_wrt=(0,)), SOLUTION)
+    assert untouched.inputs_after == (UNCHANGED,)  # tracked for the gradient, and still as sent
+
+
+@pytest.mark.parametrize("sent, change", [
+    (torch.arange(4.0), lambda x: x.mul_(1.0)),                     # the same bytes: unchanged
+    (torch.tensor([1.0, float("nan")]), lambda x: None),            # NaN: never claimed unchanged
+    (torch.arange(4.0).reshape(2, 2), lambda x: x.t_()),            # transposed in place
+    (torch.arange(4, dtype=torch.int32), lambda x: x.add_(1)),
+    (np.arange(3.0), lambda x: x.__setitem__(0, 9.0)),
+    ({"w": torch.ones(2), "b": torch.zeros(1)}, lambda p: p.pop("b")),  # a key removed
+    ({"w": torch.ones(2)}, lambda p: p["w"].mul_(2)),
+])
+def test_an_argument_is_marked_unchanged_only_when_it_is_exactly_as_sent(sent, change) -> None:
+    call = Call(args=(plain(sent),))
+    observation = run_call(lambda x: change(x), call, SOLUTION)
+    kept = isinstance(sent, torch.Tensor) and sent.dtype == torch.float32 and not sent.isnan().any() \
+        and sent.dim() == 1
+    after = observation.inputs_after[0]
+    assert (isinstance(after, str) and after == UNCHANGED) is kept
+    # On the judge's side the marker becomes its own copy of what was sent; anything else stays.
+    restored = restore_unchanged(observation, call).inputs_after[0]
+    assert restored is call.args[0] if kept else restored is observation.inputs_after[0]
+
+
+def test_a_marker_where_no_array_was_sent_is_left_for_the_mutation_check_to_fail() -> None:
+    call = Call(args=(3,))
+    forged = run_call(lambda k: k, call, SOLUTION)
+    forged = type(forged)(value=forged.value, inputs_after=(UNCHANGED,))
+    assert restore_unchanged(forged, call).inputs_after == (UNCHANGED,)
 
 
 def test_observation_and_call_cross_the_boundary_as_plain_data() -> None:

@@ -13,7 +13,7 @@ from judge import checks, problem, wire
 from judge.cases import Case, Drawn, call_name, with_calls
 from judge.checks import invariance
 from judge.errors import ConfigError
-from judge.execute import Observation, run_call
+from judge.execute import Observation, restore_unchanged, run_call
 from judge.problem import CheckSpec, Tolerance
 from judge.verdict import Verdict
 from judge.submission import Submission
@@ -31,7 +31,7 @@ def make_case(args: dict[str, Any], params: dict, tolerance: Tolerance = TOL) ->
 
 
 def observe(fn: Callable, case: Case) -> dict[str, Observation]:
-    return {name: Observation.from_plain(wire.roundtrip(run_call(fn, call, None).to_plain()))
+    return {name: restore_unchanged(Observation.from_plain(wire.roundtrip(run_call(fn, call, None).to_plain())), call)
             for name, call in case.calls.items()}
 
 
