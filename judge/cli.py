@@ -65,6 +65,11 @@ class _LazyJudge:
 
         self._launched = launch()
 
+    def take_launched(self):
+        """The fork server started by `launch_sandbox`, for a command that builds its own Judge."""
+        launched, self._launched = self._launched, None
+        return launched
+
     def __call__(self):
         if self._judge is None:
             from judge.session import Judge
@@ -558,13 +563,16 @@ def grade(judge, problem_id: str, directory: str, workers: int | None, as_json: 
     """
     from pathlib import Path
 
+    if as_json and csv_file:
+        raise ConfigError("--json and --csv are alternatives; choose one")
+    judge.launch_sandbox()  # its torch import overlaps ours and the problem's preparation (0.1-0.2 s)
+
     from judge import batch
     from judge.session import Judge
 
-    if as_json and csv_file:
-        raise ConfigError("--json and --csv are alternatives; choose one")
     workers = workers or batch.default_workers()
-    with Judge(judge.problems_dir, threads=batch.child_threads(workers), record=False, ahead=True) as j:
+    with Judge(judge.problems_dir, threads=batch.child_threads(workers), record=False, ahead=True,
+               launched=judge.take_launched()) as j:
         files = batch.find_submissions(Path(directory))
         bar = batch.ProgressBar(len(files))
         try:
