@@ -44,7 +44,9 @@ def main() -> int:
     user = store.add_user("bench", "student", "bench", "0" * 64)
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
     service_s, grade_s, database_s = [], [], []
-    with Judge(record=False, protect=store.files()) as service_judge, Judge(record=False) as grade_judge:
+    # Each keeps a run ready, as a service worker and `judge grade` do (judge.sandbox.runner).
+    with Judge(record=False, protect=store.files(), ahead=True) as service_judge, \
+            Judge(record=False, ahead=True) as grade_judge:
         database = [0.0]  # seconds in claim_next and finish: the service's own part
 
         def timed(method):
