@@ -42,7 +42,7 @@ from typing import Any, Callable
 from judge import wire
 from judge.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, Refusal, RunResult
 from judge.errors import SandboxError
-from judge.execute import Call, ErrorInfo, Observation, restore_unchanged
+from judge.execute import Call, ErrorInfo, Observation
 from judge.sandbox import channel, frames
 from judge.sandbox.launch import Launched, launch
 
@@ -516,7 +516,7 @@ class _Drive:
                 self._start_clock(self.limits.time_s)
                 self.progress(self.result, self.current)
                 return
-            observation = restore_unchanged(Observation.from_plain(plain), self.calls[index])
+            observation = Observation.from_plain(plain)
             if (refusal is not None) != (observation.error is not None and observation.error.where == "return"):
                 raise frames.ProtocolError("RESULT: a refused value comes with the refusal, and only then")
             # What the judge holds for this submission: bytes plus a per-node overhead, over all calls.
