@@ -6,6 +6,7 @@ and reports the ratio of the medians (issue 6).
 """
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
@@ -33,9 +34,16 @@ def python(code: str) -> list[str]:
     return [sys.executable, "-c", code]
 
 
+def scratch(prefix: str) -> Path:
+    """A private temporary directory, removed when the benchmark's process exits."""
+    directory = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    return directory
+
+
 def isolated_env() -> dict[str, str]:
     """A private cache and progress home, so runs neither read nor pollute the user's."""
-    home = Path(tempfile.mkdtemp(prefix="judge-bench-"))
+    home = scratch("judge-bench-")
     return {**os.environ, "JUDGE_HOME": str(home / "home"), "JUDGE_CACHE_DIR": str(home / "cache")}
 
 

@@ -24,13 +24,12 @@ import os
 import shutil
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from collections import defaultdict
 from pathlib import Path
 
-from _timing import REPO, isolated_env, judge_command, medians, python, report
+from _timing import REPO, isolated_env, judge_command, medians, python, report, scratch
 
 COUNT = 50
 TARGET_MS = 50.0
@@ -40,7 +39,7 @@ PROBLEM = "patchify"
 def classroom() -> Path:
     sources = sorted((REPO / "submissions" / PROBLEM / "accepted").glob("*.py")) + \
         sorted((REPO / "submissions" / PROBLEM / "wrong_answer").glob("*.py"))
-    directory = Path(tempfile.mkdtemp(prefix="judge-bench-class-"))
+    directory = scratch("judge-bench-class-")
     for i, source in zip(range(COUNT), itertools.cycle(sources)):
         shutil.copy(source, directory / f"student_{i:02d}_{source.name}")
     return directory
@@ -126,7 +125,7 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
         return on_frame(self, kind, payload)
 
     runner._Drive._on_frame = noted
-    home = Path(tempfile.mkdtemp(prefix="judge-bench-home-"))
+    home = scratch("judge-bench-home-")
     os.environ["JUDGE_HOME"] = str(home)  # the recorded attempts go to a private progress database
     stages: dict[str, list[float]] = defaultdict(list)
     files = sorted(directory.glob("*.py"))

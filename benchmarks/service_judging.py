@@ -16,11 +16,10 @@ import os
 import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from _timing import report
+from _timing import report, scratch
 from grade_batch import COUNT, PROBLEM, classroom
 
 TARGET = 1.1
@@ -38,7 +37,7 @@ def main() -> int:
     runs = int(os.environ.get("BENCH_RUNS", "3"))
     directory = classroom()
     files = sorted(directory.glob("*.py"))
-    home = Path(tempfile.mkdtemp(prefix="judge-bench-service-"))
+    home = scratch("judge-bench-service-")
     config = ServiceConfig(database_url=f"sqlite:///{home / 'service.sqlite3'}")
     store = Store(config.database_url)
     user = store.add_user("bench", "student", "bench", "0" * 64)

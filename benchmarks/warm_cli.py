@@ -13,10 +13,9 @@ import select
 import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from _timing import REPO, RUNS, isolated_env, judge_command, medians, python, report
+from _timing import REPO, RUNS, isolated_env, judge_command, medians, python, report, scratch
 
 SUBMISSION = "submissions/patchify/accepted/reshape_permute.py"
 
@@ -33,7 +32,7 @@ def start_server(env: dict[str, str]) -> subprocess.Popen:
 
 def main() -> int:
     env = isolated_env()
-    runtime = Path(tempfile.mkdtemp(prefix="judge-bench-run-"))
+    runtime = scratch("judge-bench-run-")
     os.chmod(runtime, 0o700)
     env["XDG_RUNTIME_DIR"] = str(runtime)  # the benchmark's own server socket, not the user's
     env.pop("JUDGE_NO_WARM", None)

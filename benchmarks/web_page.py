@@ -19,14 +19,13 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from _timing import REPO, RUNS, isolated_env, judge_command, report, wall
+from _timing import REPO, RUNS, isolated_env, judge_command, report, scratch, wall
 
 SUBMISSION = REPO / "submissions/patchify/accepted/reshape_permute.py"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -62,7 +61,7 @@ SUBMIT_TIMED = """() => new Promise((resolve) => {
 
 def static_baseline() -> tuple[http.server.ThreadingHTTPServer, str]:
     """A plain page with a script and a stylesheet, served by the standard library."""
-    root = Path(tempfile.mkdtemp(prefix="judge-bench-static-"))
+    root = scratch("judge-bench-static-")
     (root / "index.html").write_text('<!doctype html><link rel="stylesheet" href="s.css"><script src="s.js"></script>'
                                      "<p>baseline</p>")
     (root / "s.css").write_text("p { color: #123; }\n")
@@ -86,7 +85,7 @@ def timed(action) -> float:
 
 def main() -> int:
     env = isolated_env()
-    runtime = Path(tempfile.mkdtemp(prefix="judge-bench-run-"))
+    runtime = scratch("judge-bench-run-")
     os.chmod(runtime, 0o700)
     env["XDG_RUNTIME_DIR"] = str(runtime)
     # Every problem's expected values cached first, as in warm_cli.py: the server's background
