@@ -57,14 +57,16 @@ def wall(command: list[str], env: dict[str, str], ok_codes: tuple[int, ...] = (0
 
 
 def medians(commands: dict[str, list[str]], env: dict[str, str], runs: int = RUNS, warmup: int = 1,
-            ok_codes: tuple[int, ...] = (0,)) -> dict[str, float]:
-    """Median wall seconds per named command; runs alternate between the commands."""
+            ok_codes: tuple[int, ...] = (0,), settle_s: float = 0.0) -> dict[str, float]:
+    """Median wall seconds per named command; runs alternate between the commands, each `settle_s`
+    after the last (time for a server to finish what a run left it, so no run pays for another's)."""
     for _ in range(warmup):  # fills the expectation cache and the OS page cache
         for command in commands.values():
             wall(command, env, ok_codes)
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, command in commands.items():
+            time.sleep(settle_s)
             times[name].append(wall(command, env, ok_codes))
     return {name: statistics.median(values) for name, values in times.items()}
 
