@@ -26,7 +26,7 @@ import builtins
 import linecache
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -323,8 +323,7 @@ def restore_unchanged(observation: "Observation", call: Call) -> "Observation":
         return observation
     restored = tuple(call.args[i] if marked(v) and i < len(call.args) and isinstance(call.args[i], (wire.Array, dict))
                      else v for i, v in enumerate(after))
-    return Observation(value=observation.value, error=observation.error, time_ms=observation.time_ms,
-                       grads=observation.grads, inputs_after=restored, grad_error=observation.grad_error)
+    return replace(observation, inputs_after=restored)
 
 
 def _backward(value: Any, targets: list[Any], call: Call, filename: str | None):

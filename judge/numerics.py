@@ -24,15 +24,15 @@ def _as_float(x: np.ndarray) -> np.ndarray:
 def within(expected: np.ndarray, actual: np.ndarray, rtol: float, atol: float) -> np.ndarray:
     """Per entry (broadcast): whether `actual` is within tolerance of `expected`."""
     e, a = np.asarray(expected), np.asarray(actual)
-    if not (e.dtype.kind == a.dtype.kind == "f"):  # two float arrays compare exactly as they are
+    # The same rule where the bound is 0 (data movement: patchify, masks): |a - e| <= 0 is a == e for a
+    # finite e, and a == e is also the rule for an infinite one; two float arrays compare as they are.
+    exact = rtol == 0 and atol == 0
+    if not (exact and e.dtype.kind == a.dtype.kind == "f"):
         e, a = _as_float(e), _as_float(a)
     with np.errstate(invalid="ignore", over="ignore"):
-        if rtol == 0 and atol == 0:
-            # The same rule, where the bound is 0 (data movement: patchify, masks): |a - e| <= 0 is
-            # a == e for a finite e, and a == e is also the rule for an infinite one.
+        if exact:
             close = a == e
         else:
-            e, a = _as_float(e), _as_float(a)
             close = np.isfinite(e) & (np.abs(a - e) <= atol + rtol * np.abs(e))
             close |= np.isinf(e) & (a == e)
         close |= np.isnan(e) & np.isnan(a)

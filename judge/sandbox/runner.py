@@ -389,9 +389,6 @@ class _Drive:
         self.data.setblocking(False)
         self.ctl.setblocking(False)
         os.set_blocking(self.out, False)
-        self.data.setblocking(False)
-        self.ctl.setblocking(False)
-        os.set_blocking(self.out, False)
 
     def _pump(self) -> None:
         """Read the worker until it has ended, or until the clock says to stop waiting for it.

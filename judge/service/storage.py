@@ -159,12 +159,12 @@ def _statements():
     now = bindparam("now", type_=Float)
     running = (select(s.user_id, func.count().label("n")).where(s.status == RUNNING, s.deadline >= now)
                .group_by(s.user_id).subquery())
+    claimable = or_(s.status == QUEUED, (s.status == RUNNING) & (s.deadline < now))
     # The fairest claimable submission (see Store.claim_next).
     pick = (select(s.id).join(u, u.id == s.user_id).outerjoin(running, running.c.user_id == s.user_id)
-            .where(or_(s.status == QUEUED, (s.status == RUNNING) & (s.deadline < now)))
+            .where(claimable)
             .order_by(func.coalesce(running.c.n, 0), func.coalesce(u.last_claimed_at, 0.0), s.created_at, s.id)
             .limit(1))
-    claimable = or_(s.status == QUEUED, (s.status == RUNNING) & (s.deadline < now))
     # Parameters are named apart from the columns (SQLAlchemy keeps a column's name for its SET value).
     claim = (update(s).where(s.id == bindparam("claimed_id"), claimable)
              .values(status=RUNNING, deadline=bindparam("lease_end"), worker=bindparam("claimer"), claimed_at=now,

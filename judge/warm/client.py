@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import _socket  # not `socket`: see protocol.py
 import os
+import stat
 import sys
 from collections import namedtuple
 
@@ -102,7 +103,8 @@ def _read(path: str) -> bytes | None:
     """The file's bytes; None (judge here, with its error) when it is not a readable file of a sendable size."""
     try:
         with open(path, "rb") as file:
-            if not os.path.isfile(path) or os.fstat(file.fileno()).st_size > MAX_FILE_BYTES:
+            info = os.fstat(file.fileno())  # the file opened, not a path looked up again
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
                 return None
             return file.read(MAX_FILE_BYTES + 1)
     except OSError:
