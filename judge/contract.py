@@ -56,11 +56,6 @@ class Program:
         return cls(value["source"], value["filename"], value["entry_point"], value["framework"], tuple(hidden))
 
 
-# The exit status of a child whose audit hook ended it (judge.sandbox.audit): the submission reached
-# for the harness's objects. A submission that exits with it itself only reports itself.
-VIOLATION_EXIT = 86
-
-
 @dataclass(frozen=True)
 class Limits:
     """Resource limits for one submission's run."""

@@ -13,12 +13,17 @@ judge.grading): what is said is the same, and a 600 KB image need not be
 encoded, sent and decoded again after every call.
 Everything an `Observation` holds is plain data.
 
-In the sandbox child these functions run as the copies `judge.harness.bind`
-makes before the submission loads; torch is reached only through
-`torch_api()`, whose entry points come from torch's C types, so a submission
-that rebinds `torch.autograd.grad`, `Tensor.detach` or this module's names
-changes nothing the harness calls. Exception identity is decided with
-`isinstance` against the builtin classes bound when this module was imported.
+In the sandbox child these functions run in the submission's own process,
+which may change anything in it: what they report is what the child says of
+itself. The judge decides values against expected values the child never
+holds and reads the arguments back from its own shared mapping
+(judge.sandbox.arena); which exception a call raised and the gradients it
+returned are the child's claims. Torch is reached through `wire.torch_api()`
+(entry points of torch's C types, with torch's Python-level modes off while a
+call is observed), so honest code that patches `torch.Tensor` or leaves a
+mode entered does not change what is observed. Exception identity is decided
+with `isinstance` against the builtin classes bound when this module was
+imported.
 """
 from __future__ import annotations
 
@@ -130,7 +135,7 @@ class Observation:
 
 
 def observation_plain(observation: Observation) -> dict:
-    """The plain form of an observation (a function, so the harness's bound copy is what the child uses)."""
+    """The plain form of an observation."""
     error, grad_error = observation.error, observation.grad_error
     return {"value": observation.value, "error": None if error is None else error_plain(error),
             "time_ms": observation.time_ms,
@@ -179,7 +184,7 @@ def describe_error(exc: BaseException, filename: str | None, where: str = "call"
         frames.append(f'File "{exc.filename}", line {exc.lineno}\n    {(exc.text or "").strip()}')
     try:
         message = str(exc)
-    except Exception:  # a hostile __str__ must not take the harness down
+    except Exception:  # a hostile __str__ must not take the observing down
         message = "<unprintable message>"
     name = type(exc).__name__
     return ErrorInfo(type=name if type(name) is str else "Exception", bases=bases, message=message[:2000],
@@ -232,25 +237,18 @@ def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
 
 def observing(work: Callable[[], Any]) -> Any:
     """`work()` with torch's Python-level overrides off: function and dispatch modes the submission
-    entered and its tensor subclasses' overrides (issue 21, class 4). What the harness reads of a
-    call (inputs after it, gradients, the value it encodes) is torch's own answer."""
-    api = wire.bound_torch()
+    entered and its tensor subclasses' overrides. What is read of a call (inputs after it, gradients,
+    the value encoded) is torch's own answer, not a mode's."""
+    api = wire.torch_api()
     if api is None:
         return work()
     with api.no_function(), api.no_dispatch(api.python_keys):
         return work()
 
 
-# judge.experiments, as the harness's bound copy holds it (imported before the submission loads:
-# the judge's modules are not importable from then on); elsewhere imported on first use.
-_EXPERIMENTS = None
-
-
 def _run_experiment(fn: Callable, experiment: dict, filename: str | None) -> Observation:
     """Train with `fn` as the loss; the value is the trained weights (scored in the judge)."""
-    experiments = _EXPERIMENTS
-    if experiments is None:
-        from judge import experiments
+    from judge import experiments
 
     start = time.perf_counter()
     try:
@@ -264,19 +262,19 @@ def _tracked(value: Any) -> Any:
     """`value` as a leaf that records gradients; for a dict, each of its float tensors."""
     if isinstance(value, dict):
         return {k: _tracked(v) if _is_float_tensor(v) else v for k, v in value.items()}
-    api = wire.bound_torch()
+    api = wire.torch_api()
     return api.requires_grad_(api.detach(value), True)
 
 
 def _is_float_tensor(value: Any) -> bool:
-    api = wire.bound_torch()
+    api = wire.torch_api()
     return api is not None and isinstance(value, api.base) and api.is_floating_point(value)
 
 
 def _detached(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _detached(v) for k, v in value.items()}
-    api = wire.bound_torch()
+    api = wire.torch_api()
     return api.detach(value) if api is not None and isinstance(value, api.base) else value
 
 
@@ -300,7 +298,7 @@ def _unchanged(value: Any, sent: Any) -> bool:
     if sent.library == "numpy":
         array = value if type(value) is np.ndarray else None
     else:
-        api = wire.bound_torch()
+        api = wire.torch_api()
         # sent.dtype names the tensor's dtype; when it is not its data's (bfloat16 travels as float32),
         # the tensor is sent back as it is.
         if api is None or sent.dtype != sent.data.dtype.name or type(value) not in (api.Tensor, api.Parameter) \
@@ -331,7 +329,7 @@ def _backward(value: Any, targets: list[Any], call: Call, filename: str | None):
 
     A dict target gets a dict of grads, one per float tensor it held before the call.
     """
-    api = wire.bound_torch()
+    api = wire.torch_api()
     leaves = _grad_leaves(value, call.grad_outputs, api)
     generator = api.Generator()
     generator.manual_seed(call.grad_seed)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass
 
-from judge.contract import VIOLATION_EXIT, CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
+from judge.contract import CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
 from judge.execute import ErrorInfo
 from judge.verdict import NOT_ATTEMPTED, Verdict
 
@@ -109,10 +109,6 @@ def of_death(death: Death, limits: Limits) -> Decision:
         return _signalled(death.signal)
     if death.exit_code is None:
         return Decision(Verdict.JUDGE_ERROR, "the sandbox monitor vanished without an exit status")
-    if death.exit_code == VIOLATION_EXIT:
-        return Decision(Verdict.SECURITY_VIOLATION,
-                        "the submission reached for the judge's own objects (frames, gc, tracing, ctypes or the "
-                        "judge's modules), which the sandbox does not allow; its output names what it used")
     if death.exit_code == 0:
         return Decision(Verdict.RUNTIME_ERROR, "the process exited (exit status 0) before returning a result: "
                                                "calling sys.exit() or os._exit() is not allowed")

@@ -10,6 +10,7 @@ through the on-disk cache, so both sides of every comparison have one shape.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import struct
@@ -246,7 +247,7 @@ def _encode(value: Any, blobs: list[bytes], budget: list[int], path: str, depth:
 
 
 def _is_plain_tensor(value: Any) -> bool:
-    torch = bound_torch()
+    torch = torch_api()
     if torch is None:
         return False
     # torch.nn.Parameter is the one subclass allowed: it is what learnable inputs are.
@@ -254,46 +255,45 @@ def _is_plain_tensor(value: Any) -> bool:
 
 
 def torch_api() -> SimpleNamespace | None:
-    """The torch entry points the harness uses, taken from torch's C types; None without torch.
+    """The torch entry points observing a call uses, taken from torch's C types; None without torch.
 
-    `torch.Tensor`'s Python class and the `torch.autograd` module can be rebound by a
-    submission; the methods of `torch._C.TensorBase` and the autograd engine cannot.
+    `torch.Tensor`'s Python class and the `torch.autograd` module are what honest code
+    patches (and a submission may); the methods of `torch._C.TensorBase` and the autograd
+    engine are what observing means to call. Found once torch is imported, then kept.
     """
     if "torch" not in sys.modules:
         return None
+    return _torch_api()
+
+
+@functools.cache
+def _torch_api() -> SimpleNamespace:
     # Not sys.modules["torch"]: while another thread imports torch (a reference loading in
     # `judge serve`), that is a half-initialised module; the import statement waits on the
     # module's import lock until the other thread's import has finished.
     import torch
 
     base = torch._C.TensorBase
-    # Torch's Python-level overrides, all of which a submission can install: function modes
+    # Torch's Python-level overrides, which a submission may leave installed: function modes
     # (torch.overrides.TorchFunctionMode) and subclasses' __torch_function__, off under
     # DisableTorchFunction; dispatch modes and __torch_dispatch__ subclasses, which run through the
-    # Python dispatch key, off while that key is excluded (issue 21, class 4).
+    # Python dispatch key, off while that key is excluded.
     python_keys = torch._C.DispatchKeySet(torch._C.DispatchKey.Python) \
         | torch._C.DispatchKeySet(torch._C.DispatchKey.PythonTLSSnapshot)
     return SimpleNamespace(no_function=torch._C.DisableTorchFunction, no_dispatch=torch._C._ExcludeDispatchKeyGuard,
-                           python_keys=python_keys, Tensor=torch.Tensor, Parameter=torch.nn.Parameter, base=base, detach=base.detach, requires_grad_=base.requires_grad_,
+                           python_keys=python_keys, Tensor=torch.Tensor, Parameter=torch.nn.Parameter, base=base,
+                           detach=base.detach, requires_grad_=base.requires_grad_,
                            is_floating_point=base.is_floating_point, mul=base.mul, sum=base.sum, to=base.to,
                            numpy=base.numpy, cpu=base.cpu, randn=torch.randn, Generator=torch._C.Generator,
-                           ones_like=torch.ones_like, float64=torch.float64, float32=torch.float32, strided=torch.strided,
+                           ones_like=torch.ones_like, float64=torch.float64, float32=torch.float32,
+                           strided=torch.strided, version=vars(base)["_version"].__get__,
                            requires_grad=vars(base)["requires_grad"].__get__,
                            grad_fn=vars(base)["grad_fn"].__get__,
                            run_backward=torch.autograd.variable.Variable._execution_engine.run_backward)
 
 
-_TORCH: SimpleNamespace | None = None  # set in the harness's bound copy (judge.harness); else looked up per call
-
-
-def bound_torch() -> SimpleNamespace | None:
-    """The harness's torch entry points: bound before the submission loaded, in the sandbox child."""
-    return _TORCH if _TORCH is not None else torch_api()
-
-
-
 def _encode_tensor(tensor: Any, blobs: list[bytes], budget: list[int], path: str) -> Any:
-    torch = bound_torch()
+    torch = torch_api()
     meta = {"grad": bool(torch.requires_grad(tensor)), "fn": torch.grad_fn(tensor) is not None}
     if tensor.layout != torch.strided:
         raise _Refused(f"{path}: sparse or other non-strided tensors cannot be returned; use .to_dense()")

@@ -308,14 +308,6 @@ def _apply_landlock(ctx: ChildContext) -> None:
     landlock.restrict(read, [ctx.scratch], [Path("/dev/null"), Path("/dev/zero"), Path("/dev/urandom")])
 
 
-def _probe_audit() -> tuple[bool, str]:
-    # Installed by the worker itself, after the harness is bound and before the submission loads.
-    if not hasattr(sys, "addaudithook"):
-        return False, "this Python has no audit hooks (PEP 578)"
-    return True, ("frames, gc, tracing, ctypes and fresh imports of the judge's modules end the run as "
-                  "security_violation; the judge's and torch's classes are immutable")
-
-
 def _apply_seccomp(ctx: ChildContext) -> None:
     # Without a memory cgroup, nothing would count a memfd's pages that are never mapped.
     seccomp.install(deny_memfd=not ctx.memory_by_group)
@@ -355,9 +347,6 @@ LAYERS: tuple[Layer, ...] = (
           _apply_capabilities, "unmount and override permissions", ("seccomp",)),
     Layer("landlock", "reading or writing files outside the allowed trees; TCP; signals", _probe_landlock,
           _apply_landlock, "read and write any file its user can"),
-    Layer("audit hook", "reaching the harness's objects from Python (frames, gc, tracing, ctypes, the judge's "
-          "classes and modules), so what the child reports of a call is the harness's own observation",
-          _probe_audit, lambda ctx: None, "forge what the harness observes (inputs after a call, gradients, errors)"),
     Layer("seccomp", "starting programs or processes, sockets, ptrace, mounts, namespaces, System V IPC, file "
           "locks and leases (and memfd where no memory cgroup counts it)",
           seccomp.supported, _apply_seccomp, "start programs and open sockets"),

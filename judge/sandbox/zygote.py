@@ -21,12 +21,10 @@ of a submission; a SPAWN hands it over at once. Every layer is still applied
 by the worker after it reads its request, exactly as for a run forked on
 demand. Before READY, the zygote also does once what every child would
 otherwise do first: Python's install paths (the Landlock allow-list) and
-torch's lazy set-up, through one tiny call of the harness on the judge's own
-function.
+torch's lazy set-up, through one tiny call of the judge's own function.
 """
 from __future__ import annotations
 
-import dataclasses
 import gc
 import importlib
 import json
@@ -43,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from judge import execute, wire
-from judge.sandbox import audit, cgroups, isolation, namespaces, worker
+from judge.sandbox import cgroups, isolation, namespaces, worker
 
 from judge.sandbox import channel
 from judge.sandbox.channel import KILL, SERVER_FAILED as FAILED, SERVER_READY as READY, SPAWN
@@ -78,7 +76,6 @@ def main(fd: int) -> None:
         _warm_up(protected)
     except Exception:  # noqa: BLE001 - only a saving: each child then does its own set-up, as it did before
         pass
-    bound = _bind(freeze="audit hook" not in config["disabled"])
     # Every object the zygote holds now goes to the collector's permanent generation. A child's
     # collection then never walks them: walking one writes its header, and each page written after
     # the fork is a copy (a patchify run decoded its inputs in 6.8 ms instead of 1.8 ms). The child
@@ -89,25 +86,10 @@ def main(fd: int) -> None:
         os._exit(0)  # the judge is gone already (it stopped on a configuration error)
     code = 0
     try:
-        _serve(sock, scratch_root, protected, tuple(config["disabled"]), bound)
+        _serve(sock, scratch_root, protected, tuple(config["disabled"]))
     except BaseException:  # a forked monitor must never unwind into this loop
         code = 70
     os._exit(code)
-
-
-def _bind(freeze: bool) -> worker.Bound | None:
-    """The worker's harness, bound once for every child (worker.bind), and the classes it reads
-    its records with frozen here (audit.freeze_classes, unless the audit hook is switched off): a
-    child then writes to none of them, so copies none of their pages (each child did both: 5 ms
-    of its set-up). None where binding fails: each worker then binds its own, as it always could."""
-    try:
-        bound = worker.bind()
-    except Exception:  # noqa: BLE001 - only a saving, as _warm_up
-        return None
-    if freeze:
-        audit.freeze_classes()
-        bound = dataclasses.replace(bound, frozen_with=len(sys.modules))
-    return bound
 
 
 def _read_config(sock: socket.socket) -> dict | None:
@@ -130,7 +112,7 @@ def _warm_up(protected: tuple[Path, ...]) -> None:
     """Do once, in the zygote, the set-up every child would otherwise repeat in its first milliseconds.
 
     Nothing of a submission is involved: the install paths Landlock allows (sysconfig
-    and site compute them lazily), what the audit hook trusts and freezes, and, with torch, one call of the judge's own function
+    and site compute them lazily) and, with torch, one call of the judge's own function
     through `execute.run_call` with a backward pass and the result encoded, which sets up
     what torch does lazily on a first operation, a first backward pass and a first
     conversion to numpy. torch has one thread here (set before), so no thread pool
@@ -139,13 +121,11 @@ def _warm_up(protected: tuple[Path, ...]) -> None:
     """
     isolation.readable_paths(protected)
     if sys.modules.get("torch") is None:
-        audit.prepare()
         return
     image = wire.Array(data=np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4), library="torch", dtype="float32")
     call = execute.Call(args=(image,), grad_wrt=(0,))
     observation = execute.run_call(_warm_up_function, call, None)
     wire.encode(execute.observation_plain(observation), 1 << 20, wire.MAX_NODES)
-    audit.prepare()  # last: what the warm-up imported is in its lists
 
 
 def _warm_up_function(images):
@@ -172,16 +152,15 @@ class _Run:
             os.close(self.out)
 
 
-def _serve(sock: socket.socket, scratch_root: Path, protected: tuple[Path, ...], disabled: tuple[str, ...],
-           bound: worker.Bound | None = None) -> None:
+def _serve(sock: socket.socket, scratch_root: Path, protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # monitors are reaped automatically
-    ahead: _Run | None = _fork_run(sock, (), scratch_root, protected, disabled, bound)
+    ahead: _Run | None = _fork_run(sock, (), scratch_root, protected, disabled)
     running: int | None = None  # the pidfd of the monitor handed over last, while it runs
     while True:
         # Fork the next run ahead once the last one handed over has ended: forking while it
         # runs would take CPU from the submission being timed.
         if ahead is None and running is None:
-            ahead = _fork_run(sock, (), scratch_root, protected, disabled, bound)
+            ahead = _fork_run(sock, (), scratch_root, protected, disabled)
         watched = [sock] if running is None else [sock, running]
         readable, _, _ = select.select(watched, [], [])
         if running is not None and running in readable:
@@ -193,8 +172,7 @@ def _serve(sock: socket.socket, scratch_root: Path, protected: tuple[Path, ...],
         if request != SPAWN:
             return  # judge closed the socket or spoke nonsense
         if ahead is None:  # runs overlap (a batch judged by several threads): fork this one now
-            ahead = _fork_run(sock, () if running is None else (running,), scratch_root, protected, disabled,
-                              bound)
+            ahead = _fork_run(sock, () if running is None else (running,), scratch_root, protected, disabled)
         run = ahead
         ahead = None
         if running is not None:
@@ -204,7 +182,7 @@ def _serve(sock: socket.socket, scratch_root: Path, protected: tuple[Path, ...],
 
 
 def _fork_run(sock: socket.socket, pidfds: tuple[int, ...], scratch_root: Path, protected: tuple[Path, ...],
-              disabled: tuple[str, ...], bound: worker.Bound | None = None) -> _Run:
+              disabled: tuple[str, ...]) -> _Run:
     """Fork a monitor (which forks the worker, which waits for its request) and keep the judge's ends.
 
     `pidfds` are the zygote's handles on other runs' monitors: the new run must not inherit them.
@@ -221,7 +199,7 @@ def _fork_run(sock: socket.socket, pidfds: tuple[int, ...], scratch_root: Path, 
                 s.close()
             for fd in (out_read, *pidfds):
                 os.close(fd)
-            _monitor(data_child, ctl_child, out_write, scratch_root, protected, disabled, bound)
+            _monitor(data_child, ctl_child, out_write, scratch_root, protected, disabled)
         except BaseException:
             code = 70
         os._exit(code)
@@ -250,7 +228,7 @@ def _widen(*ends: socket.socket) -> None:
 
 
 def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_root: Path,
-             protected: tuple[Path, ...], disabled: tuple[str, ...], bound: worker.Bound | None = None) -> None:
+             protected: tuple[Path, ...], disabled: tuple[str, ...]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     scratch = Path(tempfile.mkdtemp(prefix="judge-run-", dir=scratch_root))
     # Made as the judge's user, before the user namespace: the worker joins it and writes its limits.
@@ -263,7 +241,7 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
     if pid == 0:
         ctl.close()
         os.setsid()
-        worker.main(data.detach(), out_write, scratch, protected, disabled, group, bound)  # never returns
+        worker.main(data.detach(), out_write, scratch, protected, disabled, group)  # never returns
     data.close()
     os.close(out_write)
     status, usage = _wait_or_kill(pid, ctl)
