@@ -5,10 +5,17 @@ tests/realcode/<problem>/{correct,wrong}/*.py each declare in their docstring
 diagnosis the report must name, never another trap) or `mistake: check:TEST`
 (the property or error check whose own message names it). See
 tests/realcode/README.md. `python tests/test_realcode.py` prints the account.
+
+Files that import timm, open_clip or lightly need torchvision, which imports only beside the
+torch build it was made for: where it cannot be imported (root's CI venv has PyTorch's CPU build,
+for which PyPI has no torchvision) they skip, saying so; the learner's venv (PyPI's torch and the
+`vision` extra) runs them.
 """
 from __future__ import annotations
 
 import ast
+import functools
+import importlib
 import re
 import sys
 from dataclasses import dataclass
@@ -19,6 +26,8 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "realcode"
 FIELD = re.compile(r"^(adapted from|expect|mistake):\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+# Libraries that import torchvision (pyproject.toml's `vision` extra).
+NEEDS_TORCHVISION = frozenset({"timm", "open_clip", "lightly"})
 
 
 @dataclass(frozen=True)
@@ -28,17 +37,49 @@ class Entry:
     source: str        # the repository and file it adapts
     expect: str        # the verdict's value
     mistake: str | None
+    imports: frozenset[str] = frozenset()  # the top-level modules the file imports
 
     @property
     def key(self) -> str:
         return f"{self.problem}/{self.path.parent.name}/{self.path.stem}"
 
 
+def _imports(tree: ast.Module) -> frozenset[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return frozenset(names)
+
+
 def entry(path: Path) -> Entry:
-    doc = ast.get_docstring(ast.parse(path.read_text())) or ""
+    tree = ast.parse(path.read_text())
+    doc = ast.get_docstring(tree) or ""
     fields = {k.lower(): v for k, v in FIELD.findall(doc)}
     return Entry(path, path.parent.parent.name, fields.get("adapted from", ""), fields.get("expect", ""),
-                 fields.get("mistake"))
+                 fields.get("mistake"), _imports(tree))
+
+
+@functools.cache
+def _torchvision_unusable() -> str | None:
+    """Why torchvision cannot be imported here, or None when it can."""
+    try:
+        importlib.import_module("torchvision")
+    except (ImportError, RuntimeError, OSError) as exc:  # a CUDA build beside CPU torch raises RuntimeError
+        return f"{type(exc).__name__}: {exc}".splitlines()[0]
+    return None
+
+
+def skip_reason(item: Entry) -> str | None:
+    """Why `item` cannot be judged in this venv (its libraries need torchvision, which is unusable), or None."""
+    needs = sorted(item.imports & NEEDS_TORCHVISION)
+    why = _torchvision_unusable() if needs else None
+    if why is None:
+        return None
+    return (f"{', '.join(needs)} needs torchvision, and PyPI has no torchvision wheel for PyTorch's CPU build "
+            f"(the vision extra runs with PyPI's torch; here: {why})")
 
 
 def entries() -> list[Entry]:
@@ -84,6 +125,9 @@ def test_a_real_code_adaptation_gets_its_declared_verdict_and_name(judge, item: 
     assert item.expect in {"accepted", "wrong_answer", "runtime_error"}, f"{item.key}: expect: {item.expect!r}"
     assert (item.expect == "accepted") == (item.path.parent.name == "correct"), f"{item.key}: folder and verdict"
     assert item.expect == "accepted" or item.mistake, f"{item.key}: a wrong file declares its mistake"
+    reason = skip_reason(item)
+    if reason:
+        pytest.skip(reason)
     report = judge.run(item.problem, item.path)
     right, ok, wrong, said = account(item, report)
     first = report.first_failure
@@ -91,6 +135,8 @@ def test_a_real_code_adaptation_gets_its_declared_verdict_and_name(judge, item: 
                    + (f"; first failure {first.name}: {first.text}" if first else ""))
     assert not wrong, f"{item.key}: misnamed ({said}); declared {item.mistake}"
     assert item.expect == "accepted" or ok, f"{item.key}: not named {item.mistake} (said: {said or 'nothing'})"
+    # Honest code is never flagged (the report's `tampering` list; absent before it existed).
+    assert report.to_json().get("tampering", []) == [], f"{item.key}: flagged as tampering"
 
 
 if __name__ == "__main__":  # the account per problem for the issue (optionally: only the problems named)
@@ -101,6 +147,9 @@ if __name__ == "__main__":  # the account per problem for the issue (optionally:
     with Judge(REPO, record=False) as j:
         for item in entries():
             if sys.argv[1:] and item.problem not in sys.argv[1:]:
+                continue
+            if skip_reason(item):
+                print(f"skip {item.key}: {skip_reason(item)}")
                 continue
             report = j.run(item.problem, item.path)
             right, ok, wrong, said = account(item, report)
