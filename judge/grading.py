@@ -36,6 +36,7 @@ from judge.errors import ConfigError
 from judge.escape import escape_controls
 from judge.execute import Call, Observation, restore_unchanged, run_call
 from judge.problem import Problem, Trap
+from judge.quiet import quiet
 from judge.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
 from judge.verdict import Verdict
 from judge.wire import Array
@@ -55,11 +56,12 @@ def plain(observation: Observation, call: Call | None = None) -> Observation:
 
 
 def expect(case: Case, reference: Callable, reference_path: Path) -> Expected:
-    """Run the trusted reference on every call of `case`."""
+    """Run the trusted reference on every call of `case` (its warnings shown nowhere: judge.quiet)."""
     raising = _raises(case)
     expected: Expected = {}
     for name, call in case.calls.items():
-        observation = run_call(reference, call, str(reference_path))
+        with quiet():
+            observation = run_call(reference, call, str(reference_path))
         if observation.error is not None and not (name == MAIN and raising):
             raise ConfigError(f"the reference fails on test {case.name!r}: {observation.error.headline()}",
                               file=reference_path)
@@ -498,7 +500,8 @@ def _run_trap(case: Case, traps: TrapSet, trap: Trap) -> _TrapOutput | None:
     fn = traps.functions.get(trap.function)
     if fn is None:
         return None
-    live = run_call(fn, case.calls.main, None)
+    with quiet():  # a trap's warning would print its line: the fix of the learner's mistake
+        live = run_call(fn, case.calls.main, None)
     if live.error is not None:
         output = _TrapOutput(None, False, None)
     else:
@@ -580,7 +583,8 @@ def _small(output: _TrapOutput) -> bool:
 
 
 def _encoded(case: Case, traps: TrapSet, trap: Trap) -> Observation:
-    return plain(run_call(traps.functions[trap.function], case.calls.main, None))
+    with quiet():
+        return plain(run_call(traps.functions[trap.function], case.calls.main, None))
 
 
 def _finite_output(value: Any) -> bool:

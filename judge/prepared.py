@@ -10,7 +10,6 @@ facts. It records nothing: `Judge.submit` records through the learner's tutor.
 from __future__ import annotations
 
 import functools
-import warnings
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
@@ -22,6 +21,7 @@ from judge.errors import ConfigError
 from judge.grading import Expected, TrapSet, expect, grade, unjudged
 from judge.execute import ErrorInfo, describe_error, run_call
 from judge.problem import CheckSpec, Hidden, Problem, TestSpec
+from judge.quiet import quiet
 from judge.report import Report, TestResult
 from judge.solution import load_function, load_module
 from judge.submission import Submission
@@ -62,9 +62,7 @@ class PreparedProblem:
         so that no wrong answer waits for them; how many outputs."""
         if self.traps is None:
             return 0
-        with warnings.catch_warnings():  # a trap's NaN on a degenerate case is no news
-            warnings.simplefilter("ignore")
-            return self.traps.run_ahead(list(self.cases))
+        return self.traps.run_ahead(list(self.cases))  # each trap runs quiet (judge.grading, judge.quiet)
 
 
 def compile_error(source: str, filename: str) -> ErrorInfo | None:
@@ -72,9 +70,9 @@ def compile_error(source: str, filename: str) -> ErrorInfo | None:
     or None. Compiling executes nothing of the file, so the judge may do it itself; anything but
     the errors the child reports as a compile failure (e.g. a RecursionError) is left to the sandbox."""
     try:
-        # Its warnings (an invalid escape) are the child's to print, in the submission's output.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        # Its warnings (an invalid escape) are the child's to print, in the submission's output; judged in
+        # threads, so not through catch_warnings, which swaps the process's filters (judge.quiet).
+        with quiet():
             compile(source, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:  # what the child's loader catches (judge.sandbox.worker)
         return describe_error(exc, filename, where="import")
@@ -124,7 +122,8 @@ def prepare_input(problem: Problem, test: TestSpec, backend: Backend, *, threads
     hidden = problem_files.load_hidden(problem)
     case = build_case(problem, test, hidden.tolerance)
     reference = hidden.reference_function(problem.entry_point)
-    raised = run_call(reference, case.calls[MAIN], str(hidden.reference)).error
+    with quiet():
+        raised = run_call(reference, case.calls[MAIN], str(hidden.reference)).error
     if raised is not None:
         check = CheckSpec("raises", {"type": _most_specific(raised.bases)}, 1)
         case = build_case(problem, replace(test, checks=(check,)), hidden.tolerance)

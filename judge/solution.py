@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from judge.errors import ConfigError
+from judge.quiet import quiet, trust
 
 
 @dataclass(frozen=True)
@@ -28,13 +29,15 @@ def load_module(path: Path, name: str, inline: Inline | None = None):
     """The module in `path`, or `inline`'s source (then `path` is the YAML file it is written in)."""
     module = types.ModuleType(name)
     module.__file__ = str(path)   # tracebacks and inspect find the source through it
+    trust(str(path))              # whatever it warns, wherever it is called from, shows no line of it
     try:
         # Compiled here rather than by the loader, which would write __pycache__/ into the problem
         # set: judging never writes there (found as a normal user, whose problem set is writable).
         # Inline code is padded so that its line numbers are the YAML file's.
         source = path.read_bytes() if inline is None else "\n" * (inline.line - 1) + inline.text
-        code = compile(source, str(path), "exec", dont_inherit=True)
-        exec(code, module.__dict__)
+        with quiet():  # what it warns as it loads (an import's deprecation) is no face's business either
+            code = compile(source, str(path), "exec", dont_inherit=True)
+            exec(code, module.__dict__)
     except FileNotFoundError:
         raise ConfigError("file not found", file=path) from None
     except SyntaxError as exc:

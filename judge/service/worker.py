@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import warnings
 from dataclasses import dataclass, field
 
 from judge import verdicts
@@ -43,10 +42,7 @@ class Processor:
         for problem in sorted(problems, key=lambda p: p.framework != "torch"):
             try:
                 prepared = self.judge.prepared(problem.id)
-                if prepared.traps is not None:
-                    with warnings.catch_warnings():  # a trap's NaN on a degenerate case is no news
-                        warnings.simplefilter("ignore")
-                        prepared.traps.run_ahead(list(prepared.cases))
+                prepared.run_traps_ahead()  # quiet, without catch_warnings: the threads judging share its state
             except ConfigError as exc:
                 log.warning("problem %s is not served: %s", problem.id, exc)
 
