@@ -8,6 +8,7 @@ is valid when no aspect reports an error:
 - schema: every file parses and every field is known and well typed (all errors at once);
 - reference: runs on every case and every check's extra calls, twice, with
   identical outputs, within the time limit; judged in the sandbox, it is accepted;
+  what it warns is a warning here (the author's to hear; no learner's face shows it, judge.quiet);
 - rules: every test names the statement's rules it enforces, and each check it
   runs (each stage of `compare` that can fail, on each output key) is licensed
   by one of them, so nothing is judged that the statement does not say;
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import enum
 import time
+import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -42,6 +44,7 @@ from judge.errors import ConfigError, ConfigErrors
 from judge.execute import Observation, run_call
 from judge.grading import Expected, expect, plain
 from judge.problem import Hidden, Problem
+from judge.quiet import quiet
 from judge.report import Mistake, Report
 from judge.session import Judge
 from judge.submission import Submission
@@ -282,19 +285,26 @@ class _ProblemCheck:
         problem, hidden = self.problem, self.hidden
         aspect = f"{self.id}.reference"
         found: list[Diagnostic] = []
+        # What the reference warns is the author's to hear, here only: every learner's face drops it.
+        heard: list[warnings.WarningMessage] = []
         try:
-            reference = hidden.reference_function(problem.entry_point)
+            with quiet(heard):
+                reference = hidden.reference_function(problem.entry_point)
         except ConfigError as exc:
             return [_error(aspect, str(exc))]
+        warned = self._warned(aspect, "on loading", heard)  # kept apart: a warning stops nothing below
         limit_ms = problem.limits.time_s * 1000
         for test in list(problem.examples) + list(hidden.tests):
             try:
                 case = build_case(problem, test, hidden.tolerance)
-                first = expect(case, reference, hidden.reference)
-                second = expect(case, reference, hidden.reference)
+                with quiet(heard):
+                    first = expect(case, reference, hidden.reference)
+                    second = expect(case, reference, hidden.reference)
             except ConfigError as exc:
                 found.append(_error(aspect, f"test {test.name!r} ({test.source}): {exc}"))
                 continue
+            finally:
+                warned += self._warned(aspect, f"on test {test.name!r}", heard)
             self.expected[test.name] = first
             for call in case.calls:
                 difference = _first_difference(first[call].to_plain(), second[call].to_plain())
@@ -307,7 +317,7 @@ class _ProblemCheck:
                 found.append(_error(aspect, f"takes {slowest / 1000:.2f} s on test {test.name!r}; "
                                             f"the time limit is {problem.limits.time_s:g} s"))
         if found:
-            return found
+            return found + warned
         # The reference as a submission: sandboxed, through every check, against itself.
         report = self._judge(hidden.reference, f"{aspect}.sandboxed", found, source=hidden.reference_source)
         if report is not None:
@@ -317,7 +327,15 @@ class _ProblemCheck:
             else:
                 found.append(_error(f"{aspect}.sandboxed", "the reference, judged in the sandbox, is not accepted: "
                                                            + _failure(report)))
-        return found
+        return found + warned
+
+    def _warned(self, aspect: str, when: str, heard: list[warnings.WarningMessage]) -> list[Diagnostic]:
+        """One warning diagnostic per warning the reference raised `when` (Python says each once per
+        line of code); `heard` is emptied for the next test."""
+        said = [_warning(aspect, f"the reference warns {when}: {w.category.__name__}: {w.message} "
+                                 f"({_rel(Path(w.filename), self.judge.root)}:{w.lineno})") for w in heard]
+        heard.clear()
+        return said
 
     # ------------------------------------------------------------ rules
     def rules(self) -> list[Diagnostic]:
@@ -390,7 +408,8 @@ class _ProblemCheck:
                     continue
                 runs.append((f"trap {name}", fn, False))
             for label, fn, should_pass in runs:
-                observation = plain(run_call(fn, call, None))
+                with quiet():  # heard in the reference aspect, which runs this call too
+                    observation = plain(run_call(fn, call, None))
                 if observation.error is not None:
                     found.append(_error(aspect, f"{label} raised during training: {observation.error.headline()}"))
                     continue

@@ -295,3 +295,32 @@ def test_a_unit_tag_the_unit_does_not_confirm_is_a_warning(set_judge, edit, prob
                      f"not list '{PROBLEM}' in problems or extras; add it there or drop the tag"], found
     edit("units/9.9.yaml", f'id: "9.9"\ntitle: Elsewhere\nproblems: [patchify]\nextras: [{PROBLEM}]\n')
     assert not [w for w in warnings(set_judge, PROBLEM) if "unit-9.9" in w]
+
+
+def test_the_reference_s_warnings_are_told_to_the_author_and_to_no_learner(set_judge, edit, problem_set, tmp_path):
+    import warnings as python_warnings
+
+    from judge.cache import ExpectedCache
+    from judge.submission import Submission
+
+    reference = problem_set / "hidden_tests" / PROBLEM / "reference.py"
+    text = reference.read_text()
+    edit(f"hidden_tests/{PROBLEM}/reference.py", text + (
+        "\n\n_exact = unpatchify\n\n\ndef unpatchify(*args):\n    import warnings\n"
+        "    warnings.warn(\"an author's note\", UserWarning)\n    return _exact(*args)\n"))
+    line = len(text.splitlines()) + 8
+    result = validate(set_judge, [PROBLEM])
+    said = [str(d) for p in result.problems for d in p.diagnostics if d.severity is Severity.WARNING]
+    assert result.ok
+    first = set_judge.problem(PROBLEM).examples[0].name  # the first case: Python tells of a line's warning once
+    assert said == [f"warning: {PROBLEM}.reference: the reference warns on test {first!r}: UserWarning: an author's "
+                    f"note (hidden_tests/{PROBLEM}/reference.py:{line})"], said
+    shown = []
+    with python_warnings.catch_warnings():  # what Python would print, every time, in place of pytest's recording
+        python_warnings.simplefilter("always")
+        python_warnings.showwarning = lambda *args, **kwargs: shown.append(args)
+        wrong = (problem_set / "submissions" / PROBLEM / "wrong_answer" / "column_major.py").read_text()
+        # A cache of its own: the reference runs in this process to make the expected values.
+        with Judge(problem_set, cache=ExpectedCache(tmp_path / "cache"), record=False) as learners:
+            report = learners.submit(PROBLEM, Submission.from_text(wrong, "mine.py"), record=False)
+    assert not report.accepted and shown == []
