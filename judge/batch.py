@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from judge.errors import ConfigError
+from judge.escape import escape_controls, escape_name
 from judge.report import Report
 from judge.verdict import Verdict
 
@@ -56,8 +57,11 @@ class Row:
         return cls(file, decision.verdict, 0, 0, time_ms, message=decision.message)
 
     def to_json(self) -> dict:
-        return {"file": self.file, "verdict": self.verdict.value, "passed": self.passed, "total": self.total,
-                "time_ms": round(self.time_ms, 1), "first_failure": self.first_failure, "message": self.message}
+        """The row as every face shows it (table, CSV, JSON): the file's name and the message escaped
+        (judge.escape), so a hostile name or message neither reaches a terminal raw nor breaks the CSV."""
+        return {"file": escape_name(self.file), "verdict": self.verdict.value, "passed": self.passed,
+                "total": self.total, "time_ms": round(self.time_ms, 1),
+                "first_failure": escape_controls(self.first_failure), "message": escape_controls(self.message)}
 
 
 @dataclass
@@ -79,7 +83,7 @@ class BatchResult:
         return sum(row.verdict is Verdict.JUDGE_ERROR for row in self.rows)
 
     def to_json(self) -> dict:
-        return {"problem": self.problem, "directory": self.directory, "submissions": len(self.rows),
+        return {"problem": self.problem, "directory": escape_name(self.directory), "submissions": len(self.rows),
                 "counts": self.counts(), "time_ms": round(self.time_ms, 1),
                 "rows": [row.to_json() for row in self.rows]}
 
@@ -210,11 +214,12 @@ def _isatty(stream: TextIO) -> bool:
 
 def table_lines(result: BatchResult) -> list[str]:
     """A plain table: one line per submission, then the counts."""
-    width = max([len(r.file) for r in result.rows] + [4])
+    shown = [row.to_json() for row in result.rows]
+    width = max([len(r["file"]) for r in shown] + [4])
     lines = [f"{'file'.ljust(width)}  {'verdict':<21}  {'passed':>7}  {'time':>9}  first failing test"]
-    for row in result.rows:
-        lines.append(f"{row.file.ljust(width)}  {row.verdict.value:<21}  {f'{row.passed}/{row.total}':>7}  "
-                     f"{row.time_ms / 1000:>7.2f} s  {row.first_failure or row.message}".rstrip())
+    for row, r in zip(result.rows, shown):
+        lines.append(f"{r['file'].ljust(width)}  {row.verdict.value:<21}  {f'{row.passed}/{row.total}':>7}  "
+                     f"{row.time_ms / 1000:>7.2f} s  {r['first_failure'] or r['message']}".rstrip())
     counts = ", ".join(f"{n} {verdict}" for verdict, n in result.counts().items())
     lines.append(f"{len(result.rows)} submissions in {result.time_ms / 1000:.1f} s: {counts}")
     return lines

@@ -345,7 +345,9 @@ def history(judge, problem_id: str | None, limit: int, as_json: bool, show_n: in
     if warning:
         click.echo(f"warning: {warning}", err=True)
     if as_json:
-        click.echo(json.dumps([a.to_json() for a in attempts], indent=2))
+        from judge.escape import escape_tree
+
+        click.echo(json.dumps(escape_tree([a.to_json() for a in attempts]), indent=2))  # file names as shown
         return
     for line in history_lines(attempts):
         click.echo(line)
@@ -385,15 +387,16 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
         click.echo(stdout, nl=False, color=colour)
 
     if watch:
+        from judge.escape import escape_name
         from judge.watch import watch_file
 
         def on_change() -> None:
-            click.echo(click.style(f"--- judging {file} ---", bold=True), color=colour)
+            click.echo(click.style(f"--- judging {escape_name(file)} ---", bold=True), color=colour)
             try:
                 show(judge_once())
             except ConfigError as exc:  # a file saved half-way (not UTF-8, gone) is reported, not fatal
                 click.echo(f"error: {exc}", err=True)
-            click.echo(f"watching {file} for changes (Ctrl+C to stop)")
+            click.echo(f"watching {escape_name(file)} for changes (Ctrl+C to stop)")
 
         watch_file(Path(file), on_change)
         return

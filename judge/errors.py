@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from judge.escape import escape_name
+
 
 class ConfigError(Exception):
     """A usage or configuration error: one line naming file, field and fix."""
@@ -19,8 +21,8 @@ class ConfigError(Exception):
         self.field = field
         self.detail = message
         where = ""
-        if file is not None:
-            where = f"{file}:{line}: " if line else f"{file}: "
+        if file is not None:  # named as every face names a file (judge.escape): a name is no escape sequence
+            where = f"{escape_name(file)}:{line}: " if line else f"{escape_name(file)}: "
         if field:
             where += f"{field}: "
         super().__init__(where + message)

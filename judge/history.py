@@ -11,6 +11,7 @@ import difflib
 from pathlib import Path
 
 from judge.errors import ConfigError
+from judge.escape import escape_name
 from judge.progress import Attempt, ProgressStore, ProgressUnavailable
 
 
@@ -65,5 +66,5 @@ def history_lines(attempts: list[Attempt]) -> list[str]:
     for a in attempts:
         mode = "examples" if a.examples_only else "full"
         lines.append(f"{str(a.id).rjust(id_width)}  {a.when()}  {a.problem.ljust(width)}  {a.verdict:<21}  "
-                     f"{f'{a.passed}/{a.total}':>7}  {mode:<8}  {a.submission}")
+                     f"{f'{a.passed}/{a.total}':>7}  {mode:<8}  {escape_name(a.submission)}")
     return lines

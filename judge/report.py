@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from judge.escape import escape_name, escape_tree
 from judge.verdict import Verdict
 
 # Every message is capped, so no submission can make a report large (issue 10, class 5):
@@ -191,8 +192,14 @@ class Report:
             raise ValueError("a report's verdict, passed and total disagree with its tests")
         return report
 
+    def shown_json(self) -> dict:
+        """`to_json` as the faces show it: every text escaped and the file's name shown as a name
+        (judge.escape), so the JSON is valid UTF-8 whatever the submission printed, raised or was called."""
+        return {**escape_tree(self.to_json()), "submission": escape_name(self.submission)}
+
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), indent=2, allow_nan=False)  # strict JSON, always
+        """The `judge run --json` report."""
+        return json.dumps(self.shown_json(), indent=2, allow_nan=False)  # strict JSON, always
 
 
 def _fields(data: Any, what: str, types: dict[str, type | tuple[type, ...]]) -> dict:

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 from judge.errors import ConfigError, NotSourceText
+from judge.escape import escape_name
 
 MAX_SOURCE_BYTES = 1 << 20   # one submission's source, in UTF-8 bytes (or the file's bytes)
 
@@ -56,8 +57,9 @@ class Submission:
 
     @property
     def filename(self) -> str:
-        """The name the program runs under (its tracebacks show it)."""
-        return Path(self.label).name or "submission.py"
+        """The name the program runs under (its tracebacks show it), shown as every face shows a file's
+        name (judge.escape): a name that is not UTF-8 reads `\\xff.py` in a traceback as in the table."""
+        return escape_name(Path(self.label).name) or "submission.py"
 
     # ------------------------------------------------------------ making one
     @classmethod

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.errors import ConfigError
+from judge.escape import escape_name
 from judge.progress import Attempt, ProgressStore, ProgressUnavailable, Status, recording
 
 if TYPE_CHECKING:
@@ -148,7 +149,8 @@ class Tutor:
         try:
             self.store.record(problem=problem_id, verdict=report.verdict.value, passed=report.passed,
                               total=report.total, examples_only=examples_only, source=submission.source,
-                              submission=submission.origin, time_ms=report.time_ms)
+                              # the name as shown: a file name that is not UTF-8 cannot be stored raw
+                              submission=escape_name(submission.origin), time_ms=report.time_ms)
         except ProgressUnavailable as exc:
             report.warnings.append(str(exc))
             return str(exc)

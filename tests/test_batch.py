@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -203,3 +204,40 @@ def test_cli_grade_usage_errors_exit_2_with_one_line(repo, tmp_path):
         result = _judge_cli("--problems-dir", str(repo), *args, cwd=tmp_path)
         assert result.returncode == 2, (args, result.stderr)
         assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+# Issue 32: file names and messages that would reach an instructor's terminal raw or break the CSV.
+HOSTILE_NAMES = {
+    b"\xff.py": "\\xff.py",                                               # not UTF-8
+    "\x1b]52;c;SGVsbG8=\x07.py".encode(): "\\x1b]52;c;SGVsbG8=\\x07.py",   # OSC 52: writes the clipboard
+    "\u202eyp.exe.py".encode(): "\\u202eyp.exe.py",                       # reads as yp.exe.py reversed
+    "\x9b2J.py".encode(): "\\x9b2J.py",                                   # 8-bit CSI: clears the screen
+}
+SURROGATE_AT_IMPORT = "raise ValueError('\\ud800 \\u2066isolated\\u2069 at import')\n"  # one child per file
+
+
+def test_cli_grade_shows_hostile_names_and_messages_escaped_in_the_table_csv_and_json(repo, tmp_path):
+    import unicodedata
+
+    directory = tmp_path / "class"
+    directory.mkdir()
+    for name in HOSTILE_NAMES:
+        (directory / os.fsdecode(name)).write_bytes(SURROGATE_AT_IMPORT.encode())
+    out = tmp_path / "grades.csv"
+    env = {**os.environ, "JUDGE_NO_RECORD": "1", "JUDGE_NO_WARM": "1", "JUDGE_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(repo), "grade", PROBLEM, str(directory),
+                            *flags], capture_output=True, cwd=tmp_path, env=env, timeout=300)
+            for flags in (["--csv", str(out)], ["--json"])]
+    for run in runs:
+        assert run.returncode == 0, run.stderr.decode(errors="replace")
+        stdout = run.stdout.decode("utf-8")  # strict: valid UTF-8
+        raw = {c for c in stdout if c != "\n" and unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp")}
+        assert not raw, raw
+    table, plain = runs[0].stdout.decode(), json.loads(runs[1].stdout.decode("utf-8"))
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    shown = sorted(HOSTILE_NAMES.values())
+    assert sorted(r["file"] for r in rows) == sorted(r["file"] for r in plain["rows"]) == shown
+    assert all(name in table for name in shown)
+    for row in [*rows, *plain["rows"]]:
+        assert row["verdict"] == "runtime_error"
+        assert "\\ud800 \\u2066isolated\\u2069 at import" in row["message"], row

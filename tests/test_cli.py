@@ -345,3 +345,52 @@ def test_a_progress_database_with_the_wrong_schema_warns_in_list_and_history(tmp
         result = judge(*args, env={"JUDGE_HOME": str(home)})
         assert result.returncode == 0, result.stderr
         assert result.stderr.startswith("warning: progress database") and "Traceback" not in result.stderr
+
+
+# ---------------------------------------------------------------- hostile text (issue 32)
+
+HOSTILE_RAISE = ("def patchify(images, patch_height, patch_width):\n"
+                 "    raise ValueError('\\ud800 \\u202eKO \\x1b]52;c;SGVsbG8=\\x07 \\x9b2K hostile')\n")
+HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}   # what judge.escape makes visible
+
+
+def _raw_hidden(text: str) -> set[str]:
+    """Hidden characters (controls, bidi and other format characters, surrogates) other than newlines."""
+    import unicodedata
+
+    return {c for c in text if c != "\n" and unicodedata.category(c) in HIDDEN}
+
+
+def _judge_bytes(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """`python -m judge ARGS` with its output as bytes, so invalid UTF-8 fails the test rather than hides."""
+    environment = {**os.environ, "NO_COLOR": "1", "JUDGE_NO_WARM": "1", **env}
+    environment.pop("JUDGE_PROBLEMS_DIR", None)
+    return subprocess.run([sys.executable, "-m", "judge", *args], cwd=REPO, env=environment, capture_output=True,
+                          timeout=180)
+
+
+def test_a_lone_surrogate_bidi_and_osc_in_a_message_and_a_name_that_is_not_utf8(tmp_path: Path) -> None:
+    """`judge run` on a file named with bytes that are not UTF-8, raising a message with a lone surrogate,
+    a right-to-left override and an OSC 52 clipboard write: a text report, a valid UTF-8 JSON report,
+    everything visible as escapes, and the run recorded under its name as shown."""
+    path = Path(os.fsdecode(bytes(tmp_path) + b"/hostile\xff.py"))
+    path.write_text(HOSTILE_RAISE)
+    env = {"JUDGE_HOME": str(tmp_path / "home"), "JUDGE_CACHE_DIR": str(tmp_path / "cache")}
+    text = _judge_bytes("run", "patchify", str(path), "-v", env=env)
+    assert text.returncode == 1, text.stderr.decode(errors="replace")
+    stdout = text.stdout.decode("utf-8")  # strict: it is UTF-8
+    assert not _raw_hidden(stdout + text.stderr.decode("utf-8")), _raw_hidden(stdout)
+    assert "\\ud800 \\u202eKO \\x1b]52;c;SGVsbG8=\\x07 \\x9b2K hostile" in stdout
+    assert 'File "hostile\\xff.py"' in stdout  # the traceback names the file as every face does
+
+    result = _judge_bytes("run", "patchify", str(path), "--json", env={**env, "JUDGE_NO_RECORD": "1"})
+    assert result.returncode == 1
+    report = json.loads(result.stdout.decode("utf-8"))
+    _check_report(report, str(tmp_path / "hostile\\xff.py"))
+    first = next(t for t in report["tests"] if t["verdict"] != "accepted")
+    assert first["verdict"] == "runtime_error"
+    assert "\\ud800 \\u202eKO \\x1b]52;c;SGVsbG8=\\x07 \\x9b2K hostile" in first["message"]
+    assert not _raw_hidden(json.dumps(report, ensure_ascii=False))
+
+    history = _judge_bytes("history", env=env)
+    assert history.returncode == 0 and "hostile\\xff.py" in history.stdout.decode("utf-8"), history.stderr

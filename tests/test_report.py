@@ -73,3 +73,25 @@ def test_from_json_refuses_a_message_that_is_not_its_parts_joined():
         Result.from_json({k: v for k, v in data.items() if k != "failure"})
     with pytest.raises(ValueError, match="wrong type"):
         Result.from_json({**data, "mistake": "column_major"})
+
+
+def test_json_and_text_are_valid_utf8_whatever_the_submission_raised_or_was_named():
+    """Issue 32: a lone surrogate, a bidi override and an escape sequence in a message, an output and a
+    file name that is not UTF-8 are shown as escapes in the JSON report and the text report alike."""
+    from judge.render import render_text
+
+    test = Result("t", "hidden", Verdict.RUNTIME_ERROR, "raised ValueError: \ud800 \u202eKO \x1b[2J",
+                  output="printed \udcff\n", details=("key '\u2066k\u2069'",))
+    report = Report("patchify", "\udcffname.py", [test], warnings=["warned \ud800"])
+    text = report.dumps()
+    text.encode("utf-8")
+    data = json.loads(text)
+    assert data["submission"] == "\\xffname.py"  # a file name shows its undecodable bytes as bytes
+    entry = data["tests"][0]
+    assert entry["message"] == entry["failure"] == "raised ValueError: \\ud800 \\u202eKO \\x1b[2J"
+    assert entry["output"] == "printed \\udcff\n" and entry["details"] == ["key '\\u2066k\\u2069'"]
+    assert data["warnings"] == ["warned \\ud800"]
+    assert Report.from_json(data).tests[0].text == entry["message"]  # still a report as to_json writes it
+    rendered = render_text(report, verbose=True)
+    rendered.encode("utf-8")
+    assert "raised ValueError: \\ud800 \\u202eKO \\x1b[2J" in rendered

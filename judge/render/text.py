@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
+from judge.escape import escape_controls, escape_name
 from judge.render.segments import Line, to_text
 from judge.report import HINT, Report, Shown, TestResult
 from judge.terminal import terminal_width
@@ -25,7 +26,7 @@ def terminal_output(report: Report, *, as_json: bool, verbose: bool, examples_on
                     width: int | None = None) -> tuple[str, str]:
     """What `judge run` prints for `report`: (stdout, stderr), wherever it was judged (here or warm);
     `width` is the terminal's (default: this process's)."""
-    stderr = "".join(f"warning: {warning}\n" for warning in report.warnings)
+    stderr = "".join(f"warning: {escape_controls(warning)}\n" for warning in report.warnings)
     if as_json:
         return report.dumps() + "\n", stderr
     return render_text(report, verbose=verbose, values=examples_only, colour=colour, width=width) + "\n", stderr
@@ -262,7 +263,7 @@ def _not_attempted(report: Report) -> list[Line]:
         [("not attempted yet: ", "yellow bold"),
          (f"all {report.total} tests stop at `raise NotImplementedError`.", None)],
         [("Replace it with your solution, then try the public examples first:", None)],
-        [(f"    judge run {report.problem} {report.submission} --examples", "cyan")],
+        [(f"    judge run {report.problem} {escape_name(report.submission)} --examples", "cyan")],
         _final(report, "(not attempted yet)"),
     ]
 
