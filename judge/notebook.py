@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from judge.errors import ConfigError
+from judge.escape import escape_controls
 from judge.render import check_html, problems_html, render_text, to_text
 from judge.report import Report
 from judge.verdict import Verdict
@@ -151,10 +152,11 @@ class CheckResult:
         return self.report.tests
 
     def to_json(self) -> dict:
-        return self.report.to_json()
+        """The report as `judge run --json` gives it (what came from the submission escaped)."""
+        return self.report.shown_json()
 
     def text(self, colour: bool = False) -> str:
-        lines = [f"warning: {w}" for w in self.report.warnings]
+        lines = [f"warning: {escape_controls(w)}" for w in self.report.warnings]
         return "\n".join(lines + [render_text(self.report, values=self.examples_only, colour=colour)])
 
     def __repr__(self) -> str:

@@ -85,6 +85,26 @@ def test_html_escapes_and_shows_example_values():
     assert page.count("<tr>") == 3
 
 
+def test_html_text_and_json_show_bidi_controls_and_lone_surrogates_as_escapes():
+    """Issue 32: what HTML autoescaping leaves alone (bidi overrides, controls, lone surrogates) is
+    shown as escapes in the notebook's HTML, its text and its JSON, all valid UTF-8."""
+    import json
+    import unicodedata
+
+    shown = Shown(inputs=(("x", None, 1),), expected={"label": "ok"}, actual={"label\u202e": "\ud800"})
+    report = Report("patchify", "\udcffnotebook.py", [
+        Result("an_example", "example", Verdict.WRONG_ANSWER, "raised \ud800 \u202eKO \x1b[2J", 1.0,
+               ("key '\u2066k\u2069'",), shown, output="\u200bprinted")], time_ms=2.0, warnings=["odd \ud800"])
+    result = CheckResult(report, examples_only=True, source="")
+    data = result.to_json()
+    for face in (result._repr_html_(), result.text(), json.dumps(data, ensure_ascii=False)):
+        face.encode("utf-8")
+        assert not [c for c in face if c not in "\n\t" and unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp")]
+    for face in (result._repr_html_(), result.text(), data["tests"][0]["message"]):
+        assert "\\ud800 \\u202eKO \\x1b[2J" in face
+    assert data["submission"] == "\\xffnotebook.py"
+
+
 def test_source_that_cannot_be_recovered_is_named():
     namespace: dict = {}
     exec("def patchify(images, ph, pw):\n    return images\n", namespace)

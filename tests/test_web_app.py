@@ -307,3 +307,28 @@ def test_a_judging_thread_that_fails_still_ends_the_stream(tmp_path, home, failu
     assert message.startswith("judge error: ")
     if isinstance(failure, AttributeError):
         assert "AttributeError: partially initialized" in message
+
+
+def test_hostile_text_from_the_editor_is_shown_as_escapes(client):
+    """Issue 32: a message with a lone surrogate, a bidi override and an OSC 52 write, and printed output
+    with an isolate, reach the page as visible escapes in valid UTF-8; the source comes back untouched."""
+    import unicodedata
+
+    from markupsafe import Markup
+
+    from judge.web.app import _visible
+
+    source = ("print('\\u2066isolated\\u2069')\n"
+              "def patchify(images, patch_height, patch_width):\n"
+              "    raise ValueError('\\ud800 \\u202eKO \\x1b]52;c;SGVsbG8=\\x07')\n")
+    response = client.post("/api/run/patchify", json={"source": source, "examples_only": True})
+    assert response.status_code == 200
+    text = response.content.decode("utf-8")
+    assert not [c for c in text if c != "\n" and unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp")]
+    stream = events(response)
+    first = stream[0][1]
+    assert first["verdict"] == "runtime_error"
+    assert "\\ud800 \\u202eKO \\x1b]52;c;SGVsbG8=\\x07" in first["message"]
+    assert "\\u2066isolated\\u2069" in stream[-1][1]["output"]
+    # The page's templates show every plain value the same way; Markup (rendered Markdown) is the page's own.
+    assert _visible("a\u202eb\tc\n") == "a\\u202eb\tc\n" and _visible(Markup("<b>\u00ad</b>")) == "<b>\u00ad</b>"

@@ -2,7 +2,8 @@
 
 Styles (judge.render.segments) become inline CSS colours here, as `to_text`
 makes them ANSI colours for a terminal; every text is escaped, so nothing a
-submission printed or returned can add markup.
+submission printed or returned can add markup, and its controls, bidirectional
+and other invisible characters are shown as escapes (judge.escape), as in a terminal.
 """
 from __future__ import annotations
 
@@ -11,10 +12,16 @@ import html
 import re
 from typing import Any, Iterable
 
+from judge.escape import escape_controls
 from judge.render.segments import Line
 from judge.render.text import values_lines
 from judge.report import Report
 from judge.verdict import Verdict
+
+
+def _escape(text: str) -> str:
+    """`text` as HTML: markup escaped, and what judge.escape makes visible made visible."""
+    return html.escape(escape_controls(text, keep="\n\t"))
 
 
 def report_html(report: Report, examples_only: bool) -> str:
@@ -31,17 +38,17 @@ def report_html(report: Report, examples_only: bool) -> str:
             block, drawn = values_lines(test.shown)
             message += f"<pre style='margin:4px 0;font-size:90%'>{lines_html(block)}</pre>"
         if not passed and test.details and not drawn:  # the mismatch table (index, yours, expected)
-            message += "<pre style='margin:4px 0;font-size:90%'>" + html.escape("\n".join(test.details)) + "</pre>"
+            message += "<pre style='margin:4px 0;font-size:90%'>" + _escape("\n".join(test.details)) + "</pre>"
         rows.append(
             f"<tr><td style='color:{_CSS['green'] if passed else _CSS['red']}'>{'✓' if passed else '✗'}</td>"
-            f"<td><code>{html.escape(test.name)}</code></td><td>{html.escape(test.group)}</td>"
-            f"<td>{html.escape(test.verdict.value)}</td>"
+            f"<td><code>{_escape(test.name)}</code></td><td>{_escape(test.group)}</td>"
+            f"<td>{_escape(test.verdict.value)}</td>"
             f"<td style='text-align:right;white-space:nowrap'>{test.time_ms:.1f}&nbsp;ms</td>"
             f"<td style='text-align:left'>{message}</td></tr>")
-    warnings = "".join(f"<p style='color:{_CSS['yellow']}'>warning: {html.escape(w)}</p>" for w in report.warnings)
-    return (f"<div>{warnings}<p><b style='color:{colour}'>{html.escape(report.verdict.value)}</b>: "
+    warnings = "".join(f"<p style='color:{_CSS['yellow']}'>warning: {_escape(w)}</p>" for w in report.warnings)
+    return (f"<div>{warnings}<p><b style='color:{colour}'>{_escape(report.verdict.value)}</b>: "
             f"{report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s on "
-            f"<code>{html.escape(report.problem)}</code>{scope}</p>"
+            f"<code>{_escape(report.problem)}</code>{scope}</p>"
             "<table><thead><tr><th></th><th>test</th><th>group</th><th>verdict</th><th>time</th>"
             f"<th style='text-align:left'>message</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
@@ -50,13 +57,13 @@ def check_html(report: Report, examples_only: bool) -> str:
     """A notebook check's result, compact as learntools' (`q.check(fn)` in Jupyter): one green
     "Correct" line, or one red line naming the first failing test and what failed, with the
     named mistake highlighted and its hint; every test's row folded in a <details>."""
-    warnings = "".join(f"<p style='color:{_CSS['yellow']};margin:2px 0'>warning: {html.escape(w)}</p>"
+    warnings = "".join(f"<p style='color:{_CSS['yellow']};margin:2px 0'>warning: {_escape(w)}</p>"
                        for w in report.warnings)
     scope = " (public examples only)" if examples_only else ""
     summary = f"{report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s{scope}"
     if report.accepted:
         head = (f"<p style='margin:2px 0'><b style='color:{_CSS['green']}'>✓ Correct</b> "
-                f"<span style='color:{_CSS['dim']}'>{html.escape(report.problem)}: {summary}</span></p>")
+                f"<span style='color:{_CSS['dim']}'>{_escape(report.problem)}: {summary}</span></p>")
         return f"<div class='judge-check'>{warnings}{head}</div>"
     first = report.first_failure
     parts = [warnings]
@@ -65,24 +72,24 @@ def check_html(report: Report, examples_only: bool) -> str:
                      f"stops at <code>raise NotImplementedError</code>; replace it with your solution.</p>")
     else:
         what = (first.message.splitlines() or [""])[0] if first is not None else ""
-        name = f"test <code>{html.escape(first.name)}</code>: " if first is not None else ""
+        name = f"test <code>{_escape(first.name)}</code>: " if first is not None else ""
         parts.append(f"<p style='margin:2px 0'><b style='color:{_CSS['red']}'>✗ Incorrect</b> "
-                     f"<span style='color:{_CSS['dim']}'>({html.escape(report.verdict.value)}, {summary})</span> "
+                     f"<span style='color:{_CSS['dim']}'>({_escape(report.verdict.value)}, {summary})</span> "
                      f"{name}{inline_html(what)}</p>")
         if first is not None and first.mistake is not None:
             parts.append(f"<p style='margin:2px 0;padding:2px 6px;background:#fff8c5;border-left:3px solid "
-                         f"{_CSS['yellow']}'><b>{html.escape(first.mistake.line)}</b></p>")
+                         f"{_CSS['yellow']}'><b>{_escape(first.mistake.line)}</b></p>")
         if first is not None and first.hint:
-            parts.append(f"<p style='margin:2px 0;color:{_CSS['cyan']}'>hint: {html.escape(first.hint)}</p>")
+            parts.append(f"<p style='margin:2px 0;color:{_CSS['cyan']}'>hint: {_escape(first.hint)}</p>")
     parts.append(f"<details><summary>details: every test</summary>{report_html(report, examples_only)}</details>")
     return f"<div class='judge-check'>{''.join(parts)}</div>"
 
 
 def problems_html(problems: Iterable[Any]) -> str:
     """Problem summaries (status, id, title, difficulty, framework, tags) as an HTML table."""
-    rows = "".join(f"<tr><td>{html.escape(p.status)}</td><td><code>{html.escape(p.id)}</code></td>"
-                   f"<td>{html.escape(p.title)}</td><td>{html.escape(p.difficulty)}</td>"
-                   f"<td>{html.escape(p.framework)}</td><td>{html.escape(', '.join(p.tags))}</td></tr>"
+    rows = "".join(f"<tr><td>{_escape(p.status)}</td><td><code>{_escape(p.id)}</code></td>"
+                   f"<td>{_escape(p.title)}</td><td>{_escape(p.difficulty)}</td>"
+                   f"<td>{_escape(p.framework)}</td><td>{_escape(', '.join(p.tags))}</td></tr>"
                    for p in problems)
     return ("<table><thead><tr><th>status</th><th>id</th><th>title</th><th>difficulty</th>"
             f"<th>framework</th><th>tags</th></tr></thead><tbody>{rows}</tbody></table>")
@@ -97,7 +104,7 @@ def lines_html(lines: list[Line]) -> str:
     for line in lines:
         parts = []
         for text, style in line:
-            escaped = html.escape(text)
+            escaped = _escape(text)
             names = (style or "").split()
             css = ";".join([f"color:{_CSS[n]}" for n in names if n in _CSS] + (["font-weight:bold"] if "bold" in names
                                                                                  else []))
@@ -112,9 +119,9 @@ def inline_html(text: str) -> str:
     out = []
     for piece in pieces:
         if len(piece) > 1 and piece.startswith("`") and piece.endswith("`"):
-            out.append(f"<code>{html.escape(piece[1:-1])}</code>")
+            out.append(f"<code>{_escape(piece[1:-1])}</code>")
             continue
-        escaped = html.escape(piece)
+        escaped = _escape(piece)
         escaped = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", escaped)
         escaped = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", escaped)
         out.append(escaped)

@@ -29,8 +29,10 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 
 from judge.errors import ConfigError, ConfigErrors, SandboxError
+from judge.escape import escape_controls, escape_tree
 from judge.render import markdown_html
 from judge.session import Judge
 from judge.submission import MAX_SOURCE_BYTES, Submission
@@ -56,7 +58,8 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     """The app; `judging` is the lock every submission of this judge takes (shared with the warm CLI);
     `on_stop` ends the server (`judge serve --stop`), `idle_s` says how long it has been idle."""
     state = WebState(judge, guard, judging or threading.Lock(), on_activity)
-    templates = Environment(loader=PackageLoader("judge.web", "templates"), autoescape=select_autoescape())
+    templates = Environment(loader=PackageLoader("judge.web", "templates"), autoescape=select_autoescape(),
+                            finalize=_visible)
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
 
     @app.middleware("http")
@@ -159,7 +162,7 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
         attempts, warning = judge.tutor.attempts(problem_id, limit=50)
         if warning:
             return _error(503, warning)
-        return JSONResponse([a.to_json() for a in attempts])
+        return JSONResponse(escape_tree([a.to_json() for a in attempts]))  # file names as every face shows them
 
     @app.get("/api/diff/{problem_id}/{old}/{new}")
     def diff(problem_id: str, old: int, new: int) -> Response:
@@ -265,7 +268,8 @@ async def _judge_events(state: WebState, problem, source: str, examples_only: bo
     threading.Thread(target=work, name=f"judge-{problem.id}", daemon=True).start()
     while True:
         event, data = await queue.get()
-        yield f"event: {event}\ndata: {json.dumps(data)}\n\n"
+        # What the submission printed, raised or returned, escaped as every face escapes it (judge.escape).
+        yield f"event: {event}\ndata: {json.dumps(escape_tree(data))}\n\n"
         if event in ("done", "error"):
             return
 
@@ -282,7 +286,16 @@ async def _body(request: Request, limit: int) -> bytes | None:
 
 
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    # a message may name a file or quote a learner's text: a lone surrogate would fail the response
+    return JSONResponse({"error": escape_controls(message)}, status_code=status)
+
+
+def _visible(value: object) -> object:
+    """Every value a page template shows, made visible as in any face (judge.escape): autoescaping
+    stops markup, not bidirectional or control characters. Markup (rendered Markdown) is the page's own."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return escape_controls(value, keep="\n\t")
+    return value
 
 
 def _difficulty_order(difficulty: str) -> tuple[int, str]:
