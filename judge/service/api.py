@@ -21,6 +21,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from judge.errors import ConfigError
+from judge.escape import escape_tree
 from judge.service.accounts import authenticate
 from judge.service.config import ServiceConfig
 from judge.service.gradebook import gradebook, gradebook_csv, gradebook_json
@@ -38,10 +39,12 @@ MAX_OFFSET = 1 << 31     # far past any real listing, and inside every database'
 
 
 class AsciiJSON(JSONResponse):
-    """JSON with every non-ASCII character escaped: a lone surrogate echoed in a message cannot break it."""
+    """JSON with every non-ASCII character escaped, and every text first shown as every face shows it
+    (judge.escape): a lone surrogate echoed in a message reads `\\ud800`, never a JSON escape of one that
+    a strict reader refuses, and a report's bidirectional or control characters stay visible."""
 
     def render(self, content) -> bytes:
-        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+        return json.dumps(escape_tree(content), ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
 def error_response(status: int, message: str, headers: dict[str, str] | None = None) -> AsciiJSON:

@@ -14,6 +14,7 @@ import datetime as dt
 import io
 from dataclasses import asdict, dataclass
 
+from judge.escape import escape_controls, escape_tree
 from judge.service.storage import DONE, Store, Submission
 
 COLUMNS = ("learner", "problem", "best_verdict", "best_passed", "total", "attempts", "judged", "first_accepted_at")
@@ -65,7 +66,9 @@ def _total(s: Submission) -> int | None:
 
 
 def gradebook_json(course: str, entries: list[Entry]) -> dict:
-    return {"course": course, "entries": [asdict(e) for e in entries]}
+    # Names and verdicts are checked where they are made; the instructor's faces escape them anyway
+    # (judge.escape), so nothing a database came to hold reaches a terminal or a spreadsheet raw.
+    return escape_tree({"course": course, "entries": [asdict(e) for e in entries]})
 
 
 def gradebook_csv(entries: list[Entry]) -> str:
@@ -75,6 +78,7 @@ def gradebook_csv(entries: list[Entry]) -> str:
     for e in entries:
         first = (dt.datetime.fromtimestamp(e.first_accepted_at, dt.timezone.utc).isoformat(timespec="seconds")
                  if e.first_accepted_at is not None else "")
-        writer.writerow([e.learner, e.problem, e.best_verdict or "", "" if e.best_passed is None else e.best_passed,
-                         "" if e.total is None else e.total, e.attempts, e.judged, first])
+        writer.writerow([escape_controls(e.learner), escape_controls(e.problem), escape_controls(e.best_verdict or ""),
+                         "" if e.best_passed is None else e.best_passed, "" if e.total is None else e.total,
+                         e.attempts, e.judged, first])
     return out.getvalue()

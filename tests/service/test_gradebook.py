@@ -119,3 +119,40 @@ def test_the_api_serves_it_to_the_course_instructor_only(tmp_path, repo):
         assert {e["learner"] for e in theirs["entries"]} == {"carol"}       # their own course, nobody else's
     assert teach.user.role == "instructor"
     store.close()
+
+
+def test_what_a_database_holds_reaches_the_instructor_escaped(tmp_path, repo):
+    """Issue 32: a report with a lone surrogate and a bidi override in its message, and a verdict with an
+    escape sequence (as a database could come to hold), are served as visible escapes in valid UTF-8."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from judge.service.accounts import rotate
+    from judge.service.api import create_app
+    from judge.service.config import ServiceConfig
+    from judge.service.storage import Store
+    from judge.session import Judge
+
+    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo),
+                           allowed_hosts=("testserver",))
+    store = Store(config.database_url)
+    alice = add_user(store, "alice", course="ml101").user
+    add_user(store, "teach", "instructor", "ml101")
+    [sid] = store.create(alice, [("patchify", "# hostile")])
+    store.claim(sid, "w", lease_s=60)
+    store.finish(sid, {"verdict": "wrong\x1b[32m\u202eanswer", "passed": 1, "total": 2,
+                       "tests": [{"message": "raised ValueError: \ud800 \u202eKO"}]})
+    entries = gradebook(store, "ml101")
+    assert "wrong\\x1b[32m\\u202eanswer" in gradebook_csv(entries)
+    token = rotate(store, "teach").token
+    with Judge(repo, record=False) as judge, TestClient(create_app(config, store, None, judge)) as client:
+        headers = {"Authorization": f"Bearer {token}"}
+        report = client.get(f"/api/v1/submissions/{sid}", headers=headers)
+        assert report.status_code == 200
+        data = json.loads(report.content.decode("ascii"))
+        assert data["report"]["tests"][0]["message"] == "raised ValueError: \\ud800 \\u202eKO"
+        book = client.get("/api/v1/gradebook", headers=headers).json()
+        assert book["entries"][0]["best_verdict"] == "wrong\\x1b[32m\\u202eanswer"
+        as_csv = client.get("/api/v1/gradebook?format=csv", headers=headers)
+        assert "wrong\\x1b[32m\\u202eanswer" in as_csv.content.decode("utf-8")
+    store.close()
