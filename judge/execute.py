@@ -196,29 +196,31 @@ def register_source(filename: str, source: str) -> None:
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
 
-def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
+def run_call(fn: Callable, call: Call, filename: str | None, arguments: list[Any] | None = None) -> Observation:
     """Run `fn` on `call` (plain args are revived first) and observe the outcome.
 
     Every call has the same shape: revive, call, backpropagate when asked,
     read every argument back. Only gradient calls mark arguments as requiring
     grad (autograd needs it); every call's output is compared with the
-    reference's, so telling calls apart gains a submission nothing.
+    reference's, so telling calls apart gains a submission nothing. `arguments`
+    are the call's arguments revived already (the sandbox's views on the
+    judge's shared mapping, judge.sandbox.arena).
     """
     if call.experiment is not None:
         return _run_experiment(fn, call.experiment, filename)
     wants_grad = bool(call.grad_wrt)
 
-    def prepare() -> tuple[list[Any], list[Any]]:
-        args = [wire.revive(a) for a in call.args]
+    def prepare() -> tuple[list[Any], list[Any], list[Any]]:
+        args = list(arguments) if arguments is not None else [wire.revive(a) for a in call.args]
         targets: list[Any] = []
         if wants_grad:
             for i in call.grad_wrt:
                 args[i] = _tracked(args[i])
             # taken before the call: a solution may rebind or delete entries of a dict argument
             targets = [dict(args[i]) if isinstance(args[i], dict) else args[i] for i in call.grad_wrt]
-        return args, targets
+        return args, targets, [_versions(a) for a in args]
 
-    args, targets = observing(prepare)
+    args, targets, versions = observing(prepare)
     originals = list(args)  # the objects passed: what the caller would see afterwards
     start = time.perf_counter()
     try:
@@ -226,13 +228,13 @@ def run_call(fn: Callable, call: Call, filename: str | None) -> Observation:
     except Exception as exc:
         elapsed = (time.perf_counter() - start) * 1000
         return Observation(error=describe_error(exc, filename), time_ms=elapsed,
-                           inputs_after=observing(lambda: _inputs_after(originals, call.args)))
+                           inputs_after=observing(lambda: _inputs_after(originals, call.args, versions)))
     elapsed = (time.perf_counter() - start) * 1000
     grads, grad_error = None, None
     if wants_grad:
         grads, grad_error = observing(lambda: _backward(value, targets, call, filename))
     return Observation(value=value, time_ms=elapsed, grads=grads, grad_error=grad_error,
-                       inputs_after=observing(lambda: _inputs_after(originals, call.args)))
+                       inputs_after=observing(lambda: _inputs_after(originals, call.args, versions)))
 
 
 def observing(work: Callable[[], Any]) -> Any:
@@ -281,18 +283,42 @@ def _detached(value: Any) -> Any:
 # An argument the call left exactly as it was sent (see the module's docstring). A string: an
 # array argument never comes back as one, so the marker cannot be mistaken for a value.
 UNCHANGED = "="
+# A tensor argument whose values are as they were sent, though an in-place operation ran on it
+# (torch's version counter moved: `x.detach().div_(1.0)`): it was modified in place all the same.
+WRITTEN = "~"
 
 
-def _inputs_after(args: list[Any], sent: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(UNCHANGED if _unchanged(a, s) else _detached(a) for a, s in zip(args, sent))
+def _versions(value: Any) -> Any:
+    """The version counter of a tensor argument (a dict: of each entry), read before the call."""
+    if isinstance(value, dict):
+        return {k: _versions(v) for k, v in value.items()}
+    api = wire.torch_api()
+    return api.version(value) if api is not None and isinstance(value, api.base) else None
+
+
+def _inputs_after(args: list[Any], sent: tuple[Any, ...], versions: list[Any]) -> tuple[Any, ...]:
+    return tuple(_after(a, s, v) for a, s, v in zip(args, sent, versions))
+
+
+def _after(value: Any, sent: Any, version: Any) -> Any:
+    """One argument read back: UNCHANGED, WRITTEN, or (changed) the argument itself, detached."""
+    if isinstance(sent, dict) and isinstance(value, dict) and value.keys() == sent.keys() \
+            and isinstance(version, dict):
+        entries = {k: _after(value[k], sent[k], version.get(k)) for k in sent}
+        if all(type(e) is str and e == UNCHANGED for e in entries.values()):
+            return UNCHANGED
+        return entries
+    if not _unchanged(value, sent):
+        return _detached(value)
+    api = wire.torch_api()
+    if version is not None and api is not None and isinstance(value, api.base) and api.version(value) != version:
+        return WRITTEN
+    return UNCHANGED
 
 
 def _unchanged(value: Any, sent: Any) -> bool:
-    """Whether `value` is still what the plain array `sent` (or dict of them) was revived to: the same
-    kind of array, dtype, shape and every byte (a NaN never counts as unchanged: it is sent)."""
-    if isinstance(sent, dict):
-        return isinstance(value, dict) and value.keys() == sent.keys() \
-            and all(_unchanged(value[k], sent[k]) for k in sent)
+    """Whether `value` is still what the plain array `sent` was revived to: the same kind of array,
+    dtype, shape and every byte (a NaN never counts as unchanged: it is sent)."""
     if not isinstance(sent, wire.Array) or sent.scalar:
         return False
     if sent.library == "numpy":
@@ -310,18 +336,26 @@ def _unchanged(value: Any, sent: Any) -> bool:
 
 
 def restore_unchanged(observation: "Observation", call: Call) -> "Observation":
-    """The observation with each `UNCHANGED` argument replaced by the judge's own copy of what was sent
-    (a marker where no array was sent stays as it is, and the mutation check fails it)."""
+    """The observation with each `UNCHANGED` argument (or dict entry) replaced by the judge's own copy of
+    what was sent (a marker where no array was sent stays as it is, and the mutation check fails it)."""
     after = observation.inputs_after
-
-    def marked(v: Any) -> bool:
-        return type(v) is str and v == UNCHANGED
-
-    if after is None or not any(marked(v) for v in after):
+    if type(after) is not tuple or not any(_marked(v) or type(v) is dict for v in after):
         return observation
-    restored = tuple(call.args[i] if marked(v) and i < len(call.args) and isinstance(call.args[i], (wire.Array, dict))
-                     else v for i, v in enumerate(after))
-    return replace(observation, inputs_after=restored)
+
+    def restored(value: Any, sent: Any) -> Any:
+        if _marked(value) and isinstance(sent, (wire.Array, dict)):
+            return sent
+        if type(value) is dict and isinstance(sent, dict) and any(_marked(v) for v in value.values()):
+            return {k: sent[k] if _marked(v) and k in sent and isinstance(sent[k], wire.Array) else v
+                    for k, v in value.items()}
+        return value
+
+    return replace(observation, inputs_after=tuple(restored(v, call.args[i]) if i < len(call.args) else v
+                                                   for i, v in enumerate(after)))
+
+
+def _marked(value: Any) -> bool:
+    return type(value) is str and value == UNCHANGED
 
 
 def _backward(value: Any, targets: list[Any], call: Call, filename: str | None):

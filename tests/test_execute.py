@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from judge import wire
-from judge.execute import (UNCHANGED, Call, ErrorInfo, Observation, describe_error, register_source, restore_unchanged,
+from judge.execute import (UNCHANGED, WRITTEN, Call, ErrorInfo, Observation, describe_error, register_source, restore_unchanged,
                             run_call)
 
 SOLUTION = "/submissions/my_solution.py"
@@ -178,25 +178,37 @@ def test_inputs_after_are_detached_for_gradient_calls() -> None:
     assert untouched.inputs_after == (UNCHANGED,)  # tracked for the gradient, and still as sent
 
 
-@pytest.mark.parametrize("sent, change", [
-    (torch.arange(4.0), lambda x: x.mul_(1.0)),                     # the same bytes: unchanged
-    (torch.tensor([1.0, float("nan")]), lambda x: None),            # NaN: never claimed unchanged
-    (torch.arange(4.0).reshape(2, 2), lambda x: x.t_()),            # transposed in place
-    (torch.arange(4, dtype=torch.int32), lambda x: x.add_(1)),
-    (np.arange(3.0), lambda x: x.__setitem__(0, 9.0)),
-    ({"w": torch.ones(2), "b": torch.zeros(1)}, lambda p: p.pop("b")),  # a key removed
-    ({"w": torch.ones(2)}, lambda p: p["w"].mul_(2)),
+@pytest.mark.parametrize("sent, change, marker", [
+    (torch.arange(4.0), lambda x: None, UNCHANGED),                 # untouched
+    (torch.arange(4.0), lambda x: x.detach().mul_(1.0), WRITTEN),   # the same bytes, written in place
+    (torch.tensor([1.0, float("nan")]), lambda x: None, None),      # NaN: never claimed unchanged
+    (torch.arange(4.0).reshape(2, 2), lambda x: x.t_(), None),      # transposed in place
+    (torch.arange(4, dtype=torch.int32), lambda x: x.add_(1), None),
+    (np.arange(3.0), lambda x: x.__setitem__(0, 9.0), None),
+    ({"w": torch.ones(2), "b": torch.zeros(1)}, lambda p: p.pop("b"), None),  # a key removed
+    ({"w": torch.ones(2)}, lambda p: p["w"].mul_(2), None),
+    ({"w": torch.ones(2)}, lambda p: None, UNCHANGED),
 ])
-def test_an_argument_is_marked_unchanged_only_when_it_is_exactly_as_sent(sent, change) -> None:
+def test_an_argument_is_marked_unchanged_only_when_it_is_exactly_as_sent(sent, change, marker) -> None:
     call = Call(args=(plain(sent),))
     observation = run_call(lambda x: change(x), call, SOLUTION)
-    kept = isinstance(sent, torch.Tensor) and sent.dtype == torch.float32 and not sent.isnan().any() \
-        and sent.dim() == 1
     after = observation.inputs_after[0]
-    assert (isinstance(after, str) and after == UNCHANGED) is kept
-    # On the judge's side the marker becomes its own copy of what was sent; anything else stays.
+    if marker is None:
+        assert not isinstance(after, str)
+    else:
+        assert isinstance(after, str) and after == marker
+    # On the judge's side the marker UNCHANGED becomes its own copy of what was sent; anything else stays.
     restored = restore_unchanged(observation, call).inputs_after[0]
-    assert restored is call.args[0] if kept else restored is observation.inputs_after[0]
+    assert restored is call.args[0] if marker == UNCHANGED else restored is observation.inputs_after[0]
+
+
+def test_a_dict_argument_reads_back_entry_by_entry() -> None:
+    """One entry written in place with its values kept, the other untouched: each is marked for itself."""
+    call = Call(args=(plain({"w": torch.ones(2), "b": torch.zeros(1)}),))
+    observation = run_call(lambda p: p["w"].detach().div_(1.0), call, SOLUTION)
+    assert observation.inputs_after == ({"w": WRITTEN, "b": UNCHANGED},)
+    restored = restore_unchanged(observation, call).inputs_after[0]
+    assert restored["w"] == WRITTEN and restored["b"] is call.args[0]["b"]
 
 
 def test_a_marker_where_no_array_was_sent_is_left_for_the_mutation_check_to_fail() -> None:

@@ -3,11 +3,13 @@
     mutation: {}
 
 A dict argument (a model's parameters) must come back with the same keys and
-each tensor unchanged. The harness reads every argument back after every
-call, so this check looks at all of the test's calls (its own extra call,
-and any other check's), not only at one a submission could recognise. A call
-whose inputs did not come back, or came back malformed, fails: a missing
-observation never passes.
+each tensor unchanged. Every argument is read back after every call, so this
+check looks at all of the test's calls (its own extra call, and any other
+check's), not only at one a submission could recognise. Values are what the
+judge read in its own shared mapping (judge.sandbox.arena); a shape changed in
+place, an entry rebound and an in-place write that kept the values (torch's
+version counter) are what the child reports. A call whose inputs did not come
+back, or came back malformed, fails: a missing observation never passes.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from typing import Any, Iterator
 
 from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Traits, fail, ok
-from judge.execute import Call
+from judge.execute import WRITTEN, Call
 from judge.wire import Array
 
 PARAMS: dict = {}
@@ -56,6 +58,10 @@ def _unchanged(case, before_args, after) -> CheckResult:
     for name, before, now in pairs:
         if not isinstance(before, Array):
             continue
+        if type(now) is str and now == WRITTEN:
+            return fail(f"the input `{name}` was written in place: an in-place operation ran on it (e.g. "
+                        "`.div_()` on `.detach()` or `.data`, which share the caller's memory), even though its "
+                        "values came out the same; compute a new tensor instead")
         if not isinstance(now, Array) or now.library != before.library:
             return fail(f"the input `{name}` was replaced in place")
         if now.shape != before.shape:

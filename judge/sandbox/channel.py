@@ -21,6 +21,7 @@ LOADED = b"G"       # once, empty: the submission is loaded; the first call star
 RESULT = b"O"       # one per call, in order: JSON {"index": i} line + wire bytes of the observation
 DONE = b"D"         # once, empty, after the last RESULT
 # judge -> child
+ARENA = b"A"        # first, one byte carrying the arguments' memfd (SCM_RIGHTS; judge.sandbox.arena)
 REQUEST = b"Q"      # payload: JSON header line (limits, protect) + wire bytes of the calls, in any order
 PROGRAM = b"P"      # after READY: JSON {"source", "filename", "entry_point", "order": [[index, call], ...]}
 # judge -> fork server, once

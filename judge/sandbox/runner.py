@@ -44,6 +44,7 @@ from judge.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadErro
 from judge.errors import SandboxError
 from judge.execute import Call, ErrorInfo, Observation
 from judge.sandbox import channel, frames
+from judge.sandbox.arena import Arena
 from judge.sandbox.launch import Launched, launch
 
 OUTPUT_KEEP = 16 * 1024  # bytes of stdout/stderr kept for display
@@ -272,15 +273,20 @@ class _Requested:
                  hidden: tuple[Path, ...]) -> None:
         self.data, self.ctl, self.out = handles
         self.calls, self.limits, self.hidden = calls, limits, hidden
+        self.arena = Arena(calls)  # the calls' arrays, where the judge reads what each call left of them
         # Where each call object is in `calls`: the PROGRAM names calls by this index. The list
         # holds the objects, so no id here can be reused by another object while this run waits.
-        self.index = {id(call): i for i, call in enumerate(calls)}
+        self.index: dict[int, list[int]] = {}
+        for i, call in enumerate(calls):
+            self.index.setdefault(id(call), []).append(i)
 
     def send(self, inputs: wire.EncodedCache) -> None:
+        """The arguments' arena (its descriptor), then the REQUEST."""
         header = {"limits": self.limits.to_plain(), "protect": [str(p) for p in self.hidden]}
         body = inputs.encode_list(self.calls)  # each call encoded once per sandbox
         self.data.settimeout(self.limits.import_time_s + 5)
         try:
+            socket.send_fds(self.data, [channel.ARENA], [self.arena.fd])
             channel.send_frame(self.data, channel.REQUEST, _json.dumps(header).encode() + b"\n" + body)
         except OSError:
             pass  # the worker died before reading; its exit record explains why
@@ -290,8 +296,15 @@ class _Requested:
                 and len({id(c) for c in calls} & self.index.keys()) == len(self.calls))
 
     def order(self, calls: list[Call], start: int) -> list[list[int]]:
-        """[index in the judge's list, index in this REQUEST] for each call from `start` on."""
-        return [[i, self.index[id(calls[i])]] for i in range(start, len(calls))]
+        """[index in the judge's list, index in this REQUEST] for each call from `start` on; a call
+        object listed twice takes its places in turn (each has its own arguments in the arena)."""
+        taken: dict[int, int] = {}
+        pairs = []
+        for i in range(start, len(calls)):
+            places = self.index[id(calls[i])]
+            pairs.append([i, places[taken.get(id(calls[i]), 0) % len(places)]])
+            taken[id(calls[i])] = taken.get(id(calls[i]), 0) + 1
+        return pairs
 
     def alive(self) -> bool:
         """False when the worker is known to be gone. Its monitor says nothing on the control
@@ -305,7 +318,7 @@ class _Requested:
 
     def discard(self) -> None:
         """Let it go: the monitor kills the worker when its control socket closes."""
-        for closable in (self.data, self.ctl):
+        for closable in (self.data, self.ctl, self.arena):
             closable.close()
         try:
             os.close(self.out)
@@ -361,6 +374,7 @@ class _Drive:
         self.call_started = 0.0         # when the call in progress began (judge's clock)
         self.stopped_at: float | None = None  # when the judge decided to kill the worker
         self.kill: tuple[Kill, str] | None = None  # why the judge killed this worker, and the particulars
+        self.places: dict[int, int] = {}  # call index in the judge's list -> its place in the request
         self.ended = False              # the judge has sent KILL: from now on it waits for the exit record only
         self.abandoned = False          # ...which did not come within REAP_S
 
@@ -379,8 +393,10 @@ class _Drive:
         return self._next_start()
 
     def _send_program(self) -> None:
+        order = self.requested.order(self.calls, self.start)
+        self.places = dict((i, place) for i, place in order)  # where each call's arguments are in the arena
         program = {"source": self.program.source, "filename": self.program.filename,
-                   "entry_point": self.program.entry_point, "order": self.requested.order(self.calls, self.start)}
+                   "entry_point": self.program.entry_point, "order": order}
         self.data.settimeout(self.limits.import_time_s + 5)
         try:
             channel.send_frame(self.data, channel.PROGRAM, _json.dumps(program).encode())
@@ -523,7 +539,9 @@ class _Drive:
                 return
             self.protocol.advance()
             elapsed_ms = (time.monotonic() - self.call_started) * 1000  # the judge's clock, not the child's
-            observation = dataclasses.replace(observation, time_ms=elapsed_ms)
+            # The arguments as the judge reads them in the arena, whatever the child said of them.
+            observation = self.requested.arena.measured(self.places[index],
+                                                        dataclasses.replace(observation, time_ms=elapsed_ms))
             self.result.outcomes[index] = CallOutcome(observation=observation, refusal=refusal, time_ms=elapsed_ms,
                                                       output=self._call_output())
             self._start_clock(self.limits.time_s)
@@ -559,7 +577,7 @@ class _Drive:
 
     # ------------------------------------------------------------ outcome
     def _finish(self) -> None:
-        for closable in (self.data, self.ctl):
+        for closable in (self.data, self.ctl, self.requested.arena):
             closable.close()  # the monitor kills whatever is left of the worker when its socket closes
         if self.out >= 0:
             os.close(self.out)

@@ -13,6 +13,8 @@ A run comes in two frames. REQUEST holds what is the same for every
 submission of a prepared problem (the limits, the directories to hide, the
 calls' inputs): the child decodes it, applies every isolation layer and says
 READY (with its isolation layers: the only layer report the judge accepts).
+The request comes with a memfd, the arguments' arena (judge.sandbox.arena):
+each call's arrays are views on it, so the judge sees in-place changes itself.
 PROGRAM then brings the submission and the order to run the calls in, drawn
 by the judge for this submission. A judge that keeps a run ready sends
 REQUEST before it has the submission (runner.Sandbox keeps one ahead), so a
@@ -37,7 +39,7 @@ from judge import wire
 from judge.contract import Limits, Refusal
 from judge.execute import Call, ErrorInfo, Observation, describe_error, observation_plain, observing, \
     register_source, run_call
-from judge.sandbox import cgroups, channel, isolation
+from judge.sandbox import arena, cgroups, channel, isolation
 from judge.wording import a as article
 
 from judge.sandbox.channel import DONE, LOAD_ERROR, LOADED, PROGRAM, READY, REQUEST, RESULT
@@ -72,6 +74,9 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     os.dup2(null, 0)
     sock = socket.socket(fileno=data_fd)
     _join_ahead(group, disabled)
+    _, fds, _, _ = socket.recv_fds(sock, 1, 1)  # the arguments' arena, before its request
+    if len(fds) != 1:
+        os._exit(71)
     kind, payload = channel.recv_frame(sock)
     if kind != REQUEST:
         os._exit(71)
@@ -79,6 +84,7 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     request = json.loads(header)
     limits = Limits.from_plain(request["limits"])
     calls = [Call.from_plain(c) for c in wire.decode(body, len(body) + 1)]
+    mapped = arena.Mapped(fds[0], calls)
     # The server's list, and this run's own (the directory being graded): it travels with the request.
     protected = tuple(dict.fromkeys(protected + tuple(Path(p) for p in request.get("protect", ()))))
     ctx = isolation.ChildContext(limits=limits, scratch=scratch, keep_fds=(sock.fileno(),), protected=protected,
@@ -92,7 +98,7 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     program = json.loads(payload)
     # Which call runs at which index of the judge's list (its order for this submission); the
     # judge checks the indices of the results, so a wrong pairing is caught there too.
-    pairs = [(index, calls[call]) for index, call in program["order"]]
+    pairs = [(index, call) for index, call in program["order"]]
     filename = program["filename"]
     fn = _load(sock, program["source"], filename, program["entry_point"])
     if fn is None:
@@ -100,9 +106,10 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     _flush()  # what it printed while loading is not the first call's output
     _drained()
     channel.send_frame(sock, LOADED)
-    for index, call in pairs:
+    for index, number in pairs:
+        call = calls[number]
         try:
-            observation = run_call(fn, call, filename)
+            observation = run_call(fn, call, filename, mapped.arguments(number, call.args))
         except BaseException as exc:  # SystemExit, KeyboardInterrupt from the submission
             observation = Observation(error=describe_error(exc, filename))
         _flush()

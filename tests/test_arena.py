@@ -1,0 +1,124 @@
+"""The arguments' arena: the judge reads what a call left of its arguments in memory it owns."""
+from __future__ import annotations
+
+import mmap
+import os
+
+import numpy as np
+import pytest
+import torch
+
+from judge import wire
+from judge.contract import Limits, Program
+from judge.execute import UNCHANGED, WRITTEN, Call, Observation
+from judge.sandbox.arena import ALIGN, Arena, Mapped, layout
+from judge.sandbox.runner import Sandbox
+
+
+def plain(value):
+    return wire.roundtrip(value)
+
+
+def child_side(arena: Arena, calls: list[Call]) -> Mapped:
+    """The worker's mapping of the same arena (a duplicate descriptor, as SCM_RIGHTS hands over)."""
+    return Mapped(os.dup(arena.fd), calls)
+
+
+def test_every_array_argument_has_an_aligned_slot_of_its_own_in_every_call() -> None:
+    image = plain(torch.arange(6.0).reshape(2, 3))
+    calls = [Call(args=(image, 3, plain({"w": torch.ones(5), "k": 2}))), Call(args=(image,))]
+    plans, size = layout(calls)
+    slots = [s for plan in plans for s in plan.slots]
+    assert [(s.arg, s.key) for s in slots] == [(0, None), (2, "w"), (0, None)]
+    assert all(s.offset % ALIGN == 0 for s in slots)
+    assert len({s.offset for s in slots}) == 3 and size >= slots[-1].offset + slots[-1].nbytes
+    assert [p.arguments for p in plans] == [3, 1]
+
+
+def test_the_calls_receive_views_on_the_arena_and_the_judge_reads_what_they_did() -> None:
+    x, params = plain(torch.arange(4.0)), plain({"w": torch.ones(2), "b": np.zeros(3)})
+    calls = [Call(args=(x, params))]
+    arena = Arena(calls)
+    try:
+        args = child_side(arena, calls).arguments(0, calls[0].args)
+        assert isinstance(args[0], torch.Tensor) and isinstance(args[1]["b"], np.ndarray)
+        args[0].mul_(3)
+        args[1]["b"][1] = 7.0
+        # The child claims nothing changed; the judge's own reading says otherwise.
+        claimed = Observation(value=1.0, inputs_after=(UNCHANGED, UNCHANGED))
+        after = arena.measured(0, claimed).inputs_after
+        assert after[0].data.tolist() == [0.0, 3.0, 6.0, 9.0]
+        assert after[1]["b"].data.tolist() == [0.0, 7.0, 0.0] and after[1]["w"] == UNCHANGED
+    finally:
+        arena.close()
+
+
+def test_what_memory_cannot_show_stays_as_the_child_said_it() -> None:
+    """A transpose in place changes no byte: the child's account of the new shape stands; an in-place write
+    of equal values (WRITTEN) too; a missing account is rebuilt from the arena alone."""
+    x = plain(torch.arange(4.0).reshape(2, 2))
+    calls = [Call(args=(x,))]
+    arena = Arena(calls)
+    try:
+        transposed = plain(torch.arange(4.0).reshape(2, 2).t())
+        assert arena.measured(0, Observation(inputs_after=(transposed,))).inputs_after == (transposed,)
+        assert arena.measured(0, Observation(inputs_after=(WRITTEN,))).inputs_after == (WRITTEN,)
+        assert arena.measured(0, Observation(inputs_after=None)).inputs_after == (UNCHANGED,)
+        child_side(arena, calls).arguments(0, calls[0].args)[0].zero_()
+        assert arena.measured(0, Observation(inputs_after=None)).inputs_after[0].data.tolist() == [[0, 0], [0, 0]]
+    finally:
+        arena.close()
+
+
+def test_bfloat16_arguments_are_views_too() -> None:
+    sent = torch.tensor([1.5, -2.0, 3.25], dtype=torch.bfloat16)
+    calls = [Call(args=(plain(sent),))]
+    arena = Arena(calls)
+    try:
+        view = child_side(arena, calls).arguments(0, calls[0].args)[0]
+        assert view.dtype == torch.bfloat16 and torch.equal(view, sent)
+        view.add_(1)
+        after = arena.measured(0, Observation(inputs_after=(UNCHANGED,))).inputs_after[0]
+        assert after.dtype == "bfloat16" and after.data.tolist() == [2.5, -1.0, 4.25]
+    finally:
+        arena.close()
+
+
+def test_a_child_cannot_resize_the_arena_under_the_judge() -> None:
+    arena = Arena([Call(args=(plain(torch.ones(1000)),))])
+    try:
+        fd = os.dup(arena.fd)
+        for size in (0, arena.size * 4):
+            with pytest.raises(PermissionError):
+                os.ftruncate(fd, size)
+        os.close(fd)
+        with pytest.raises(TypeError):  # the judge's own view is read-only
+            arena._view[0] = 1
+    finally:
+        arena.close()
+
+
+def test_a_submission_that_hides_its_mutation_from_its_own_report_is_seen_in_the_arena() -> None:
+    """Through the sandbox: the submission makes the child's account of its arguments say UNCHANGED."""
+    source = ("import sys\n"
+              "sys.modules['judge.execute']._inputs_after = lambda args, sent, versions: tuple('=' for _ in args)\n"
+              "def f(x):\n    x.mul_(2)\n    return x.sum()\n")
+    x = plain(torch.arange(4.0))
+    with Sandbox(preload=("numpy", "torch")) as sandbox:
+        result = sandbox.run(Program(source, "f.py", "f", framework="torch"), [Call(args=(x,))] * 2, Limits())
+    for outcome in result.outcomes:
+        assert outcome.observation.inputs_after[0].data.tolist() == [0.0, 2.0, 4.0, 6.0]
+
+
+def test_the_arena_is_mapped_shared_not_copied_into_the_child() -> None:
+    """The same pages: a write through the child's view is in the judge's mapping at once."""
+    calls = [Call(args=(plain(np.zeros(8)),))]
+    arena = Arena(calls)
+    try:
+        view = child_side(arena, calls).arguments(0, calls[0].args)[0]
+        view[3] = 1.0
+        slot = arena.plans[0].slots[0]
+        assert arena.changed(slot).tolist() == [0, 0, 0, 1.0, 0, 0, 0, 0]
+        assert mmap.PAGESIZE > 0
+    finally:
+        arena.close()
