@@ -260,13 +260,18 @@ class RunResult:
     isolation: Isolation = field(default_factory=Isolation)
     held_bytes: int = 0        # decoded results kept for grading, charged as bytes + a per-node overhead
     node_limits: list[int] = field(default_factory=list)
+    # What the child said, while it ran, of the submission reaching into the judge's or the interpreter's
+    # internals (a trace function left set, a torch mode left entered, the judge's functions rebound): a
+    # claim, shown with the report's tampering list, never a verdict.
+    tampering: list[str] = field(default_factory=list)
 
     def to_plain(self) -> dict:
         return {"outcomes": [o.to_plain() for o in self.outcomes],
                 "load_error": None if self.load_error is None else self.load_error.to_plain(),
                 "output": self.output, "output_bytes": self.output_bytes, "workers": self.workers,
                 "isolation": self.isolation.to_plain(),
-                "held_bytes": self.held_bytes, "node_limits": list(self.node_limits)}
+                "held_bytes": self.held_bytes, "node_limits": list(self.node_limits),
+                "tampering": list(self.tampering)}
 
     @classmethod
     def from_plain(cls, plain: Any) -> "RunResult":
@@ -282,7 +287,8 @@ class RunResult:
                    isolation=Isolation.from_plain(value["isolation"]),
                    held_bytes=_integer(value["held_bytes"], "run result.held_bytes"),
                    node_limits=[_integer(n, "run result.node_limits") for n in _list(value["node_limits"],
-                                                                                      "run result.node_limits")])
+                                                                                      "run result.node_limits")],
+                   tampering=_texts(value["tampering"], "run result.tampering"))
 
 
 class Backend(Protocol):
@@ -310,7 +316,7 @@ _DEATH_FIELDS = frozenset({"kill", "detail", "exit_code", "signal", "peak_memory
 _OUTCOME_FIELDS = frozenset({"observation", "refusal", "items_allowed", "death", "skipped", "time_ms", "output"})
 _LOAD_FIELDS = frozenset({"kind", "error", "death"})
 _RUN_FIELDS = frozenset({"outcomes", "load_error", "output", "output_bytes", "workers", "isolation",
-                         "held_bytes", "node_limits"})
+                         "held_bytes", "node_limits", "tampering"})
 _PROGRAM_FIELDS = frozenset({"source", "filename", "entry_point", "framework", "hidden"})
 _LIMITS_FIELDS = frozenset(Limits.__dataclass_fields__)
 _ISOLATION_FIELDS = frozenset({"active", "failed", "exposure"})
