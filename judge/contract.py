@@ -189,13 +189,15 @@ class CallOutcome:
     skipped: bool = False         # never run: earlier calls used up the submission's time budget
     time_ms: float = 0.0          # the judge's clock: from the call's start to its result, or to its kill
     output: str = ""              # what the submission printed during this call (it flushes before each result)
+    out_of_memory: str = ""       # the monitor measured this call's memory at its limit: what it saw (else "")
 
     def to_plain(self) -> dict:
         return {"observation": None if self.observation is None else self.observation.to_plain(),
                 "refusal": None if self.refusal is None else self.refusal.value,
                 "items_allowed": self.items_allowed,
                 "death": None if self.death is None else self.death.to_plain(),
-                "skipped": self.skipped, "time_ms": self.time_ms, "output": self.output}
+                "skipped": self.skipped, "time_ms": self.time_ms, "output": self.output,
+                "out_of_memory": self.out_of_memory}
 
     @classmethod
     def from_plain(cls, plain: Any) -> "CallOutcome":
@@ -208,7 +210,8 @@ class CallOutcome:
                       items_allowed=_integer(value["items_allowed"], "call outcome.items_allowed"),
                       death=None if death is None else Death.from_plain(death),
                       skipped=value["skipped"], time_ms=_seconds(value["time_ms"], "call outcome.time_ms"),
-                      output=_text(value["output"], "call outcome.output"))
+                      output=_text(value["output"], "call outcome.output"),
+                      out_of_memory=_text(value["out_of_memory"], "call outcome.out_of_memory"))
         if not outcome._consistent():
             raise wire.WireError("malformed call outcome: its facts contradict each other")
         return outcome
@@ -313,7 +316,8 @@ class Backend(Protocol):
 
 
 _DEATH_FIELDS = frozenset({"kill", "detail", "exit_code", "signal", "peak_memory_kb", "cpu_s"})
-_OUTCOME_FIELDS = frozenset({"observation", "refusal", "items_allowed", "death", "skipped", "time_ms", "output"})
+_OUTCOME_FIELDS = frozenset({"observation", "refusal", "items_allowed", "death", "skipped", "time_ms", "output",
+                             "out_of_memory"})
 _LOAD_FIELDS = frozenset({"kind", "error", "death"})
 _RUN_FIELDS = frozenset({"outcomes", "load_error", "output", "output_bytes", "workers", "isolation",
                          "held_bytes", "node_limits", "tampering"})

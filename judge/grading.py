@@ -249,6 +249,7 @@ def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunRe
     """One case's verdict from its calls' outcomes (`names[k]` is the call of `outcomes[k]`)."""
     actual: dict[str, Observation] = {}
     refusals: dict[str, Refusal] = {}  # calls whose value the child's harness refused (their error says why)
+    exhausted: dict[str, str] = {}     # calls whose memory the monitor measured at its limit, and what it saw
     failure: verdicts.Decision | None = None
     for name, outcome in zip(names, outcomes):
         if outcome.observation is not None:
@@ -256,12 +257,14 @@ def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunRe
             actual[name] = restore_unchanged(outcome.observation, case.calls[name])
             if outcome.refusal is not None:
                 refusals[name] = outcome.refusal
+            if outcome.out_of_memory:
+                exhausted[name] = outcome.out_of_memory
         elif failure is None:
             failure = verdicts.of_call(outcome, limits)
     # Each call has the time limit; a test takes as long as its slowest call (an experiment's training run),
     # timed by the judge, including a call stopped for running past its limit.
     time_ms = max((o.time_ms for o in outcomes), default=0.0)
-    return _judge_case(case, expected, actual, refusals, run, failure, traps, limits, time_ms, diagnose)
+    return _judge_case(case, expected, actual, refusals, run, failure, traps, limits, time_ms, diagnose, exhausted)
 
 
 @dataclass(frozen=True)
@@ -277,7 +280,8 @@ class _Pending:
 
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], refusals: dict[str, Refusal],
                 run: RunResult, failure: verdicts.Decision | None, traps: TrapSet | None, limits: Limits,
-                time_ms: float, diagnose: bool = True) -> tuple[TestResult, _Pending | None]:
+                time_ms: float, diagnose: bool = True,
+                exhausted: dict[str, str] | None = None) -> tuple[TestResult, _Pending | None]:
     """The test's verdict and message; with `diagnose`, a failure's known or generic mistake too."""
     main = actual.get(MAIN)
 
@@ -308,7 +312,8 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
             return result(verdicts.no_result(name))
         error = observation.error
         decision = None if error is None else verdicts.of_error(error, refusals.get(name),
-                                                                 error_expected=name == MAIN and raising)
+                                                                 error_expected=name == MAIN and raising,
+                                                                 out_of_memory=(exhausted or {}).get(name, ""))
         if decision is not None:
             return result(decision, details=error.frames)
     for spec in case.test.checks:

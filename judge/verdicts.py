@@ -177,11 +177,17 @@ def of_load(load: LoadError, limits: Limits) -> Decision:
     return Decision(verdict, f"loading the file raised {headline}")
 
 
-def of_error(error: ErrorInfo, refusal: Refusal | None, error_expected: bool) -> Decision | None:
+def of_error(error: ErrorInfo, refusal: Refusal | None, error_expected: bool, out_of_memory: str = "") -> Decision | None:
     """The verdict of a call that raised `error` (or whose value the child's harness refused);
-    None when the test expects an error there (`error_expected`) and this one is for its checks to judge."""
-    if error_expected and not error.is_a("MemoryError"):
-        return None  # running out of memory is memory_limit_exceeded even where an error is expected (class 10)
+    None when the test expects an error there (`error_expected`) and this one is for its checks to judge.
+
+    Running out of memory is the monitor's measurement (`out_of_memory`, judge.sandbox.memory), not
+    the exception: a MemoryError the judge did not see coming is the runtime error it raised."""
+    if out_of_memory:  # memory_limit_exceeded even where an error is expected
+        return Decision(Verdict.MEMORY_LIMIT_EXCEEDED, f"ran out of memory: {out_of_memory} "
+                                                       f"({error.headline()[:300]})")
+    if error_expected:
+        return None
     if refusal is Refusal.TOO_LARGE:
         return Decision(Verdict.OUTPUT_LIMIT_EXCEEDED, error.message)
     if refusal is not None or error.where == "return":  # a refusal the sandbox did not name is not too large
@@ -193,7 +199,8 @@ def of_error(error: ErrorInfo, refusal: Refusal | None, error_expected: bool) ->
         return Decision(Verdict.OUTPUT_LIMIT_EXCEEDED,
                         f"the scratch directory is full: files written are limited ({error.headline()[:200]})")
     if error.is_a("MemoryError") or (error.is_a("RuntimeError") and "can't allocate memory" in error.message):
-        return Decision(Verdict.MEMORY_LIMIT_EXCEEDED, f"ran out of memory: {error.headline()[:300]}")
+        return Decision(Verdict.RUNTIME_ERROR, f"raised {error.headline()[:300]}, though the judge measured "
+                                               "no memory at its limit")
     if not_attempted(error):
         return Decision(Verdict.RUNTIME_ERROR, f"{NOT_ATTEMPTED}: the function still raises NotImplementedError",
                         not_attempted=True)

@@ -248,9 +248,9 @@ def test_a_slow_call_is_not_kept_alive_by_frames_and_times_are_the_judges(sandbo
     source = ("import os, stat, struct, threading, time\n"
               "def f(mode):\n"
               "    if mode == 'keepalive':\n"
-              "        fd = next(fd for fd in range(3, 64) if os.path.exists(f'/proc/self/fd/{fd}')\n"
-              "                  and stat.S_ISSOCK(os.fstat(fd).st_mode))\n"
-              "        os.write(fd, b'R' + struct.pack('<Q', 2) + b'{}')\n"
+              "        for fd in range(3, 64):  # every socket: the result channel is one of them\n"
+              "            if os.path.exists(f'/proc/self/fd/{fd}') and stat.S_ISSOCK(os.fstat(fd).st_mode):\n"
+              "                os.write(fd, b'R' + struct.pack('<Q', 2) + b'{}')\n"
               "        time.sleep(3)\n"
               "    time.sleep(0.2)\n"
               "    return 1\n")

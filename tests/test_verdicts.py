@@ -111,9 +111,11 @@ ERRORS = [
     (_error("SystemExit", "0"), None, RTE, "called sys.exit() during the test; return a value instead"),
     (_error("RecursionError", "maximum recursion depth exceeded"), None,
      RTE, "maximum recursion depth exceeded (RecursionError: maximum recursion depth exceeded)"),
-    (_error("MemoryError"), None, MLE, "ran out of memory: MemoryError"),
+    # an exception that says memory ran out is a runtime error unless the monitor measured it (the next test)
+    (_error("MemoryError"), None, RTE, "raised MemoryError, though the judge measured no memory at its limit"),
     (_error("RuntimeError", "DefaultCPUAllocator: can't allocate memory: you tried to allocate 8 GB"), None,
-     MLE, "ran out of memory: RuntimeError: DefaultCPUAllocator: can't allocate memory: you tried to allocate 8 GB"),
+     RTE, "raised RuntimeError: DefaultCPUAllocator: can't allocate memory: you tried to allocate 8 GB, though "
+          "the judge measured no memory at its limit"),
     (_error("OSError", "[Errno 28] No space left on device"), None,
      OLE, "the scratch directory is full: files written are limited (OSError: [Errno 28] No space left on device)"),
     (_error("PermissionError", "[Errno 13] Permission denied: '/etc/shadow'"), None,
@@ -149,10 +151,13 @@ def test_only_the_function_raising_not_implemented_is_not_attempted():
     assert not verdicts.not_attempted(_error("RuntimeError", "NotImplementedError"))  # the type decides, not text
 
 
-def test_an_expected_error_is_left_to_the_checks_unless_it_is_running_out_of_memory():
+def test_an_expected_error_is_left_to_the_checks_unless_the_monitor_measured_memory_at_its_limit():
     assert verdicts.of_error(_error("ValueError", "bad shape"), None, error_expected=True) is None
-    assert verdicts.of_error(_error("MemoryError"), None, error_expected=True) == \
-        verdicts.Decision(MLE, "ran out of memory: MemoryError")
+    assert verdicts.of_error(_error("MemoryError"), None, error_expected=True) is None
+    measured = "it asked for 1024 MiB more address space with 600 MiB mapped, over the 1100 MiB it may map"
+    for expected in (True, False):
+        assert verdicts.of_error(_error("MemoryError"), None, error_expected=expected, out_of_memory=measured) == \
+            verdicts.Decision(MLE, f"ran out of memory: {measured} (MemoryError)")
 
 
 LOADS = [

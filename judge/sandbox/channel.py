@@ -26,8 +26,9 @@ REQUEST = b"Q"      # payload: JSON header line (limits, protect) + wire bytes o
 PROGRAM = b"P"      # after READY: JSON {"source", "filename", "entry_point", "order": [[index, call], ...]}
 # judge -> fork server, once
 CONFIG = b"C"       # payload: JSON {"scratch_root", "protected", "disabled", "preload"}
-# monitor -> judge, once
-EXIT = b"X"         # payload: JSON exit record of the worker
+# monitor -> judge
+MEMORY = b"M"       # any number, each before the result it concerns: JSON {"exhausted": true, "detail"} (judge.sandbox.memory)
+EXIT = b"X"         # once: JSON exit record of the worker
 
 # Single bytes between the judge, the fork server and a run's monitor.
 SPAWN = b"S"          # judge -> server: fork a run

@@ -21,6 +21,7 @@ import functools
 import os
 import resource
 import site
+import socket
 import sys
 import sysconfig
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from judge.contract import Limits
-from judge.sandbox import DISABLE_ENV, cgroups, landlock, namespaces, seccomp, syscalls
+from judge.sandbox import DISABLE_ENV, cgroups, landlock, memory, namespaces, seccomp, syscalls
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class ChildContext:
     calls: int = 1                        # calls this child will run (scales the CPU-time backstop)
     disabled: tuple[str, ...] = ()        # layers switched off on purpose (tests, debugging)
     group: cgroups.RunGroup | None = None  # the run's cgroups, made by its monitor
+    monitor: socket.socket | None = None   # to the run's monitor, which measures memory (judge.sandbox.memory)
     memory_by_group: bool = False          # a memory cgroup counts every page (else memfd is denied)
     readable: tuple[Path, ...] = ()       # trees the child may read (set by apply_all)
     active: list[str] = field(default_factory=list)
@@ -308,6 +310,16 @@ def _apply_landlock(ctx: ChildContext) -> None:
     landlock.restrict(read, [ctx.scratch], [Path("/dev/null"), Path("/dev/zero"), Path("/dev/urandom")])
 
 
+def _apply_memory_measurement(ctx: ChildContext) -> None:
+    if ctx.monitor is None:
+        raise OSError(1, "no monitor to hand the listener to")
+    listener = memory.install()
+    try:
+        socket.send_fds(ctx.monitor, [b"L"], [listener])
+    finally:
+        os.close(listener)
+
+
 def _apply_seccomp(ctx: ChildContext) -> None:
     # Without a memory cgroup, nothing would count a memfd's pages that are never mapped.
     seccomp.install(deny_memfd=not ctx.memory_by_group)
@@ -347,6 +359,10 @@ LAYERS: tuple[Layer, ...] = (
           _apply_capabilities, "unmount and override permissions", ("seccomp",)),
     Layer("landlock", "reading or writing files outside the allowed trees; TCP; signals", _probe_landlock,
           _apply_landlock, "read and write any file its user can"),
+    Layer("memory measurement", "a MemoryError raised without running out of memory counting as "
+          "memory_limit_exceeded (the run's monitor sees large requests for address space and the peak)",
+          memory.supported, _apply_memory_measurement, "have a single allocation far over its limit read as the "
+          "error it raised rather than memory_limit_exceeded"),
     Layer("seccomp", "starting programs or processes, sockets, ptrace, mounts, namespaces, System V IPC, file "
           "locks and leases (and memfd where no memory cgroup counts it)",
           seccomp.supported, _apply_seccomp, "start programs and open sockets"),

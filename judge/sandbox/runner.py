@@ -375,6 +375,7 @@ class _Drive:
         self.stopped_at: float | None = None  # when the judge decided to kill the worker
         self.kill: tuple[Kill, str] | None = None  # why the judge killed this worker, and the particulars
         self.places: dict[int, int] = {}  # call index in the judge's list -> its place in the request
+        self.out_of_memory = ""           # the monitor's measurement of the call in progress, if it ran out
         self.ended = False              # the judge has sent KILL: from now on it waits for the exit record only
         self.abandoned = False          # ...which did not come within REAP_S
 
@@ -434,7 +435,17 @@ class _Drive:
                     continue
                 self.abandoned = True  # killed, and no exit record within REAP_S: stop waiting for it
                 break
-            # Frames first: a worker sends a result only once the judge has read what its call printed
+            # The monitor's records first: one that concerns a call (its memory measured) was written
+            # before the worker could send that call's result.
+            if self.ctl.fileno() in readable:
+                data = channel.read_some(self.ctl.fileno())
+                if not data:
+                    open_fds.discard(self.ctl.fileno())
+                    if self.exit_record is None:
+                        self.exit_record = {"status": None}
+                else:
+                    self._on_ctl(data)
+            # Frames next: a worker sends a result only once the judge has read what its call printed
             # (worker._drained), so output read after a result's frame is the next call's.
             if self.data.fileno() in readable:
                 data = channel.read_some(self.data.fileno(), 1 << 22)
@@ -463,14 +474,6 @@ class _Drive:
                     open_fds.discard(self.out)
                 elif not self.output.add(data):
                     self._kill(Kill.OUTPUT_FLOOD)  # a no-op when the worker is being killed already
-            if self.ctl.fileno() in readable:
-                data = channel.read_some(self.ctl.fileno())
-                if not data:
-                    open_fds.discard(self.ctl.fileno())
-                    if self.exit_record is None:
-                        self.exit_record = {"status": None}
-                else:
-                    self._on_ctl(data)
 
     def _after_done(self, open_fds: set[int]) -> None:
         """DONE: every result is in. Nothing printed from now on is credited: the judge stops reading
@@ -526,6 +529,7 @@ class _Drive:
                 self.protocol.advance()
                 self.result.outcomes[index] = CallOutcome(refusal=Refusal.TOO_MANY_ITEMS, items_allowed=allowed,
                                                           output=self._call_output(), time_ms=self._call_ms())
+                self.out_of_memory = ""
                 self._start_clock(self.limits.time_s)
                 self.progress(self.result, self.current)
                 return
@@ -543,7 +547,8 @@ class _Drive:
             observation = self.requested.arena.measured(self.places[index],
                                                         dataclasses.replace(observation, time_ms=elapsed_ms))
             self.result.outcomes[index] = CallOutcome(observation=observation, refusal=refusal, time_ms=elapsed_ms,
-                                                      output=self._call_output())
+                                                      output=self._call_output(), out_of_memory=self.out_of_memory)
+            self.out_of_memory = ""
             self._start_clock(self.limits.time_s)
             self.progress(self.result, self.current)
 
@@ -553,10 +558,12 @@ class _Drive:
         return self.output.since_mark()
 
     def _on_ctl(self, data: bytes) -> None:
-        # The monitor is the judge's own process (forked before the worker): its record is trusted.
+        # The monitor is the judge's own process (forked before the worker): its records are trusted.
         for kind, payload in self.ctl_reader.feed(data):
             if kind == channel.EXIT:
                 self.exit_record = _json.loads(payload)
+            elif kind == channel.MEMORY and self.loaded and not self.out_of_memory:
+                self.out_of_memory = str(_json.loads(payload).get("detail", "its memory reached its limit"))
 
     def _kill(self, reason: Kill, detail: str = "") -> None:
         if self.kill is None:

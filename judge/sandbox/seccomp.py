@@ -98,6 +98,11 @@ def supported() -> tuple[bool, str]:
                   "and leases are denied (and memfd_create where no memory cgroup counts its pages)")
 
 
+def audit_arch(machine: str) -> int:
+    """The AUDIT_ARCH value a filter checks for `machine`'s native system calls."""
+    return _ARCHES[machine]["audit"]
+
+
 def _op(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("<HBBI", code, jt, jf, k & 0xFFFFFFFF)
 

@@ -39,7 +39,7 @@ from judge import wire
 from judge.contract import Limits, Refusal
 from judge.execute import Call, ErrorInfo, Observation, describe_error, observation_plain, observing, \
     register_source, run_call
-from judge.sandbox import arena, cgroups, channel, isolation
+from judge.sandbox import arena, cgroups, channel, isolation, memory
 from judge.wording import a as article
 
 from judge.sandbox.channel import DONE, LOAD_ERROR, LOADED, PROGRAM, READY, REQUEST, RESULT
@@ -50,11 +50,11 @@ MODULE_NAME = "submission"
 
 
 def main(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], disabled: tuple[str, ...],
-         group: cgroups.RunGroup | None = None) -> None:
-    """Entry point in the child; never returns."""
+         group: cgroups.RunGroup | None = None, measure_fd: int | None = None) -> None:
+    """Entry point in the child; never returns. `measure_fd`: the socket to the monitor (judge.sandbox.memory)."""
     code = 0
     try:
-        _serve(data_fd, out_fd, scratch, protected, disabled, group)
+        _serve(data_fd, out_fd, scratch, protected, disabled, group, measure_fd)
     except BaseException:  # the child must exit through os._exit, never unwind into the zygote
         code = 70
     finally:
@@ -67,7 +67,7 @@ def main(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], 
 
 
 def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...], disabled: tuple[str, ...],
-           group: cgroups.RunGroup | None) -> None:
+           group: cgroups.RunGroup | None, measure_fd: int | None) -> None:
     os.dup2(out_fd, 1)
     os.dup2(out_fd, 2)
     null = os.open(os.devnull, os.O_RDONLY)
@@ -87,8 +87,11 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     mapped = arena.Mapped(fds[0], calls)
     # The server's list, and this run's own (the directory being graded): it travels with the request.
     protected = tuple(dict.fromkeys(protected + tuple(Path(p) for p in request.get("protect", ()))))
-    ctx = isolation.ChildContext(limits=limits, scratch=scratch, keep_fds=(sock.fileno(),), protected=protected,
-                                 calls=len(calls), disabled=disabled, group=group)
+    monitor = socket.socket(fileno=measure_fd) if measure_fd is not None else None
+    ctx = isolation.ChildContext(limits=limits, scratch=scratch,
+                                 keep_fds=(sock.fileno(),) + ((measure_fd,) if monitor is not None else ()),
+                                 protected=protected, calls=len(calls), disabled=disabled, group=group,
+                                 monitor=monitor)
     isolation.apply_all(ctx)
     _set_threads(limits.threads)
     channel.send_frame(sock, READY, json.dumps({"active": ctx.active, "failed": ctx.failed}).encode())
@@ -112,6 +115,8 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
             observation = run_call(fn, call, filename, mapped.arguments(number, call.args))
         except BaseException as exc:  # SystemExit, KeyboardInterrupt from the submission
             observation = Observation(error=describe_error(exc, filename))
+        if _claims_memory(observation.error):
+            memory.ask(monitor)  # the monitor's measurement reaches the judge before this result
         _flush()
         _drained()
         refusal, body = observing(lambda: _encode(observation, limits.result_bytes))
@@ -119,6 +124,11 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
         channel.send_frame(sock, RESULT, json.dumps(header).encode() + b"\n" + body)
     channel.send_frame(sock, DONE)
     _close_channels(sock, out_fd)
+
+
+def _claims_memory(error: ErrorInfo | None) -> bool:
+    """Whether a call's error says it ran out of memory (numpy's MemoryError, torch's allocator)."""
+    return error is not None and (error.is_a("MemoryError") or "can't allocate memory" in error.message)
 
 
 def _join_ahead(group: cgroups.RunGroup | None, disabled: tuple[str, ...]) -> None:

@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from judge import execute, wire
-from judge.sandbox import cgroups, isolation, namespaces, worker
+from judge.sandbox import cgroups, isolation, memory, namespaces, worker
 
 from judge.sandbox import channel
 from judge.sandbox.channel import KILL, SERVER_FAILED as FAILED, SERVER_READY as READY, SPAWN
@@ -237,14 +237,23 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
     # notices what it did not get and reports those layers as missing.
     namespaces.enter(user="user namespace" not in disabled, pid="pid namespace" not in disabled)
     baseline_kb = _rss_kb()  # what the worker starts with: the judge charges only what it adds
+    # The worker hands its seccomp listener over on this pair and asks for its peak to be measured.
+    measure, measure_worker = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     pid = os.fork()
     if pid == 0:
         ctl.close()
+        measure.close()
         os.setsid()
-        worker.main(data.detach(), out_write, scratch, protected, disabled, group)  # never returns
+        worker.main(data.detach(), out_write, scratch, protected, disabled, group,
+                    measure_worker.detach())  # never returns
     data.close()
+    measure_worker.close()
     os.close(out_write)
-    status, usage = _wait_or_kill(pid, ctl)
+    monitor = memory.Monitor(pid, measure, ctl)
+    try:
+        status, usage = _wait_or_kill(pid, ctl, monitor)
+    finally:
+        monitor.close()
     killed = status is None
     if killed:
         _, status, usage = os.wait4(pid, 0)
@@ -271,8 +280,9 @@ def _rss_kb() -> int:
     return 0
 
 
-def _wait_or_kill(pid: int, ctl: socket.socket):
-    """Wait for the worker; kill it when the judge asks or goes away.
+def _wait_or_kill(pid: int, ctl: socket.socket, monitor: memory.Monitor):
+    """Wait for the worker, measuring its memory as it asks (judge.sandbox.memory); kill it when
+    the judge asks or goes away.
 
     Returns (status, rusage) when it exited by itself, (None, None) once killed.
     """
@@ -281,8 +291,9 @@ def _wait_or_kill(pid: int, ctl: socket.socket):
     except (AttributeError, OSError):  # before Linux 5.3, or not Linux: poll instead
         pidfd = None
     while True:
-        watched = [ctl] if pidfd is None else [pidfd, ctl]
+        watched = ([ctl] if pidfd is None else [pidfd, ctl]) + monitor.fds()
         readable, _, _ = select.select(watched, [], [], None if pidfd is not None else 0.02)
+        monitor.on_readable(readable)
         if pidfd is not None and pidfd in readable:
             os.close(pidfd)
             _, status, usage = os.wait4(pid, 0)
