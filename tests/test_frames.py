@@ -56,12 +56,15 @@ def test_malformed_layer_reports_are_refused(payload) -> None:
 
 def test_headers_must_be_exactly_their_object() -> None:
     assert parse_ready(b'{"active": ["seccomp"], "failed": []}').active == ("seccomp",)
-    assert parse_result(b'{"index": 4}\nBODY') == (4, None, b"BODY")
-    assert parse_result(b'{"index": 4, "refusal": "too_large"}\nBODY') == (4, Refusal.TOO_LARGE, b"BODY")
-    assert parse_result(b'{"index": 4, "refusal": "not_returnable"}\n') == (4, Refusal.NOT_RETURNABLE, b"")
+    assert parse_result(b'{"index": 4}\nBODY') == (4, None, b"BODY", ())
+    assert parse_result(b'{"index": 4, "refusal": "too_large"}\nBODY') == (4, Refusal.TOO_LARGE, b"BODY", ())
+    assert parse_result(b'{"index": 4, "refusal": "not_returnable"}\n') == (4, Refusal.NOT_RETURNABLE, b"", ())
+    assert parse_result(b'{"index": 4, "tampering": ["a trace function"]}\nB') == (4, None, b"B", ("a trace function",))
     for payload in (b'[1, 2]\n', b'{"index": "4"}\n', b'{"index": 4}', b'{"index": true}\n', b'{"index": 4, "x": 0}\n',
                     b'{"index": 4, "refusal": null}\n', b'{"index": 4, "refusal": "too_many_items"}\n',
-                    b'{"index": 4, "refusal": ["too_large"]}\n', b'{"index": 4, "refusal": "too_large", "x": 0}\n'):
+                    b'{"index": 4, "refusal": ["too_large"]}\n', b'{"index": 4, "refusal": "too_large", "x": 0}\n',
+                    b'{"index": 4, "tampering": "x"}\n', b'{"index": 4, "tampering": [1]}\n',
+                    json.dumps({"index": 4, "tampering": ["x"] * 100}).encode() + b"\n"):
         with pytest.raises(ProtocolError):
             parse_result(payload)
     with pytest.raises(ProtocolError):

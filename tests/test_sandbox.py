@@ -463,3 +463,25 @@ def test_a_large_last_result_is_read_even_when_the_exit_record_comes_first(sandb
     result = sandbox.run(Program(source, "solution.py", "f"), calls, Limits(time_s=2.0), on_progress=busy)
     assert [o.death for o in result.outcomes] == [None, None]
     assert result.outcomes[1].observation.value.data.shape == (100_000, 6)
+
+
+def test_the_child_says_what_it_saw_of_tampering_and_nothing_for_honest_code(sandbox):
+    """A trace function and a torch mode left set, a name of the judge's module rebound: each said once,
+    as a claim in the run's tampering list; printing tensors, type hints and vmap say nothing."""
+    import torch
+
+    from judge import wire
+
+    x = wire.roundtrip(torch.arange(4.0))
+    reaching = ("import sys\nfrom torch.overrides import TorchFunctionMode\n"
+                "sys.modules['judge.execute'].describe_error = sys.modules['judge.execute'].describe_error\n"
+                "sys.modules['judge.wire'].revive = lambda value: value\n"
+                "def f(x):\n    sys.settrace(lambda *a: None)\n    TorchFunctionMode().__enter__()\n    return x * 2\n")
+    honest = ("import torch\nfrom typing import Tuple\nprint(torch.ones(2), f'{torch.zeros(1)}')\n"
+              "def f(x: torch.Tensor) -> torch.Tensor:\n"
+              "    return torch.func.vmap(lambda r: r * 2)(x.reshape(2, 2)).reshape(-1)\n")
+    seen = sandbox.run(Program(reaching, "f.py", "f", framework="torch"), [Call(args=(x,))] * 3, Limits()).tampering
+    assert len(seen) == 3, seen
+    assert any("trace" in s for s in seen) and any("mode" in s for s in seen)
+    assert any("judge.wire" in s and "revive" in s for s in seen)
+    assert sandbox.run(Program(honest, "f.py", "f", framework="torch"), [Call(args=(x,))] * 3, Limits()).tampering == []

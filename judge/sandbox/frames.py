@@ -67,27 +67,32 @@ def parse_load_error(payload: bytes) -> tuple[str, Any]:
     return value["kind"], value["error"]
 
 
-def parse_result(payload: bytes) -> tuple[int, Refusal | None, bytes]:
-    """(call index, the harness's refusal of the value if it refused it, wire bytes of the observation).
+def parse_result(payload: bytes) -> tuple[int, Refusal | None, bytes, tuple[str, ...]]:
+    """(call index, the child's refusal of the value if it refused it, wire bytes of the observation,
+    what the child saw of tampering).
 
-    The header is {"index": i}, or {"index": i, "refusal": r} when the harness could not
-    send the value (r is "too_large" or "not_returnable"; the observation's error says why).
+    The header is {"index": i}, plus "refusal": r when the child could not send the value (r is
+    "too_large" or "not_returnable"; the observation's error says why), plus "tampering": [...] when
+    the child saw the submission reach into internals since the last result (worker._Watch).
     """
     header, newline, body = payload.partition(b"\n")
     if not newline:
         raise ProtocolError("RESULT: no header line")
     try:
-        value = _json_object(header, {"index", "refusal"}, "RESULT")
-    except ProtocolError:
-        value = _json_object(header, {"index"}, "RESULT")
+        value = json.loads(header, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError(f"RESULT: not JSON ({str(exc)[:80]})") from None
+    if type(value) is not dict or "index" not in value or not set(value) <= {"index", "refusal", "tampering"}:
+        raise ProtocolError("RESULT: expected a JSON object with the key 'index', and 'refusal' or 'tampering'")
     if type(value["index"]) is not int:
         raise ProtocolError("RESULT.index: expected an integer")
+    tampering = _texts(value["tampering"], "RESULT.tampering") if "tampering" in value else ()
     if "refusal" not in value:
-        return value["index"], None, body
+        return value["index"], None, body, tampering
     refusal = value["refusal"]
     if refusal not in (Refusal.TOO_LARGE.value, Refusal.NOT_RETURNABLE.value):
         raise ProtocolError(f"RESULT.refusal: expected {Refusal.TOO_LARGE.value!r} or {Refusal.NOT_RETURNABLE.value!r}")
-    return value["index"], Refusal(refusal), body
+    return value["index"], Refusal(refusal), body, tampering
 
 
 @dataclass

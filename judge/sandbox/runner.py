@@ -51,6 +51,8 @@ OUTPUT_KEEP = 16 * 1024  # bytes of stdout/stderr kept for display
 # What one decoded node (a Python object, an ndarray header, a dict slot) costs the judge, measured
 # as an upper bound; with Limits.results_total_bytes it bounds the judge's memory per submission.
 HELD_PER_NODE = 1024
+# The most lines of tampering the child may add to a run's report (each at most frames.MAX_LAYER_TEXT).
+MAX_TAMPERING = 16
 # After DONE, how long a worker may take to close its channels before it is killed (it closes
 # them at once: only a submission that holds them open waits this long).
 DONE_GRACE_S = 0.5
@@ -520,8 +522,11 @@ class _Drive:
             self._call_output()  # printed while loading: in the run's output, not any call's
             self._start_clock(self.limits.time_s)
         elif kind == channel.RESULT:
-            index, refusal, body = frames.parse_result(payload)
+            index, refusal, body, tampering = frames.parse_result(payload)
             self.protocol.check_index(index)
+            for said in tampering:
+                if said not in self.result.tampering and len(self.result.tampering) < MAX_TAMPERING:
+                    self.result.tampering.append(said)
             allowed = min(wire.MAX_NODES, self.result.node_limits[index])
             try:
                 plain, nodes = wire.decode_counted(body, self.limits.result_bytes + (1 << 20), allowed)

@@ -103,6 +103,7 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     # judge checks the indices of the results, so a wrong pairing is caught there too.
     pairs = [(index, call) for index, call in program["order"]]
     filename = program["filename"]
+    watch = _Watch()
     fn = _load(sock, program["source"], filename, program["entry_point"])
     if fn is None:
         return
@@ -121,9 +122,58 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
         _drained()
         refusal, body = observing(lambda: _encode(observation, limits.result_bytes))
         header = {"index": index} if refusal is None else {"index": index, "refusal": refusal}
+        seen = watch.look(last=index == pairs[-1][0])
+        if seen:
+            header["tampering"] = seen
         channel.send_frame(sock, RESULT, json.dumps(header).encode() + b"\n" + body)
     channel.send_frame(sock, DONE)
     _close_channels(sock, out_fd)
+
+
+class _Watch:
+    """What the child can tell, as it runs, of the submission reaching into internals: a trace or profile
+    function left set, a torch mode left entered after a call, the judge's own modules changed. Each is said
+    once, with the result of the call after which it was first seen (judge.sandbox.frames: `tampering`).
+    A claim, like everything the child says: shown to the instructor, never a verdict."""
+
+    # The judge's modules this process runs its observing with: their names must keep their values.
+    MODULES = ("judge.execute", "judge.wire", "judge.contract", "judge.sandbox.worker", "judge.sandbox.channel",
+               "judge.sandbox.arena", "judge.sandbox.memory")
+
+    def __init__(self) -> None:
+        self.modules = {name: sys.modules.get(name) for name in self.MODULES}
+        self.names = {name: dict(vars(module)) for name, module in self.modules.items() if module is not None}
+        self.said: set[str] = set()
+
+    def look(self, last: bool) -> list[str]:
+        seen = []
+        if sys.gettrace() is not None or sys.getprofile() is not None:
+            seen.append("a trace or profile function was left set (sys.settrace, sys.setprofile)")
+        torch = sys.modules.get("torch")
+        if torch is not None and (torch._C._len_torch_function_stack() or _dispatch_modes(torch)):
+            seen.append("a torch function or dispatch mode was left entered after a call")
+        if not self.said or last:  # after the first call (what loading did too) and the last
+            seen += self._judge_changed()
+        fresh = [s for s in seen if s not in self.said]
+        self.said.update(fresh)
+        return fresh
+
+    def _judge_changed(self) -> list[str]:
+        changed = []
+        for name, module in self.modules.items():
+            if sys.modules.get(name) is not module:
+                changed.append(f"the judge's module {name} was replaced in sys.modules")
+            elif module is not None:
+                now = vars(module)
+                rebound = sorted(k for k, v in self.names[name].items() if now.get(k, self) is not v)
+                if rebound:
+                    changed.append(f"names of the judge's module {name} were rebound: {', '.join(rebound[:5])}")
+        return changed
+
+
+def _dispatch_modes(torch) -> int:
+    length = getattr(torch._C, "_len_torch_dispatch_stack", None)
+    return length() if length is not None else 0
 
 
 def _claims_memory(error: ErrorInfo | None) -> bool:
