@@ -38,6 +38,7 @@ from judge.execute import Call, Observation, restore_unchanged, run_call
 from judge.problem import Problem, Trap
 from judge.quiet import quiet
 from judge.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
+from judge.tampering import collect
 from judge.verdict import Verdict
 from judge.wire import Array
 
@@ -225,9 +226,11 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
     warnings = []
     if run.isolation.failed:
         warnings.append(escape_controls(run.isolation.exposure))
+    # What the source shows and what the child said while it ran: shown beside the verdict, never deciding it.
+    tampering = collect(program.source, run.tampering)
     return Report(problem=problem.id, submission=submission, tests=results,
                   time_ms=(time.perf_counter() - started) * 1000,
-                  output=escape_controls(run.output, keep="\n\t"), warnings=warnings)
+                  output=escape_controls(run.output, keep="\n\t"), warnings=warnings, tampering=tampering)
 
 
 def unjudged(problem: Problem, cases: list[Case], submission: str, decision: verdicts.Decision,

@@ -24,6 +24,8 @@ SAME_MISTAKE = "the same mistake as named above"  # a diagnosis already given on
 KNOWN_MISTAKE = "this matches a known mistake: "  # a trap the problem's author named
 DIAGNOSIS = "what went wrong: "                    # a generic diagnosis (judge.diagnose)
 HINT = "hint: "
+TAMPERING = "tampering: "                          # the one line that lists a report's tampering
+TAMPERING_NOTE = "(shown to your instructor; it changes no verdict)"
 
 
 def cap_message(text: str, limit: int = MAX_MESSAGE) -> str:
@@ -140,6 +142,9 @@ class Report:
     time_ms: float = 0.0
     output: str = ""                                # the submission's captured stdout/stderr
     warnings: list[str] = field(default_factory=list)
+    # Where the submission's own code reached into the judge's or the interpreter's internals
+    # (judge.tampering): shown, never a verdict.
+    tampering: tuple[str, ...] = ()
 
     @property
     def passed(self) -> int:
@@ -166,28 +171,40 @@ class Report:
         return bool(self.tests) and all(t.verdict is not Verdict.ACCEPTED and t.not_attempted for t in self.tests)
 
     @property
+    def tampering_line(self) -> str:
+        """The one line every face shows for the report's tampering (empty when there is none), unescaped."""
+        if not self.tampering:
+            return ""
+        return f"{TAMPERING}{'; '.join(self.tampering)} {TAMPERING_NOTE}"
+
+    @property
     def first_failure(self) -> TestResult | None:
         return next((t for t in self.tests if t.verdict is not Verdict.ACCEPTED), None)
 
     def to_json(self) -> dict:
         return {"problem": self.problem, "submission": self.submission, "verdict": self.verdict.value,
                 "passed": self.passed, "total": self.total, "time_ms": _finite_ms(self.time_ms),
-                "tests": [t.to_json() for t in self.tests], "output": self.output, "warnings": list(self.warnings)}
+                "tests": [t.to_json() for t in self.tests], "output": self.output, "warnings": list(self.warnings),
+                "tampering": list(self.tampering)}
 
     @classmethod
     def from_json(cls, data: Any) -> "Report":
         """The report `to_json` wrote (a stored or sent report); anything else is a ValueError.
 
-        `verdict`, `passed` and `total` are derived from the tests, so they must agree with them.
+        `verdict`, `passed` and `total` are derived from the tests, so they must agree with them. A report
+        stored before reports had `tampering` has none.
         """
         fields = _fields(data, "report", {"problem": str, "submission": str, "verdict": str, "passed": int,
                                           "total": int, "time_ms": (int, float), "tests": list, "output": str,
                                           "warnings": list})
         if not all(type(w) is str for w in fields["warnings"]):
             raise ValueError("a report's warnings are text")
+        tampering = fields.get("tampering", [])
+        if type(tampering) is not list or not all(type(t) is str for t in tampering):
+            raise ValueError("a report's tampering is a list of text")
         report = cls(problem=fields["problem"], submission=fields["submission"],
                      tests=[TestResult.from_json(t) for t in fields["tests"]], time_ms=float(fields["time_ms"]),
-                     output=fields["output"], warnings=list(fields["warnings"]))
+                     output=fields["output"], warnings=list(fields["warnings"]), tampering=tuple(tampering))
         if (report.verdict.value, report.passed, report.total) != (fields["verdict"], fields["passed"], fields["total"]):
             raise ValueError("a report's verdict, passed and total disagree with its tests")
         return report

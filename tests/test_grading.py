@@ -175,6 +175,36 @@ def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() 
     assert test.message == "this test took longer than the time limit of 1 s"
 
 
+class _ToldOfTampering(_StoppedAtTheLimit):
+    """The same run, whose child said (twice) that a trace function was left set."""
+
+    def run(self, program, calls, limits, on_progress=None, node_limits=None):
+        run = super().run(program, calls, limits, on_progress, node_limits)
+        run.tampering = ["a trace function was left set", "a trace function was left set"]
+        return run
+
+
+def test_tampering_is_the_source_scan_and_what_the_child_said_and_changes_no_verdict() -> None:
+    from judge import problem as problems
+    from judge.cases import build_case
+    from judge.contract import Limits, Program
+    from judge.execute import Observation
+    from judge.grading import grade
+
+    problem = problems.load_problem(REPO, "patchify")
+    case = build_case(problem, problem.examples[0])
+    expected = {name: Observation(value=1.0) for name in case.calls}
+    source = "import gc\n\ndef patchify(*a):\n    gc.get_objects()\n    while True: pass\n"
+    report = grade(problem, [case], [expected], Program(source, "s.py", problem.entry_point), "s.py",
+                   _ToldOfTampering(1003.5), Limits(time_s=1.0))
+    assert report.tampering == ("line 4: walks the garbage collector's objects (gc.get_objects)",
+                                "a trace function was left set")
+    assert report.verdict.value == "time_limit_exceeded"  # as without it
+    honest = grade(problem, [case], [expected], Program("def patchify(*a):\n    pass\n", "s.py", problem.entry_point),
+                   "s.py", _StoppedAtTheLimit(1003.5), Limits(time_s=1.0))
+    assert honest.tampering == ()
+
+
 
 def _tripled_trap(ran: list):
     """A one-case problem with one trap (three times x) that counts its runs."""

@@ -95,3 +95,34 @@ def test_json_and_text_are_valid_utf8_whatever_the_submission_raised_or_was_name
     rendered = render_text(report, verbose=True)
     rendered.encode("utf-8")
     assert "raised ValueError: \\ud800 \\u202eKO \\x1b[2J" in rendered
+
+
+def test_tampering_is_always_in_the_json_and_read_back():
+    honest = json.loads(Report("p", "s.py", [Result("t", "hidden", Verdict.ACCEPTED)]).dumps())
+    assert honest["tampering"] == []  # present, empty, for honest code
+    flagged = Report("p", "s.py", [Result("t", "hidden", Verdict.ACCEPTED)],
+                     tampering=("line 3: rebinds torch.autograd.grad, an attribute of a library module",))
+    data = json.loads(flagged.dumps())
+    assert data["tampering"] == list(flagged.tampering) and data["verdict"] == "accepted"  # no verdict changes
+    again = Report.from_json(data)
+    assert again.tampering == flagged.tampering and again.to_json() == flagged.to_json()
+
+
+def test_a_report_stored_before_tampering_reads_as_none():
+    data = Report("p", "s.py", [Result("t", "hidden", Verdict.ACCEPTED)]).to_json()
+    del data["tampering"]
+    assert Report.from_json(data).tampering == ()
+    with pytest.raises(ValueError, match="tampering"):
+        Report.from_json({**data, "tampering": "line 1: x"})
+    with pytest.raises(ValueError, match="tampering"):
+        Report.from_json({**data, "tampering": [1]})
+
+
+def test_tampering_is_escaped_as_everything_from_a_submission_is():
+    report = Report("p", "s.py", [Result("t", "hidden", Verdict.ACCEPTED)], tampering=("judge \u202e \ud800",))
+    text = report.dumps()
+    text.encode("utf-8")
+    assert json.loads(text)["tampering"] == ["judge \\u202e \\ud800"]
+    assert report.tampering_line == ("tampering: judge \u202e \ud800 (shown to your instructor; it changes no "
+                                     "verdict)")  # the line as data; each face escapes it
+    assert Report("p", "s.py", []).tampering_line == ""
