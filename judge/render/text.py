@@ -125,8 +125,16 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
     if verbose and report.output:
         lines.append([("captured output of the submission:", "bold")])
         lines.extend([(f"  | {line}", None)] for line in report.output.splitlines()[:200])
+    lines.extend(_tampering(report, width))
     lines.append(_final(report, note if note is not None else ("(public examples only)" if values else "")))
     return lines
+
+
+def _tampering(report: Report, width: int) -> list[Line]:
+    """The report's tampering, one line (wrapped to the terminal) right above the verdict."""
+    if not report.tampering:
+        return []
+    return [[(text, "yellow")] for text in _wrap(escape_controls(report.tampering_line, keep=""), width, "")]
 
 
 PRINTED_LINES = 5  # lines of a test's printed output shown without -v
@@ -264,6 +272,7 @@ def _not_attempted(report: Report) -> list[Line]:
          (f"all {report.total} tests stop at `raise NotImplementedError`.", None)],
         [("Replace it with your solution, then try the public examples first:", None)],
         [(f"    judge run {report.problem} {escape_name(report.submission)} --examples", "cyan")],
+        *_tampering(report, terminal_width()),
         _final(report, "(not attempted yet)"),
     ]
 

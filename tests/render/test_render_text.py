@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from judge.wire import Array
 from judge.submission import Submission
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+REPO_SUBMISSION = Path(__file__).resolve().parents[2] / "submissions" / "patchify" / "accepted" / "reshape_permute.py"
 
 COLUMN_MAJOR = '''
 import torch
@@ -161,7 +163,7 @@ def test_json_report_is_unchanged_by_shown_values():
     report = Report("p", "s.py", [example({"out": arr([1.0])}, {"out": arr([2.0])})], time_ms=3.0)
     data = report.to_json()
     assert set(data) == {"problem", "submission", "verdict", "passed", "total", "time_ms", "tests", "output",
-                         "warnings"}
+                         "warnings", "tampering"}
     assert set(data["tests"][0]) == {"name", "group", "verdict", "message", "time_ms", "details", "output",
                                      "mistake", "hint", "not_attempted", "not_run", "failure"}  # no values
     json.dumps(data)
@@ -268,3 +270,33 @@ def test_verdicts_are_spelled_one_way_in_rows_and_summary():
     assert "accepted" in rows[0] and "wrong_answer" in rows[1]
     assert lines[-1].startswith("✗ wrong_answer:")
     assert not any(re.search(r"\b(AC|WA)\b", line) for line in lines)
+
+
+def test_tampering_is_one_line_above_the_verdict_and_escaped():
+    tests = [Result("t", "hidden", Verdict.ACCEPTED, "", 1.0)]
+    honest = render_text(Report("p", "s.py", tests))
+    assert "tampering" not in honest
+    flagged = Report("p", "s.py", tests, tampering=("line 3: rebinds torch.autograd.grad, an attribute of a library "
+                                                    "module", "a trace function was left set \u202e\x1b[2J"))
+    lines = render_text(flagged, width=400).splitlines()
+    assert lines[-2] == ("tampering: line 3: rebinds torch.autograd.grad, an attribute of a library module; "
+                         "a trace function was left set \\u202e\\x1b[2J (shown to your instructor; it changes no "
+                         "verdict)")
+    assert lines[-1].startswith("✓ accepted: 1/1")  # the verdict stands
+    wrapped = render_text(flagged, width=60).splitlines()
+    assert wrapped[-1].startswith("✓ accepted") and all(len(line) <= 60 for line in wrapped[-4:-1])
+    coloured = render_text(flagged, colour=True, width=400)
+    assert "\x1b[33m" in coloured.splitlines()[-2]  # yellow: a note, not a failure
+    not_attempted = Report("p", "s.py", [Result("t", "hidden", Verdict.RUNTIME_ERROR, "raised", not_attempted=True)],
+                           tampering=("line 1: uses ctypes: raw memory",))
+    assert "tampering: line 1: uses ctypes: raw memory" in render_text(not_attempted, width=400)
+
+
+def test_a_judged_file_that_tampers_is_judged_as_without_and_says_so(judge):
+    source = (REPO_SUBMISSION.read_text() + "\n\nimport gc\n_objects = len(gc.get_objects())\n")
+    report = judge.submit("patchify", Submission.from_text(source, "tampers.py"), record=False)
+    assert report.accepted  # the verdict is the file's
+    line = len(source.splitlines())
+    assert report.tampering[0] == f"line {line}: walks the garbage collector's objects (gc.get_objects)"
+    assert "tampering: line" in render_text(report, width=400)
+    assert json.loads(report.dumps())["tampering"] == list(report.tampering)
