@@ -290,3 +290,33 @@ def test_a_failed_check_is_one_red_line_with_the_named_mistake_and_details_folde
     assert "background:#fff8c5" in visible and "patches enumerated column by column" in visible   # highlighted
     assert "hint: walk the grid row by row" in visible
     assert folded.count("<tr>") == 40 and "</details>" in folded
+
+
+def test_tampering_is_one_line_in_the_notebooks_text_html_and_json():
+    import json
+
+    line = "line 4: rebinds torch.autograd.grad, an attribute of a library module"
+    for tests in ([Result("t", "hidden", Verdict.ACCEPTED, "", 1.0)],
+                  [Result("t", "hidden", Verdict.WRONG_ANSWER, "`tokens` differs", 1.0)]):
+        result = CheckResult(Report("patchify", "<function f>", tests, tampering=(line, "odd <b>\u202e</b>")),
+                             False, "")
+        page = result._repr_html_()
+        visible = page.split("<details>", 1)[0]
+        assert visible.count("class='tampering'") == 1  # one line, by the verdict, whether it passed or not
+        assert f"tampering: {line}; odd &lt;b&gt;\\u202e&lt;/b&gt; (shown to your instructor" in visible
+        text = " ".join(result.text().split())  # wrapped to the terminal's width
+        assert f"tampering: {line}; odd <b>\\u202e</b> (shown to your instructor" in text
+        assert json.loads(json.dumps(result.to_json()))["tampering"] == [line, "odd <b>\\u202e</b>"]
+    honest = CheckResult(Report("patchify", "<function f>", [Result("t", "hidden", Verdict.ACCEPTED, "", 1.0)]),
+                         False, "")
+    assert "tampering" not in honest._repr_html_() and "tampering" not in honest.text()
+    assert honest.to_json()["tampering"] == []
+
+
+def test_a_checked_solution_that_tampers_keeps_its_verdict_and_says_so(judge):
+    source = function_source(my_patchify, "patchify") + "\n\nimport gc\n_seen = len(gc.get_referrers(object))\n"
+    result = check("patchify", source, judge=judge, record=False)
+    assert result.accepted, result.text()
+    line = len(source.splitlines())
+    assert result.report.tampering == (f"line {line}: walks the garbage collector's objects (gc.get_referrers)",)
+    assert "tampering: line" in result.text() and "class='tampering'" in result._repr_html_()

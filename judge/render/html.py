@@ -48,7 +48,7 @@ def report_html(report: Report, examples_only: bool) -> str:
     warnings = "".join(f"<p style='color:{_CSS['yellow']}'>warning: {_escape(w)}</p>" for w in report.warnings)
     return (f"<div>{warnings}<p><b style='color:{colour}'>{_escape(report.verdict.value)}</b>: "
             f"{report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s on "
-            f"<code>{_escape(report.problem)}</code>{scope}</p>"
+            f"<code>{_escape(report.problem)}</code>{scope}</p>{tampering_html(report)}"
             "<table><thead><tr><th></th><th>test</th><th>group</th><th>verdict</th><th>time</th>"
             f"<th style='text-align:left'>message</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
@@ -64,7 +64,7 @@ def check_html(report: Report, examples_only: bool) -> str:
     if report.accepted:
         head = (f"<p style='margin:2px 0'><b style='color:{_CSS['green']}'>✓ Correct</b> "
                 f"<span style='color:{_CSS['dim']}'>{_escape(report.problem)}: {summary}</span></p>")
-        return f"<div class='judge-check'>{warnings}{head}</div>"
+        return f"<div class='judge-check'>{warnings}{head}{tampering_html(report)}</div>"
     first = report.first_failure
     parts = [warnings]
     if report.not_attempted:
@@ -81,8 +81,16 @@ def check_html(report: Report, examples_only: bool) -> str:
                          f"{_CSS['yellow']}'><b>{_escape(first.mistake.line)}</b></p>")
         if first is not None and first.hint:
             parts.append(f"<p style='margin:2px 0;color:{_CSS['cyan']}'>hint: {_escape(first.hint)}</p>")
+    parts.append(tampering_html(report))
     parts.append(f"<details><summary>details: every test</summary>{report_html(report, examples_only)}</details>")
     return f"<div class='judge-check'>{''.join(parts)}</div>"
+
+
+def tampering_html(report: Report) -> str:
+    """The report's tampering as one line under its verdict (nothing when there is none)."""
+    if not report.tampering:
+        return ""
+    return f"<p class='tampering' style='margin:2px 0;color:{_CSS['yellow']}'>{_escape(report.tampering_line)}</p>"
 
 
 def problems_html(problems: Iterable[Any]) -> str:
