@@ -275,7 +275,7 @@ TAMPERING_ATTACKS = {
     "patch_judge_class": "walks every class", "generator_frame": "reads frames", "traceback_frame": "reads frames",
     "forged_frame_caller": "reads frames", "borrowed_code": "reads frames", "logging_frames": "reads frames",
     "poisoned_traceback": "rebinds traceback.linecache", "monkeypatch_comparators": "rebinds numpy.allclose",
-    "nan_times": "rebinds time.perf_counter", "import_judge": "reaches into the judge (judge.validate)",
+    "nan_times": "rebinds time.perf_counter", "import_judge": "reaches into the judge (judge.",
     "fake_value_error": "defines a class named ValueError", "fake_memory_error": "defines a class named MemoryError",
     "done_early": "looks for the judge's channel",
 }
