@@ -113,6 +113,21 @@ def test_run_streams_one_event_per_example_then_the_verdict(client):
     assert "yours" in tests[0]["values"] and "expected" in tests[0]["values"]
     done = stream[-1][1]
     assert (done["verdict"], done["passed"], done["total"], done["examples_only"]) == ("accepted", 3, 3, True)
+    assert done["tampering"] == [] and done["tampering_line"] == ""  # honest code: nothing to say
+
+
+def test_tampering_is_one_line_by_the_verdict_and_changes_none(client):
+    source = CORRECT + "\n\nimport sys\nsys.settrace(None)\nsys.modules.get('judge.execute')\n"
+    stream = run(client, source, examples_only=True)
+    done = stream[-1][1]
+    assert done["verdict"] == "accepted"
+    lines = len(source.splitlines())
+    assert done["tampering"] == [f"line {lines - 1}: sets a trace or profile function (sys.settrace)",
+                                 f"line {lines}: reaches into the judge (judge.execute through sys.modules)"]
+    assert done["tampering_line"] == f"tampering: {'; '.join(done['tampering'])} (shown to your instructor; " \
+                                     "it changes no verdict)"
+    script = (serving.REPO / "judge" / "web" / "static" / "app.js").read_text()
+    assert "tampering_line" in script  # the page shows the line the payload carries (the bundle is rebuilt)
 
 
 def test_submit_diagnoses_a_known_mistake_and_never_shows_hidden_values(client):

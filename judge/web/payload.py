@@ -34,5 +34,5 @@ def report_payload(report: Report, examples_only: bool) -> dict:
     return {"verdict": report.verdict.value, "passed": report.passed, "total": report.total,
             "time_ms": round(report.time_ms, 1), "examples_only": examples_only,
             "not_attempted": report.not_attempted, "warnings": list(report.warnings),
-            "output": report.output}
+            "output": report.output, "tampering": list(report.tampering), "tampering_line": report.tampering_line}
 

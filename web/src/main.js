@@ -281,6 +281,7 @@ function setupProblem() {
       if (next) summary.append(el("div", { class: "next" }, "solved: next problem ", el("a", { href: next.href }, next.textContent)));
     }
     for (const warning of report.warnings) summary.append(el("div", { class: "warning" }, `warning: ${warning}`));
+    if (report.tampering_line) summary.append(el("div", { class: "tampering" }, report.tampering_line));
     if (report.output) summary.append(el("details", {}, el("summary", {}, "your printed output"), el("pre", {}, report.output)));
   }
 
