@@ -29,7 +29,7 @@ from judge.escape import escape_controls, escape_name
 from judge.report import Report
 from judge.verdict import Verdict
 
-CSV_COLUMNS = ("file", "verdict", "passed", "total", "time_ms", "first_failure", "message")
+CSV_COLUMNS = ("file", "verdict", "passed", "total", "time_ms", "first_failure", "message", "tampering")
 
 
 @dataclass(frozen=True)
@@ -43,13 +43,14 @@ class Row:
     time_ms: float
     first_failure: str = ""    # name of the first test that failed
     message: str = ""          # first line of its message, or why the file could not be judged
+    tampering: tuple[str, ...] = ()  # where the file reached into the judge's or the interpreter's internals
 
     @classmethod
     def from_report(cls, file: str, report: Report) -> "Row":
         failure = report.first_failure
         return cls(file=file, verdict=report.verdict, passed=report.passed, total=report.total,
                    time_ms=report.time_ms, first_failure=failure.name if failure else "",
-                   message=_first_line(failure.text) if failure else "")
+                   message=_first_line(failure.text) if failure else "", tampering=report.tampering)
 
     @classmethod
     def decided(cls, file: str, decision, time_ms: float) -> "Row":
@@ -61,7 +62,8 @@ class Row:
         (judge.escape), so a hostile name or message neither reaches a terminal raw nor breaks the CSV."""
         return {"file": escape_name(self.file), "verdict": self.verdict.value, "passed": self.passed,
                 "total": self.total, "time_ms": round(self.time_ms, 1),
-                "first_failure": escape_controls(self.first_failure), "message": escape_controls(self.message)}
+                "first_failure": escape_controls(self.first_failure), "message": escape_controls(self.message),
+                "tampering": [escape_controls(t, keep="") for t in self.tampering]}
 
 
 @dataclass
@@ -91,7 +93,8 @@ class BatchResult:
         writer = csv.DictWriter(stream, fieldnames=CSV_COLUMNS, lineterminator="\n")
         writer.writeheader()
         for row in self.rows:
-            writer.writerow(row.to_json())
+            shown = row.to_json()
+            writer.writerow({**shown, "tampering": "; ".join(shown["tampering"])})  # one cell: the findings joined
 
     def csv_text(self) -> str:
         buffer = io.StringIO()

@@ -33,6 +33,10 @@ HOSTILE = {
 }
 
 
+# A correct file that also walks the garbage collector's objects: accepted, and its row says where.
+TAMPERS = "\n\nimport gc\n_objects = len(gc.get_objects())\n"
+
+
 @pytest.fixture(scope="module")
 def classroom(tmp_path_factory, repo) -> Path:
     """Known submissions (accepted and wrong), hostile ones, and a file that is not UTF-8."""
@@ -43,6 +47,8 @@ def classroom(tmp_path_factory, repo) -> Path:
     for name, source in HOSTILE.items():
         (directory / name).write_text(source)
     (directory / "latin1.py").write_bytes(b"# caf\xe9\ndef patchify(a, b, c):\n    return 1\n")
+    accepted = sorted((repo / "submissions" / PROBLEM / "accepted").glob("*.py"))[0].read_text()
+    (directory / "tampers.py").write_text(accepted + TAMPERS)
     (directory / "notes.txt").write_text("not a submission")
     (directory / "subdir.py").mkdir()  # a directory named like a file is skipped
     return directory
@@ -140,6 +146,30 @@ def test_csv_and_json_have_one_row_per_submission(graded):
     plain = json.loads(batch.summary_json(graded))
     assert plain["submissions"] == len(graded.rows) and plain["counts"] == graded.counts()
     assert plain["rows"][0]["verdict"] in {v.value for v in Verdict}
+
+
+def test_a_row_lists_its_files_tampering_in_json_and_one_csv_cell(graded, classroom):
+    row = next(r for r in graded.rows if r.file == "tampers.py")
+    line = len((classroom / "tampers.py").read_text().splitlines())
+    assert row.verdict is Verdict.ACCEPTED  # it changes no verdict
+    assert row.tampering == (f"line {line}: walks the garbage collector's objects (gc.get_objects)",)
+    assert all(r.tampering == () for r in graded.rows if r.file.startswith(("accepted__", "wrong_answer__")))
+    plain = {r["file"]: r for r in json.loads(batch.summary_json(graded))["rows"]}
+    assert plain["tampers.py"]["tampering"] == list(row.tampering)
+    assert all(r["tampering"] == [] for name, r in plain.items() if name != "tampers.py")
+    rows = {r["file"]: r for r in csv.DictReader(io.StringIO(graded.csv_text()))}
+    assert rows["tampers.py"]["tampering"] == row.tampering[0]
+    assert all(r["tampering"] == "" for name, r in rows.items() if name != "tampers.py")
+
+
+def test_the_tampering_column_comes_after_the_others_and_is_escaped():
+    assert batch.CSV_COLUMNS[:7] == ("file", "verdict", "passed", "total", "time_ms", "first_failure", "message")
+    assert batch.CSV_COLUMNS[-1] == "tampering"
+    row = Row("a.py", Verdict.ACCEPTED, 1, 1, 1.0, tampering=("line 1: uses ctypes: raw memory", "said \u202e\x1b"))
+    assert row.to_json()["tampering"] == ["line 1: uses ctypes: raw memory", "said \\u202e\\x1b"]
+    text = BatchResult("p", "d", [row]).csv_text()
+    assert next(csv.DictReader(io.StringIO(text)))["tampering"] == \
+        "line 1: uses ctypes: raw memory; said \\u202e\\x1b"
 
 
 class _Terminal(io.StringIO):
