@@ -398,3 +398,16 @@ def test_a_foreign_page_cannot_post_code(browser, served, page):
     finally:
         evil.shutdown()
     assert attempts() == before  # nothing was judged or recorded
+
+
+def test_tampering_is_one_line_under_the_verdict(page, served):
+    page.goto(served.base + "/problem/patchify")
+    set_source(page, CORRECT + "\n\nimport gc\n_objects = len(gc.get_objects())\n")
+    summary = judge_and_wait(page, "#run")
+    assert summary.startswith("✓ accepted: 3/3 tests passed")  # it changes no verdict
+    assert page.locator("#summary .tampering").count() == 1
+    line = page.inner_text("#summary .tampering")
+    assert line.startswith("tampering: line ") and "walks the garbage collector's objects (gc.get_objects)" in line
+    set_source(page, CORRECT)
+    judge_and_wait(page, "#run")
+    assert page.locator("#summary .tampering").count() == 0  # honest code: no line
