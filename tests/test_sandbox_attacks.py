@@ -48,6 +48,7 @@ EXPECTED = {
     "proc_judge_root": {WA},
     "import_hidden_module": {RTE, SV},
     "memory_scan": {WA},
+    "memory_scan_in_call": {WA},
     "monkeypatch_comparators": {WA, RTE},
     "lying_object": {WA},
     "tensor_subclass": {WA},
@@ -79,8 +80,11 @@ EXPECTED = {
     # Issue 10: verdicts that cannot be forged (attacks on the `rows` fixture where named in PROBLEM).
     "fake_value_error": {WA},
     "fake_memory_error": {RTE},
+    "claimed_memory_error": {RTE},       # the builtin itself, with no memory measured at its limit
+    "lying_class_memory_error": {RTE},   # a __class__ property saying MemoryError
     "forge_gradients": {WA},
-    "hide_mutation": {WA, RTE},          # RTE: the judge's classes are immutable in the child (issue 21)
+    "hide_mutation": {WA},               # the arguments are read in the judge's arena
+    "numpy_comparison_rebound": {WA},    # the child's account lies; the arena does not
     "spot_the_probe": {WA},
     "memo_by_shape": {WA},
     "ready_keepalive": {SV},
@@ -98,7 +102,7 @@ EXPECTED = {
     # for more than the 1 s limit before a quarter of it is in, and then it is stopped for time.
     "memory_hog_slow": {MLE, TLE},
 
-    "ipc_channel": {AC, SV},             # it needs ctypes: the audit hook stops it first (see the IPC tests)
+    "ipc_channel": {AC},                 # ctypes is the submission's own; the IPC namespace and seccomp hold
     # Issue 21, class 1: runs that would never end.
     "hold_stdout_after_done": {AC},      # every result was in; what it does after DONE changes nothing
     "close_channel_and_sleep": {TLE},
@@ -109,34 +113,45 @@ EXPECTED = {
     "memfd_hoard": {MLE, SV},
     "inode_flood": {AC},
     "thread_bomb": {AC},
-    # Class 4: observations forged through the harness's own objects (the audit hook ends the run;
-    # torch's modes are off while the harness reads a call).
-    "harness_frame": {SV},
-    "traceback_frame": {SV},
-    "generator_frame": {SV},
-    "gc_scan": {SV},
-    "trace_calls": {SV},
-    "ctypes_poke": {SV},
-    "patch_judge_class": {AC},          # the assignment is refused (TypeError), the answer right
-    "import_judge": {SV},
-    "rebind_judge_modules": {WA},
-    "array_interface_read": {AC},       # the residual: raw memory is not audited (see the next tests)
-    "raw_memory_forgery": {AC},         # the residual measured: a forged raises test (see the next tests)
+    # Reaching into the interpreter's or the judge's internals from the submission's own process: allowed,
+    # flagged (TAMPERED below), and no verdict moves: values are compared in the judge, arguments read in its
+    # arena, memory measured by the monitor. A forged claim (which exception, gradients) is never easier than
+    # behaving and is flagged.
+    "harness_frame": {WA},
+    "traceback_frame": {WA},
+    "generator_frame": {WA},
+    "gc_scan": {WA},
+    "trace_calls": {WA},
+    "ctypes_poke": {WA},
+    "patch_judge_class": {AC},           # the child's records changed; the value is right
+    "import_judge": {RTE},               # importing the judge is harmless; the hidden tests are not there
+    "rebind_judge_modules": {SV},        # its encoder rebound: the bytes it sends are no result frame
+    "array_interface_read": {AC},        # its own memory: nothing of the judge's is in it
+    "raw_memory_forgery": {AC},          # a forged claim (the exception's class), flagged (see the tests below)
     "torch_function_mode": {WA},
-    "torch_dispatch_mode": {WA, SV},    # entering a dispatch mode reads a frame (torch's own code)
+    "torch_dispatch_mode": {WA},
     "legit_introspection": {AC},
-    # The trusted standard-library callers are told by code identity and intact names, not by name.
-    "forged_frame_caller": {SV},        # a function compiled under typing's file and _caller's name
-    "borrowed_code": {SV},              # traceback's own code run with globals of the attack's making
-    "poisoned_traceback": {SV},         # traceback.linecache rebound, then a traceback with the harness on it
-    "logging_frames": {SV},             # logging._is_internal_frame rebound, then a log call's frames
+    "forged_frame_caller": {WA},
+    "borrowed_code": {WA},
+    "poisoned_traceback": {RTE},
+    "logging_frames": {WA},
     "read_classmate": {AC},
     "read_problem_set_git": {AC},
 }
 
+# Attacks whose report must list tampering (what the source or the child shows of reaching into internals).
+TAMPERED = {"harness_frame", "traceback_frame", "generator_frame", "gc_scan", "trace_calls", "ctypes_poke",
+            "patch_judge_class", "import_judge", "rebind_judge_modules", "array_interface_read", "raw_memory_forgery",
+            "torch_function_mode", "torch_dispatch_mode", "forged_frame_caller", "borrowed_code",
+            "poisoned_traceback", "logging_frames", "hide_mutation", "forge_gradients", "numpy_comparison_rebound",
+            "lying_class_memory_error"}
+# ...and attacks whose code is what honest learners write: nothing flagged.
+UNFLAGGED = {"legit_introspection", "claimed_memory_error", "infinite_loop", "memory_bomb"}
+
 # attack file -> the fixture problem it attacks (default: double). `rows` has a raises
 # test and gradient, mutation and leakage checks.
-PROBLEM = {name: "rows" for name in ("fake_value_error", "forge_gradients", "hide_mutation", "spot_the_probe",
+PROBLEM = {name: "rows" for name in ("fake_value_error", "forge_gradients", "hide_mutation", "numpy_comparison_rebound",
+                                     "spot_the_probe",
                                      "memo_by_shape", "memory_error_in_raises", "raw_memory_forgery")}
 
 # Whatever an attack does, the report stays small and plain: strict JSON (no NaN), bounded in
@@ -374,6 +389,10 @@ def test_attack(name, arena, attack_judge):
     assert arena.secret not in report.output and arena.marker not in report.output
     for test in report.tests:  # hidden inputs and expected values never reach a message
         assert arena.marker not in test.text
+    if name in TAMPERED:
+        assert report.tampering, "reaching into internals was not flagged"
+    if name in UNFLAGGED:
+        assert not report.tampering, report.tampering
     _plain_report(report)
     _no_leftovers(before)
     _intact(arena, fingerprint)
@@ -411,12 +430,8 @@ def _judge_json(arena: Arena, attack: str) -> subprocess.CompletedProcess:
                            str(arena.submission(attack)), "--json"],
                           capture_output=True, text=True, timeout=120, env={**os.environ, "JUDGE_NO_RECORD": "1"})
 
-def test_ipc_objects_of_a_run_never_reach_the_next(arena, monkeypatch):
-    """Class 6: a run that plants System V / POSIX IPC objects finds none of the previous run's.
-
-    The attack reaches IPC through ctypes, which the audit hook forbids: it is off here, so that the
-    IPC namespace and seccomp are what is tested."""
-    monkeypatch.setenv(DISABLE_ENV, "audit hook")
+def test_ipc_objects_of_a_run_never_reach_the_next(arena):
+    """Class 6: a run that plants System V / POSIX IPC objects (through ctypes) finds none of the previous run's."""
     fingerprint = arena.fingerprint()
     with Judge(arena.root, record=False) as judge:
         for _ in range(2):
@@ -425,12 +440,10 @@ def test_ipc_objects_of_a_run_never_reach_the_next(arena, monkeypatch):
             _intact(arena, fingerprint)
 
 
-def test_two_submissions_of_one_grade_cannot_talk_through_ipc(arena, tmp_path, monkeypatch):
-    """Class 6: two submissions judged at once by one `judge grade` share no IPC object (the audit hook,
-    which would stop their ctypes first, is off)."""
+def test_two_submissions_of_one_grade_cannot_talk_through_ipc(arena, tmp_path):
+    """Class 6: two submissions judged at once by one `judge grade` share no IPC object."""
     from judge import batch
 
-    monkeypatch.setenv(DISABLE_ENV, "audit hook")
     directory = tmp_path / "class"
     directory.mkdir()
     for name in ("alice", "bob"):
@@ -583,18 +596,11 @@ def test_a_hung_run_never_holds_the_warm_server(arena):
         assert answers["hold_stdout_after_done"][1] < 2 * (WALL_S + REAP_S) + SLACK_S
 
 
-def test_raw_memory_through_numpy_is_the_residual_the_readme_names(arena, attack_judge):
-    """Issue 21, class 4: the README says raw memory through numpy's array interface is not stopped;
-    this shows it is real (were it closed, the README's residual risks would need rewriting)."""
-    report = attack_judge.run("double", arena.submission("array_interface_read"))
-    assert report.verdict is AC
-    assert "RESIDUAL: read raw memory" in report.output
-
-
-def test_the_shortest_forgery_known_is_the_one_the_readme_measures(arena, attack_judge, tmp_path):
-    """The README names the shortest forgery known after the audit hook: five lines rewriting
-    IndexError's MRO in raw memory through numpy make a file without input validation accepted.
-    Without those lines the same file fails its raises test; with them it passes."""
+def test_a_forged_claim_is_never_easier_than_behaving_and_is_flagged(arena, attack_judge, tmp_path):
+    """Which exception a call raised is the child's claim. The shortest forgery known rewrites IndexError's
+    MRO in raw memory (five lines, through numpy's array interface) so that a file without input validation
+    passes its raises test: longer than the validation it replaces (one `if` and one `raise`), and flagged.
+    Without those lines the same file fails its raises test, unflagged."""
     forged = arena.submission("raw_memory_forgery")
     source = forged.read_text()
     start, end = source.index("# --- the forgery"), source.index("# --- end of the forgery")
@@ -602,8 +608,19 @@ def test_the_shortest_forgery_known_is_the_one_the_readme_measures(arena, attack
     assert len(forgery) == 5
     honest = tmp_path / "no_validation.py"
     honest.write_text(source[:start] + source[end:])
-    assert attack_judge.run("rows", honest).verdict is not AC
-    assert attack_judge.run("rows", forged).verdict is AC
+    plain = attack_judge.run("rows", honest)
+    assert plain.verdict is not AC and not plain.tampering
+    report = attack_judge.run("rows", forged)
+    assert report.verdict is AC and report.tampering
+
+
+def test_expected_values_are_nowhere_in_the_childs_memory(arena, attack_judge):
+    """The whole address space of the child, read while a call runs (its inputs all sent), holds no expected
+    output, no hidden marker and no secret of the judge's environment (memory_scan_in_call prints PWNED
+    with what it found; it runs the scan for real: its own output says what it read)."""
+    report = attack_judge.run("double", arena.submission("memory_scan_in_call"))
+    assert report.verdict is WA
+    assert "PWNED" not in report.output
 
 
 def _alive(pid: int) -> bool:
@@ -652,16 +669,16 @@ LAYER_PROOFS = [
     ("mount namespace", "read_hidden_direct", ("landlock",), {SV}),
     ("landlock", "read_hidden_direct", ("mount namespace",), {SV}),
     ("seccomp", "exec_program", ("landlock",), {SV}),
-    ("no capabilities", "umount_hidden", ("landlock", "seccomp", "audit hook"), {SV}),
+    ("no capabilities", "umount_hidden", ("landlock", "seccomp"), {SV}),
     ("resource limits", "memory_bomb", (), {MLE}),
     ("clean environment", "environment_secrets", (), {WA}),
     ("closed descriptors", "inherited_fds", (), {AC}),
     ("process group", "fork_bomb", ("seccomp", "pid namespace", "task limit"), {AC}),
-    ("ipc namespace", "ipc_channel", ("seccomp", "audit hook"), {AC}),
-    ("seccomp", "ipc_channel", ("ipc namespace", "audit hook"), {AC}),
+    ("ipc namespace", "ipc_channel", ("seccomp",), {AC}),
+    ("seccomp", "ipc_channel", ("ipc namespace",), {AC}),
     ("seccomp", "lease_and_lock", ("landlock",), {AC}),
-    ("audit hook", "harness_frame", (), {SV}),
-    ("audit hook", "ctypes_poke", ("seccomp", "landlock"), {SV}),
+    ("memory measurement", "memory_error_in_raises", (), {MLE}),
+    ("memory measurement", "claimed_memory_error", (), {RTE}),
     ("mount namespace", "read_problem_set_git", ("landlock",), {AC}),
     ("landlock", "read_problem_set_git", ("mount namespace",), {AC}),
     ("mount namespace", "read_classmate", ("landlock",), {AC}),
@@ -677,8 +694,8 @@ def test_each_layer_alone_stops_its_attack(layer, attack, others_off, verdicts, 
     monkeypatch.setenv(DISABLE_ENV, ",".join(others_off))
     fingerprint = arena.fingerprint()
     with Judge(arena.root, record=False) as judge:
-        before = _idle_run(judge, "double")
-        report = judge.run("double", arena.submission(attack))
+        before = _idle_run(judge, PROBLEM.get(attack, "double"))
+        report = judge.run(PROBLEM.get(attack, "double"), arena.submission(attack))
         assert layer in report_layers(judge), f"{layer} was not active"
         assert report.verdict in verdicts, [(t.name, t.verdict.value, t.message) for t in report.tests]
         if layer != "process group":  # there the attack may fork; what matters is that nothing survives

@@ -1,8 +1,7 @@
-"""Issue 21, class 4, the residual: raw memory through numpy's array interface at an id() address.
+"""Raw memory through numpy's array interface at an id() address: read this file's own bytes back.
 
-Nothing audits it: an object whose `__array_interface__` names any address is an ndarray over
-that memory, readable and writable. This file only reads its own bytes object back and says so
-(the README names this residual; the test shows it is real, so the README stays honest).
+Any memory of its own process is the submission's to read; nothing of the judge's is there (expected
+values never enter it: memory_scan). Accepted; the raw address is flagged as tampering.
 """
 import numpy as np
 
@@ -15,5 +14,5 @@ class _Raw:
 def double(x):
     probe = b"judge-residual-probe"
     if probe in np.asarray(_Raw(id(probe), 96)).tobytes():
-        print("RESIDUAL: read raw memory at an id() address", flush=True)
+        print("read raw memory at an id() address", flush=True)
     return x * 2

@@ -1,5 +1,8 @@
-"""Issue 21, class 4: the audit hook lets a few standard-library functions call sys._getframe.
-Pose as one: compile a function under typing's file and `_caller`'s name. Bounded: one call."""
+"""Compile a function under typing's file and `_caller`'s name and take frames through it (the
+removed audit hook trusted that caller by name once).
+
+Reaching it is the submission's own business in its own process: the value (3x, wrong) is compared in the judge with an expected value the child never holds, so the verdict is wrong_answer, and the reach is flagged in the report's tampering list.
+"""
 import sys
 import typing
 
@@ -11,5 +14,5 @@ def double(x):
     exec(compile(SOURCE, typing.__file__, "exec"), namespace)
     frame = namespace["_caller"](0)
     if "BUILTIN_EXCEPTIONS" in frame.f_globals or "originals" in frame.f_locals:
-        print("PWNED: the harness's frame through a forged caller", flush=True)
-    return x * 2
+        print("reached the observing frame", flush=True)
+    return x * 3

@@ -1,9 +1,13 @@
-"""Issue 21, class 4: find the harness's objects among every object (gc)."""
+"""Walk every object (gc) for the judge's own functions and rebind them where they are found.
+
+The observing code's module is among them; rebinding its revive would hand the calls copies of their
+arguments instead of views on the judge's arena. Reaching it is the submission's own business in its own process: the value (3x, wrong) is compared in the judge with an expected value the child never holds, so the verdict is wrong_answer, and the reach is flagged in the report's tampering list.
+"""
 import gc
 
 
 def double(x):
-    found = [o for o in gc.get_objects() if type(o).__name__ == "SimpleNamespace" and hasattr(o, "run_call")]
-    if found:
-        print("PWNED: the bound harness", flush=True)
-    return x * 2
+    found = [o for o in gc.get_objects() if type(o) is dict and o.get("__name__") == "judge.execute"]
+    for namespace in found:
+        namespace["describe_error"] = lambda *args, **kwargs: None
+    return x * 3

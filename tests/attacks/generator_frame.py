@@ -1,4 +1,7 @@
-"""Issue 21, class 4: a running generator's frame leads to its caller's, the harness's."""
+"""A running generator's frame, and from it its caller's.
+
+Reaching it is the submission's own business in its own process: the value (3x, wrong) is compared in the judge with an expected value the child never holds, so the verdict is wrong_answer, and the reach is flagged in the report's tampering list.
+"""
 
 
 def _walk():
@@ -10,5 +13,5 @@ def double(x):
     next(walker)
     frame = walker.gi_frame
     if frame is not None:
-        print("PWNED: a frame", flush=True)
-    return x * 2
+        print("reached a frame", flush=True)
+    return x * 3

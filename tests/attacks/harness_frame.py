@@ -1,7 +1,6 @@
-"""Issue 21, class 4: reach the harness's bound namespace through the caller's frame (one line).
+"""Reach the observing code's namespace through the caller's frame (one line).
 
-`sys._getframe(1).f_globals` is the harness's private namespace; rebinding which classes count
-as builtin exceptions there would make any exception a ValueError. Bounded: one call.
+`sys._getframe(1).f_globals` is judge.execute's namespace. Reaching it is the submission's own business in its own process: the value (3x, wrong) is compared in the judge with an expected value the child never holds, so the verdict is wrong_answer, and the reach is flagged in the report's tampering list.
 """
 import sys
 
@@ -9,5 +8,5 @@ import sys
 def double(x):
     namespace = sys._getframe(1).f_globals
     if "BUILTIN_EXCEPTIONS" in namespace:
-        print("PWNED: the harness's namespace", flush=True)
-    return x * 2
+        print("reached the observing code's namespace", flush=True)
+    return x * 3

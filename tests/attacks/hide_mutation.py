@@ -2,13 +2,14 @@
 
 The judge's own module is in sys.modules; replacing its function that reads
 the inputs back (and the method that turns an observation into plain data)
-must change nothing: a missing inputs-after list fails the mutation check.
+changes what the child says, not what the judge reads in its own arena of the
+arguments (judge.sandbox.arena): the mutation check fails, the rebinding is flagged.
 """
 import sys
 
 harness = sys.modules.get("judge.execute")
 if harness is not None:
-    harness._inputs_after = lambda args, call: None
+    harness._inputs_after = lambda *args: None
     original = harness.Observation.to_plain
 
     def to_plain(self):

@@ -1,8 +1,6 @@
-"""Issue 21, class 4: what learners' code does that looks like introspection but hands no frame out.
-
-namedtuple, typing, enum and dataclasses read their caller's module name; traceback formats an
-exception it caught and the stack; logging finds a record's line; inspect reads signatures. All of it
-must pass (accepted).
+"""What learners' code does that looks like introspection: namedtuple, typing, enum and dataclasses
+read their caller's module name; traceback formats an exception it caught and the stack; logging
+finds a record's line; inspect reads signatures. All of it passes (accepted), with no tampering.
 """
 import collections
 import dataclasses

@@ -1,5 +1,8 @@
-"""Issue 21, class 4: logging's findCaller hands each frame above a log call to `_is_internal_frame`,
-a name logging looks up as it runs. Rebound, it is handed the harness's frames. Bounded: one call."""
+"""Rebind logging's `_is_internal_frame`, which findCaller hands each frame above a log call.
+Bounded: one call.
+
+Reaching it is the submission's own business in its own process: the value (3x, wrong) is compared in the judge with an expected value the child never holds, so the verdict is wrong_answer, and the reach is flagged in the report's tampering list.
+"""
 import logging
 
 real = logging._is_internal_frame
@@ -7,11 +10,11 @@ real = logging._is_internal_frame
 
 def spy(frame):
     if "BUILTIN_EXCEPTIONS" in frame.f_globals or "originals" in frame.f_locals:
-        print("PWNED: the harness's frame through logging", flush=True)
+        print("reached the observing frame", flush=True)
     return real(frame)
 
 
 def double(x):
     logging._is_internal_frame = spy
     logging.warning("doubling")
-    return x * 2
+    return x * 3

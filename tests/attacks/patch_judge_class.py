@@ -1,6 +1,7 @@
-"""Issue 21, class 4: change a class the harness builds its records with (found without importing it).
+"""Change a class the observing code builds its records with (found without importing it).
 
-Assigning a class attribute is not audited; the judge's classes are immutable in the child.
+The records are the child's account of a call; the value (right) is compared in the judge, so the
+verdict stands (accepted), and the patched class is flagged in the report's tampering list.
 """
 
 
@@ -23,5 +24,5 @@ def double(x):
                 cls.__init__ = lambda self, *a, **k: None  # every record the harness builds would be empty
             except TypeError:
                 continue
-            print("PWNED: patched", cls, flush=True)
+            print("patched", cls, flush=True)
     return x * 2

@@ -1,6 +1,9 @@
-"""Issue 21, class 4: traceback's extractor looks `linecache` up as it runs; rebound, it is handed
-each frame's globals, and while the harness handles this file's exception, the harness's frame
-is on the traceback. Bounded: one call."""
+"""Rebind traceback's `linecache`, which its extractor looks up as it runs: it is handed each frame's
+globals while the observing code describes this file's exception. Bounded: one call.
+
+The error raised is the submission's (a ValueError subclass): runtime_error. The rebinding of a
+library module's name is flagged in the report's tampering list.
+"""
 import sys
 import traceback
 
@@ -10,7 +13,7 @@ real = traceback.linecache
 class Spy:
     def lazycache(self, filename, module_globals):
         if "BUILTIN_EXCEPTIONS" in module_globals or "originals" in module_globals:
-            print("PWNED: the harness's globals through traceback's linecache", flush=True)
+            print("reached the observing code's globals", flush=True)
         return real.lazycache(filename, module_globals)
 
     def __getattr__(self, name):

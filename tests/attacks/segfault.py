@@ -1,5 +1,4 @@
-"""Crash the interpreter with a segmentation fault (reading address 8 through numpy's array interface:
-ctypes, the usual way, ends the run at the audit hook first)."""
+"""Crash the interpreter with a segmentation fault (reading address 8 through numpy's array interface)."""
 import numpy as np
 
 

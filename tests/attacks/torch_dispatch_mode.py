@@ -1,6 +1,9 @@
-"""Issue 21, class 4: a TorchDispatchMode entered at import rewrites what the harness reads.
+"""A TorchDispatchMode entered at import rewrites what the child's observing reads.
 
-The answer is wrong (3x); any detach of it the harness makes is turned back into 2x.
+The answer is wrong (3x); any detach of it the observing makes would be turned back into 2x. The
+observing runs with torch's Python dispatch off, and the value is compared in the judge: a wrong
+answer, and a mode left entered is flagged as tampering. The first operation under a dispatch mode
+imports much of torch (about a second here): done while loading, so that the calls are quick.
 """
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -17,6 +20,7 @@ class Fix(TorchDispatchMode):
 
 
 Fix().__enter__()
+torch.ones(1) * 1
 
 
 def double(x):
