@@ -61,12 +61,55 @@ def test_the_csv_has_a_header_and_one_row_per_learner_and_problem(store):
     _course(store)
     table = list(csv.DictReader(io.StringIO(gradebook_csv(gradebook(store, "ml101")))))
     assert list(table[0]) == ["learner", "problem", "best_verdict", "best_passed", "total", "attempts", "judged",
-                              "first_accepted_at"]
+                              "first_accepted_at", "tampering"]
     alice = next(r for r in table if (r["learner"], r["problem"]) == ("alice", "patchify"))
     assert alice["best_verdict"] == "accepted" and alice["attempts"] == "4"
     assert alice["first_accepted_at"].endswith("+00:00") and alice["first_accepted_at"][:2] == "20"
     dora = next(r for r in table if (r["learner"], r["problem"]) == ("dora", "clip_loss"))
     assert (dora["best_verdict"], dora["attempts"], dora["first_accepted_at"]) == ("", "0", "")
+
+
+def _reported(store, user, problem, tampering, verdict="accepted"):
+    """A submission judged into a real report (as the worker stores it) that lists `tampering`."""
+    from judge.report import Report, TestResult
+    from judge.verdict import Verdict
+
+    [sid] = store.create(user, [(problem, "# judged")])
+    store.claim(sid, "w", lease_s=60)
+    report = Report(problem, "submission.py", [TestResult("t", "hidden", Verdict(verdict))], tampering=tampering)
+    store.finish(sid, report.to_json())
+
+
+def test_tampering_is_listed_once_each_per_learner_and_problem_and_changes_no_verdict(store):
+    alice = add_user(store, "alice", course="ml101").user
+    bob = add_user(store, "bob", course="ml101").user
+    _judged(store, alice, "patchify", "wrong_answer", 3)                 # stored before reports had tampering
+    _reported(store, alice, "patchify", ("line 3: rebinds torch.autograd.grad, an attribute of a library module",),
+              verdict="wrong_answer")
+    _reported(store, alice, "patchify", ("line 3: rebinds torch.autograd.grad, an attribute of a library module",
+                                         "a trace function was left set \u202e"))
+    _reported(store, bob, "patchify", ())
+    [sid] = store.create(bob, [("clip_loss", "# odd")])
+    store.claim(sid, "w", lease_s=60)
+    store.finish(sid, {"verdict": "wrong_answer", "passed": 1, "total": 2, "tampering": "not a list"})
+    entries = gradebook(store, "ml101")
+    rows = {(e.learner, e.problem): e for e in entries}
+    alice_patchify = rows["alice", "patchify"]
+    assert alice_patchify.best_verdict == "accepted"
+    assert alice_patchify.tampering == ("line 3: rebinds torch.autograd.grad, an attribute of a library module",
+                                        "a trace function was left set \u202e")
+    assert rows["bob", "patchify"].tampering == rows["bob", "clip_loss"].tampering == ()
+    assert rows["alice", "clip_loss"].tampering == ()                  # nothing submitted
+    table = {(r["learner"], r["problem"]): r for r in csv.DictReader(io.StringIO(gradebook_csv(entries)))}
+    assert table["alice", "patchify"]["tampering"] == ("line 3: rebinds torch.autograd.grad, an attribute of a library "
+                                                       "module; a trace function was left set \\u202e")
+    assert table["bob", "patchify"]["tampering"] == ""
+    from judge.service.gradebook import gradebook_json
+
+    plain = {(e["learner"], e["problem"]): e for e in gradebook_json("ml101", entries)["entries"]}
+    assert plain["alice", "patchify"]["tampering"] == ["line 3: rebinds torch.autograd.grad, an attribute of a "
+                                                       "library module", "a trace function was left set \\u202e"]
+    assert plain["bob", "patchify"]["tampering"] == []
 
 
 def test_the_cli_writes_csv_and_json(tmp_path):
