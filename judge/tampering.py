@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from judge.escape import escape_controls
+from judge.quiet import quiet
 
 MAX_FINDINGS = 20   # findings kept per report: enough to show what a file does, never a flood
 MAX_TEXT = 200      # characters of one finding (a name can come from a string in the source)
@@ -133,7 +134,8 @@ def scan(source: str) -> tuple[Tampering, ...]:
     MAX_FINDINGS, one per line and rule); empty for source that does not parse (its compile error is
     the report's) or that does none of it."""
     try:
-        tree = ast.parse(source)
+        with quiet():  # its warnings (an invalid escape) are the child's to print, as compiling's are
+            tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
     try:

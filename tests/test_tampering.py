@@ -293,3 +293,14 @@ def test_tampering_attacks_are_flagged(name):
 @pytest.mark.parametrize("name", sorted(HONEST_LOOKING))
 def test_attacks_on_the_walls_show_no_tampering(name):
     assert found((ATTACKS / f"{name}.py").read_text(encoding="utf-8")) == []
+
+
+def test_scanning_prints_none_of_the_sources_warnings():
+    """An invalid escape warns when parsed: the child prints that, in the submission's output, not the judge."""
+    import subprocess
+    import sys
+
+    code = "from judge.tampering import scan; scan('x = \"\\\\d\"\\n')"
+    done = subprocess.run([sys.executable, "-W", "default", "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=REPO)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
