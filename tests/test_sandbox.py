@@ -485,3 +485,25 @@ def test_the_child_says_what_it_saw_of_tampering_and_nothing_for_honest_code(san
     assert any("trace" in s for s in seen) and any("mode" in s for s in seen)
     assert any("judge.wire" in s and "revive" in s for s in seen)
     assert sandbox.run(Program(honest, "f.py", "f", framework="torch"), [Call(args=(x,))] * 3, Limits()).tampering == []
+
+
+def test_torch_features_run_in_the_child_as_they_do_outside(sandbox):
+    """torch.jit.trace, checkpoint, an optimiser step (they import torch._dynamo), torch.library, vmap,
+    assert_close and torch.compile (run as written: compiling would start compiler processes) all run."""
+    source = ("import torch\nfrom torch.utils.checkpoint import checkpoint\n"
+              "class M(torch.nn.Module):\n    def forward(self, x):\n        return x * 2\n"
+              "traced = torch.jit.trace(M(), torch.ones(3))\n"
+              "library = torch.library.Library('learner_ops', 'DEF')\n"
+              "compiled = torch.compile(lambda x: x * 2)\n"
+              "def f(x):\n"
+              "    p = torch.nn.Parameter(torch.ones(1))\n    opt = torch.optim.SGD([p], lr=0.1)\n"
+              "    (p * 2).sum().backward()\n    opt.step()\n"
+              "    torch.testing.assert_close(traced(x), compiled(x))\n"
+              "    y = torch.func.vmap(lambda r: r * 2)(x)\n"
+              "    return checkpoint(lambda v: v * 2, y, use_reentrant=False).sum().item()\n")
+    x = wire.roundtrip(__import__("torch").ones(3))
+    result = sandbox.run(Program(source, "solution.py", "f", framework="torch"), [Call(args=(x,))],
+                         Limits(time_s=10.0))
+    outcome = result.outcomes[0]
+    assert outcome.observation is not None and outcome.observation.error is None, outcome
+    assert outcome.observation.value == 12.0
