@@ -1,31 +1,67 @@
-"""Similar submissions within a course: winnowing fingerprints over normalised Python tokens.
+"""Similar submissions within a course: winnowing fingerprints over a canonical form of the code.
 
-Sources are tokenized with `tokenize` (never run or imported) and normalised
-so that what copying usually changes does not count: comments, blank lines
-and line breaks inside brackets go; every name that is not a keyword, a
-builtin or an attribute becomes `V`, so renamed variables match; strings
-become `S`. Of every k consecutive tokens a hash is taken and winnowing
-(Schleimer, Wilkerson, Aiken 2003) keeps the smallest in each window of w
-hashes: the fingerprint. Fingerprints of the problem's starter code are
-dropped (every submission shares it). Two submissions' similarity is the
-share of the smaller fingerprint set found in the other, so code copied into
-a longer file still shows. copydetect does the same but brings matplotlib
-and tqdm for its HTML report; the service needs only the numbers.
+A source is parsed with `ast` (never run or imported) and written out again
+statement by statement in one canonical layout, so what copying usually
+changes does not count: comments, docstrings (and every other bare string
+statement), blank lines and line breaks go; a one-line `if c: raise ...` reads
+as the same `if` on two lines, `a = 1; b = 2` as two statements, a statement
+split over lines (brackets, backslashes) as one; the top-level imports and
+definitions (and a class's methods) are put in one order whatever order the
+file has them in. Each statement is then tokenized and every name that is not
+a keyword, a builtin or an attribute becomes `V` (renamed variables match) and
+every string `S`. A source that does not parse is tokenized as written
+(indentation as tokens), so broken code still compares.
+
+Every token keeps the source lines it came from, so the regions two
+submissions share can be marked in each (`shared_regions`). Of every k
+consecutive tokens a hash is taken and winnowing (Schleimer, Wilkerson, Aiken
+2003) keeps the smallest in each window of w hashes: the fingerprint.
+Fingerprints of the problem's starter code are dropped (every submission
+shares it). Two submissions' similarity is the share of the smaller
+fingerprint set found in the other, so code copied into a longer file still
+shows. `similar_pairs` compares one problem's submissions; `course_pairs`
+puts each pair of learners' scores on every problem side by side.
+copydetect does the same on raw tokens but brings matplotlib and tqdm for its
+HTML report; the service has a page of its own (judge.service.review).
 """
 from __future__ import annotations
 
+import ast
 import builtins
 import hashlib
 import io
 import keyword
 import tokenize
 from dataclasses import dataclass
+from typing import Iterable, Mapping, Protocol, Sequence
 
 K = 12                 # tokens per hashed k-gram: shorter runs are common idiom, not copying
 WINDOW = 6             # any shared run of K + WINDOW - 1 tokens is certain to share a fingerprint
 MAX_TOKENS = 50_000    # a source is fingerprinted up to this many tokens (sources are untrusted)
 KEPT = frozenset(keyword.kwlist) | frozenset(dir(builtins))
 DROPPED = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENCODING, tokenize.ENDMARKER}
+INDENT, DEDENT = "<in>", "<de>"
+_FSTRING = {getattr(tokenize, name) for name in ("FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END")
+            if hasattr(tokenize, name)}
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_IMPORTS = (ast.Import, ast.ImportFrom)
+
+
+class Submitted(Protocol):
+    """What the report reads of a stored submission (judge.service.storage.Submission has it)."""
+
+    id: str
+    user: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Token:
+    """A normalised token and the source lines (1-based, inclusive) of the statement it came from."""
+
+    text: str
+    first: int
+    last: int
 
 
 @dataclass(frozen=True)
@@ -41,24 +77,203 @@ class Pair:
                 "b_submission": self.b_submission}
 
 
+@dataclass(frozen=True)
+class ProblemScore:
+    """Two learners on one problem: their most alike submissions and how alike they are."""
+
+    problem: str
+    similarity: float
+    a_submission: str
+    b_submission: str
+
+    def to_json(self) -> dict:
+        return {"problem": self.problem, "similarity": round(self.similarity, 3), "a_submission": self.a_submission,
+                "b_submission": self.b_submission}
+
+
+@dataclass(frozen=True)
+class CoursePair:
+    """Two learners alike on at least one problem, with their score on every problem both submitted to."""
+
+    a: str
+    b: str
+    problems: tuple[ProblemScore, ...]     # most alike first
+    flagged: int                           # problems at or above the threshold
+
+    @property
+    def mean(self) -> float:
+        return sum(p.similarity for p in self.problems) / len(self.problems)
+
+    def to_json(self) -> dict:
+        return {"a": self.a, "b": self.b, "flagged": self.flagged, "shared": len(self.problems),
+                "mean": round(self.mean, 3), "problems": [p.to_json() for p in self.problems]}
+
+
+# ------------------------------------------------------------------ tokens
 def tokens(source: str) -> list[str]:
-    """The normalised tokens of `source`; as far as it tokenizes, when it does not all the way."""
+    """The normalised tokens of `source` (as `located_tokens` gives them, without their lines)."""
+    return [t.text for t in located_tokens(source)]
+
+
+def located_tokens(source: str) -> list[Token]:
+    """The tokens of `source`'s canonical form, each with the lines it came from; as far as it tokenizes
+    when it does not parse."""
+    try:
+        tree = ast.parse(source)
+        return _Canonical().module(tree)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        # ValueError: a NUL byte; RecursionError and MemoryError: nesting too deep for the parser
+        # or for walking the tree. Such a file is compared as written.
+        return _raw_tokens(source)
+
+
+class _Canonical:
+    """Writes a module out statement by statement in one layout, tokens tagged with their lines."""
+
+    def __init__(self) -> None:
+        self.out: list[Token] = []
+
+    def module(self, tree: ast.Module) -> list[Token]:
+        body = _without_strings(tree.body)
+        imports = [s for s in body if isinstance(s, _IMPORTS)]
+        definitions = [s for s in body if isinstance(s, _DEFINITIONS)]
+        rest = [s for s in body if not isinstance(s, _IMPORTS + _DEFINITIONS)]
+        # Imports and definitions in a canonical order (their own tokens decide it), the rest as written:
+        # moving a function above another changes nothing a program does, nor, here, its fingerprint.
+        for statement in (*self._sorted(imports), *rest, *self._sorted(definitions)):
+            self.statement(statement)
+        return self.out[:MAX_TOKENS]
+
+    def _sorted(self, statements: list[ast.stmt]) -> list[ast.stmt]:
+        keyed = []
+        for statement in statements:
+            alone = _Canonical()
+            alone.statement(statement)
+            keyed.append(([t.text for t in alone.out], statement))
+        return [statement for _, statement in sorted(keyed, key=lambda pair: pair[0])]
+
+    def emit(self, code: str, first: int, last: int) -> None:
+        if len(self.out) < MAX_TOKENS:
+            self.out.extend(Token(text, first, last) for text in _normalised(code))
+
+    def block(self, header: str, node: ast.AST, body: list[ast.stmt], *, sort: bool = False) -> None:
+        statements = _without_strings(body)
+        first = node.lineno
+        last = max(first, statements[0].lineno - 1) if statements and statements[0].lineno > first else first
+        self.emit(header, first, last)
+        self.out.append(Token(INDENT, first, last))
+        if sort:
+            definitions = self._sorted([s for s in statements if isinstance(s, _DEFINITIONS)])
+            statements = [s for s in statements if not isinstance(s, _DEFINITIONS)] + definitions
+        for statement in statements:
+            self.statement(statement)
+        end = getattr(node, "end_lineno", None) or first
+        self.out.append(Token(DEDENT, end, end))
+
+    def statement(self, s: ast.stmt) -> None:
+        u = ast.unparse
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for decorator in s.decorator_list:
+                self.emit("@" + u(decorator), decorator.lineno, decorator.end_lineno or decorator.lineno)
+            returns = f" -> {u(s.returns)}" if s.returns is not None else ""
+            prefix = "async def" if isinstance(s, ast.AsyncFunctionDef) else "def"
+            self.block(f"{prefix} {s.name}({u(s.args)}){returns}:", s, s.body)
+        elif isinstance(s, ast.ClassDef):
+            for decorator in s.decorator_list:
+                self.emit("@" + u(decorator), decorator.lineno, decorator.end_lineno or decorator.lineno)
+            bases = ", ".join([u(b) for b in s.bases] + [u(k) for k in s.keywords])
+            self.block(f"class {s.name}({bases}):", s, s.body, sort=True)
+        elif isinstance(s, ast.If):
+            self.block(f"if {u(s.test)}:", s, s.body)
+            self._orelse(s.orelse)
+        elif isinstance(s, (ast.For, ast.AsyncFor)):
+            prefix = "async for" if isinstance(s, ast.AsyncFor) else "for"
+            self.block(f"{prefix} {u(s.target)} in {u(s.iter)}:", s, s.body)
+            self._else(s.orelse)
+        elif isinstance(s, ast.While):
+            self.block(f"while {u(s.test)}:", s, s.body)
+            self._else(s.orelse)
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            prefix = "async with" if isinstance(s, ast.AsyncWith) else "with"
+            self.block(f"{prefix} {', '.join(u(item) for item in s.items)}:", s, s.body)
+        elif isinstance(s, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            self.block("try:", s, s.body)
+            star = "*" if type(s).__name__ == "TryStar" else ""
+            for handler in s.handlers:
+                caught = f" {u(handler.type)}" if handler.type is not None else ""
+                name = f" as {handler.name}" if handler.name else ""
+                self.block(f"except{star}{caught}{name}:", handler, handler.body)
+            self._else(s.orelse)
+            if s.finalbody:
+                self.block("finally:", s.finalbody[0], s.finalbody)
+        elif isinstance(s, ast.Match):
+            self.emit(f"match {u(s.subject)}:", s.lineno, s.lineno)
+            self.out.append(Token(INDENT, s.lineno, s.lineno))
+            for case in s.cases:
+                guard = f" if {u(case.guard)}" if case.guard is not None else ""
+                self.block(f"case {u(case.pattern)}{guard}:", case.pattern, case.body)
+            self.out.append(Token(DEDENT, s.end_lineno or s.lineno, s.end_lineno or s.lineno))
+        else:
+            self.emit(u(s), s.lineno, s.end_lineno or s.lineno)
+
+    def _orelse(self, orelse: list[ast.stmt]) -> None:
+        # `else: if ...` and `elif ...` are the same program; both read as `elif`.
+        while len(orelse) == 1 and isinstance(orelse[0], ast.If):
+            branch = orelse[0]
+            self.block(f"elif {ast.unparse(branch.test)}:", branch, branch.body)
+            orelse = branch.orelse
+        self._else(orelse)
+
+    def _else(self, orelse: list[ast.stmt]) -> None:
+        if orelse:
+            self.block("else:", orelse[0], orelse)
+
+
+def _without_strings(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Statements that are only a string (docstrings, commented-out code in quotes) say nothing a program does."""
+    kept = [s for s in body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+                                    and isinstance(s.value.value, (str, bytes)))]
+    return kept
+
+
+def _normalised(code: str) -> list[str]:
+    """One statement's (or header's) tokens: names become V unless keywords, builtins or attributes."""
     out: list[str] = []
+    previous = ""
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+            if tok.type in DROPPED or tok.type in (tokenize.INDENT, tokenize.DEDENT):
+                continue
+            out.append(_word(tok, previous))
+            previous = tok.string
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass    # a header alone (`if x:`) tokenizes whole; this only guards the unexpected
+    return out
+
+
+def _word(tok: tokenize.TokenInfo, previous: str) -> str:
+    if tok.type == tokenize.NAME:
+        return tok.string if tok.string in KEPT or previous == "." else "V"
+    if tok.type == tokenize.STRING or tok.type in _FSTRING:
+        return "S"
+    return tok.string
+
+
+def _raw_tokens(source: str) -> list[Token]:
+    """A source that does not parse, tokenized as written: indentation counts here, as it must."""
+    out: list[Token] = []
     previous = ""
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):
             if tok.type in DROPPED:
                 continue
-            if tok.type == tokenize.NAME:
-                out.append(tok.string if tok.string in KEPT or previous == "." else "V")
-            elif tok.type == tokenize.STRING or tok.type in _FSTRING:
-                out.append("S")
-            elif tok.type == tokenize.INDENT:
-                out.append("<in>")
+            if tok.type == tokenize.INDENT:
+                text = INDENT
             elif tok.type == tokenize.DEDENT:
-                out.append("<de>")
+                text = DEDENT
             else:
-                out.append(tok.string)
+                text = _word(tok, previous)
+            out.append(Token(text, tok.start[0], tok.end[0]))
             previous = tok.string
             if len(out) >= MAX_TOKENS:
                 break
@@ -67,17 +282,21 @@ def tokens(source: str) -> list[str]:
     return out
 
 
-_FSTRING = {getattr(tokenize, name) for name in ("FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END")
-            if hasattr(tokenize, name)}
+# ------------------------------------------------------------------ fingerprints
+def _kgram_hashes(toks: Sequence[Token], k: int) -> list[int]:
+    return [int.from_bytes(hashlib.blake2b("\x1f".join(t.text for t in toks[i:i + k]).encode(),
+                                           digest_size=8).digest(), "big")
+            for i in range(len(toks) - k + 1)]
 
 
-def fingerprint(source: str, k: int = K, window: int = WINDOW) -> frozenset[int]:
-    toks = tokens(source)
-    hashes = [int.from_bytes(hashlib.blake2b("\x1f".join(toks[i:i + k]).encode(), digest_size=8).digest(), "big")
-              for i in range(len(toks) - k + 1)]
+def _winnow(hashes: list[int], window: int) -> frozenset[int]:
     if len(hashes) <= window:
         return frozenset(hashes)
     return frozenset(min(hashes[i:i + window]) for i in range(len(hashes) - window + 1))
+
+
+def fingerprint(source: str, k: int = K, window: int = WINDOW) -> frozenset[int]:
+    return _winnow(_kgram_hashes(located_tokens(source), k), window)
 
 
 def similarity(a: frozenset[int], b: frozenset[int]) -> float:
@@ -86,12 +305,33 @@ def similarity(a: frozenset[int], b: frozenset[int]) -> float:
     return len(a & b) / min(len(a), len(b))
 
 
-def similar_pairs(submissions, threshold: float, boilerplate: str = "") -> list[Pair]:
-    """Pairs of different learners with submissions at least `threshold` alike, most alike first.
+def shared_regions(a: str, b: str, boilerplate: str = "",
+                   k: int = K) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The line ranges (1-based, inclusive, merged) of `a` and of `b` that share a run of `k` tokens with
+    the other, outside the starter code: what the review page marks."""
+    common = set(_kgram_hashes(located_tokens(boilerplate), k)) if boilerplate else set()
+    ta, tb = located_tokens(a), located_tokens(b)
+    ha, hb = _kgram_hashes(ta, k), _kgram_hashes(tb, k)
+    shared = (set(ha) & set(hb)) - common
+    return _ranges(ta, ha, shared, k), _ranges(tb, hb, shared, k)
 
-    `submissions` have `.id`, `.user` and `.source`; each pair of learners appears once, with
-    their most alike submissions.
-    """
+
+def _ranges(toks: list[Token], hashes: list[int], shared: set[int], k: int) -> list[tuple[int, int]]:
+    spans = sorted((min(t.first for t in toks[i:i + k]), max(t.last for t in toks[i:i + k]))
+                   for i, h in enumerate(hashes) if h in shared)
+    merged: list[tuple[int, int]] = []
+    for first, last in spans:
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    return merged
+
+
+# ------------------------------------------------------------------ pairs
+def _scores(submissions: Sequence[Submitted], boilerplate: str) -> dict[tuple[str, str], tuple[float, str, str]]:
+    """For each two learners sharing any fingerprint: their highest score and its two submissions
+    (keyed and ordered by learner name)."""
     common = fingerprint(boilerplate) if boilerplate else frozenset()
     prints = [(s, fingerprint(s.source) - common) for s in submissions]
     holders: dict[int, list[int]] = {}
@@ -103,17 +343,58 @@ def similar_pairs(submissions, threshold: float, boilerplate: str = "") -> list[
         for x in range(len(indices)):
             for y in range(x + 1, len(indices)):
                 candidates.add((indices[x], indices[y]))
-    best: dict[tuple[str, str], Pair] = {}
-    for i, j in candidates:
+    best: dict[tuple[str, str], tuple[float, int, str, str]] = {}
+    for i, j in sorted(candidates):
         (s, fs), (t, ft) = prints[i], prints[j]
         if s.user == t.user:
             continue
         score = similarity(fs, ft)
-        if score < threshold:
-            continue
         if (s.user, s.id) > (t.user, t.id):
             s, t = t, s
         key = (s.user, t.user)
-        if key not in best or score > best[key].similarity:
-            best[key] = Pair(s.user, t.user, score, s.id, t.id)
-    return sorted(best.values(), key=lambda p: (-p.similarity, p.a, p.b))
+        # Of equally alike submissions, the earliest pair (the order given: oldest first) is kept.
+        if key not in best or score > best[key][0]:
+            best[key] = (score, i, s.id, t.id)
+    return {key: (score, a, b) for key, (score, _, a, b) in best.items()}
+
+
+def similar_pairs(submissions: Sequence[Submitted], threshold: float, boilerplate: str = "") -> list[Pair]:
+    """Pairs of different learners with submissions to one problem at least `threshold` alike, most alike
+    first; each pair of learners appears once, with their most alike submissions."""
+    pairs = [Pair(a, b, score, sa, sb) for (a, b), (score, sa, sb) in _scores(submissions, boilerplate).items()
+             if score >= threshold and score > 0]
+    return sorted(pairs, key=lambda p: (-p.similarity, p.a, p.b))
+
+
+def course_pairs(by_problem: Mapping[str, Sequence[Submitted]], threshold: float,
+                 starters: Mapping[str, str] | None = None) -> list[CoursePair]:
+    """Pairs of learners at least `threshold` alike on one problem or more, with their scores on every
+    problem both submitted to (0 where nothing is shared): one problem alike may be chance, several
+    rarely are. Most problems flagged first, then the highest mean."""
+    starters = starters or {}
+    scores = {problem: _scores(subs, starters.get(problem, "")) for problem, subs in by_problem.items()}
+    latest: dict[tuple[str, str], str] = {}     # (problem, learner) -> their latest submission
+    for problem, subs in by_problem.items():
+        for s in subs:
+            latest[(problem, s.user)] = s.id
+    flagged = {key for found in scores.values() for key, (score, _, _) in found.items()
+               if score >= threshold and score > 0}
+    pairs = []
+    for a, b in flagged:
+        rows = []
+        for problem in sorted(by_problem):
+            if (problem, a) not in latest or (problem, b) not in latest:
+                continue
+            score, sa, sb = scores[problem].get((a, b), (0.0, latest[(problem, a)], latest[(problem, b)]))
+            rows.append(ProblemScore(problem, score, sa, sb))
+        rows.sort(key=lambda r: (-r.similarity, r.problem))
+        pairs.append(CoursePair(a, b, tuple(rows), sum(r.similarity >= threshold for r in rows)))
+    return sorted(pairs, key=lambda p: (-p.flagged, -p.mean, p.a, p.b))
+
+
+def by_problem(submissions: Iterable) -> dict[str, list]:
+    """Submissions (with `.problem`) grouped by problem, in the order given."""
+    grouped: dict[str, list] = {}
+    for s in submissions:
+        grouped.setdefault(s.problem, []).append(s)
+    return grouped

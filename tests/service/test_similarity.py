@@ -1,5 +1,7 @@
-"""Similarity among a course's submissions: renamed variables and reformatting still match, different
-solutions do not, the starter code does not count, and only instructors get the report."""
+"""Similarity among a course's submissions: a copy in any disguise (renamed, commented, documented, spaced,
+joined onto one line, split, reordered, all at once) still matches its original, independent solutions do
+not, the starter code does not count, pairs add up across a course's problems, the shared lines are found,
+and only instructors get the report."""
 from __future__ import annotations
 
 import json
@@ -8,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.service.similarity import fingerprint, similar_pairs, similarity, tokens
+import disguises
+from judge.problem import load_problem
+from judge.service.similarity import course_pairs, fingerprint, shared_regions, similar_pairs, similarity, tokens
 
 REPO = Path(__file__).resolve().parents[2]
 ORIGINAL = (REPO / "submissions/patchify/accepted/reshape_permute.py").read_text()
@@ -51,6 +55,99 @@ class Sub:
 def test_renaming_and_reformatting_do_not_change_the_tokens():
     assert tokens(ORIGINAL) == tokens(DISGUISED.replace('    """Split images into patches."""\n', ""))
     assert similarity(fingerprint(ORIGINAL), fingerprint(DISGUISED)) >= 0.9
+
+
+def _score(a: str, b: str, starter: str = "") -> float:
+    pairs = similar_pairs([Sub("a", "alice", a), Sub("b", "bob", b)], 0.0, boilerplate=starter)
+    return pairs[0].similarity if pairs else 0.0
+
+
+def _starter(name: str) -> str:
+    return load_problem(REPO, name.split("/")[0]).starter
+
+
+@pytest.mark.parametrize("how", [*disguises.DISGUISES, "combined"])
+def test_a_copy_in_disguise_scores_as_the_original(how):
+    found = [c for c in disguises.copies() if c.disguise == how]
+    assert found, how
+    for copy in found:
+        assert copy.source != disguises.original(copy.original)        # the disguise changed the text
+        score = _score(disguises.original(copy.original), copy.source, _starter(copy.original))
+        assert score >= 0.95, (copy.original, how, score)
+
+
+def test_independent_solutions_stay_apart():
+    scores = sorted(_score(a, b, _starter(name_a)) for name_a, a, _, b in disguises.honest_pairs())
+    assert len(scores) > 50
+    assert scores[-1] < 0.6, scores[-5:]              # well below the default threshold of 0.8
+    assert scores[len(scores) // 2] < 0.15            # and most share next to nothing
+
+
+def test_a_one_line_if_is_the_if_on_two_lines():
+    split_if = "def f(c, x):\n    if c:\n        raise ValueError('no')\n    return x + 1\n"
+    joined = "def f(c, x):\n    if c: raise ValueError('no')\n    return x + 1\n"
+    semicolons = "def f(c, x):\n    if c: raise ValueError('no')\n    y = x; return y + 1\n"
+    assert tokens(split_if) == tokens(joined)
+    assert tokens(semicolons) == tokens("def f(c, x):\n    if c:\n        raise ValueError('no')\n"
+                                        "    y = x\n    return y + 1\n")
+    assert tokens("if a:\n    x = 1\nelse:\n    if b:\n        x = 2\n") == \
+        tokens("if a:\n    x = 1\nelif b:\n    x = 2\n")
+
+
+def test_code_still_counts():
+    # Canonical is not blind: another operator, another constant, another call are other tokens.
+    assert tokens("x = a + b\n") != tokens("x = a - b\n")
+    assert tokens("x = f(a, 1)\n") != tokens("x = f(a, 2)\n")
+    assert tokens("x = a.sum()\n") != tokens("x = a.mean()\n")
+    # A string that is a statement says nothing; a string a program uses is a string.
+    assert tokens("'note'\nx = 1\n") == tokens("x = 1\n")
+    assert tokens("x = 'a'\n") == ["V", "=", "S"]
+
+
+def test_the_lines_two_submissions_share_are_found():
+    helper = "\n\ndef unrelated(values):\n    total = 0\n    for v in values:\n        total += v * v\n" \
+             "    return total\n"
+    longer = DISGUISED + helper
+    ours, theirs = shared_regions(ORIGINAL, longer)
+    assert ours == [(4, len(ORIGINAL.splitlines()))]      # every statement of patchify's body
+    marked = {n for first, last in theirs for n in range(first, last + 1)}
+    lines = longer.splitlines()
+    body = [n for n, line in enumerate(lines, 1) if "raise ValueError('bad size')" in line or "return {" in line]
+    assert set(body) <= marked
+    assert not marked & set(range(lines.index("def unrelated(values):") + 1, len(lines) + 1))   # the helper: not
+    # The starter's lines are nobody's copy.
+    starter = "import torch\n\n\ndef patchify(images, patch_height, patch_width):\n    raise NotImplementedError\n"
+    assert shared_regions(starter, starter, boilerplate=starter) == ([], [])
+
+
+def test_pairs_add_up_across_a_courses_problems():
+    copy = disguises.disguise(disguises.original("self_attention/einsum_max_subtracted"), "combined",
+                              "self_attention")
+    by_problem = {
+        "patchify": [Sub("a1", "alice", ORIGINAL), Sub("b1", "bob", DISGUISED), Sub("c1", "carol", DIFFERENT),
+                     Sub("d1", "dora", LOOPS)],
+        "self_attention": [Sub("a2", "alice", disguises.original("self_attention/einsum_max_subtracted")),
+                           Sub("b2", "bob", copy),
+                           Sub("c2", "carol", (REPO / "submissions/self_attention/accepted/matmul_softmax.py")
+                               .read_text()),
+                           Sub("d2", "dora", (REPO / "submissions/self_attention/accepted/"
+                                                      "per_sample_log_softmax.py").read_text())],
+    }
+    pairs = course_pairs(by_problem, 0.8, starters={"patchify": "import torch\n"})
+    assert [(p.a, p.b) for p in pairs] == [("alice", "bob")]
+    (pair,) = pairs
+    assert pair.flagged == 2 and [p.problem for p in pair.problems] == ["patchify", "self_attention"]
+    assert {(p.a_submission, p.b_submission) for p in pair.problems} == {("a1", "b1"), ("a2", "b2")}
+    assert pair.to_json()["shared"] == 2 and pair.to_json()["mean"] >= 0.95
+    # Alike on one problem only: listed, with the other problem's low score beside it.
+    by_problem["self_attention"][1] = Sub("b2", "bob", by_problem["self_attention"][2].source)
+    (pair,) = [p for p in course_pairs(by_problem, 0.8) if (p.a, p.b) == ("alice", "bob")]
+    assert pair.flagged == 1 and pair.problems[0].problem == "patchify" and pair.problems[1].similarity < 0.5
+    # Two learners alike on two problems come before two alike on one.
+    by_problem["self_attention"].append(Sub("e2", "eve", by_problem["self_attention"][2].source))
+    by_problem["patchify"].append(Sub("e1", "eve", DIFFERENT))
+    ranked = [(p.a, p.b, p.flagged) for p in course_pairs(by_problem, 0.8)]
+    assert ranked[0] == ("carol", "eve", 2) and ("alice", "bob", 1) in ranked
 
 
 def test_different_solutions_are_not_alike():
