@@ -15,6 +15,7 @@ setup(
     package_dir={f"judge_course.{folder}": folder for folder in COURSE},
     package_data={
         "judge.web": ["templates/*.html", "static/*.js", "static/*.css", "static/fonts/*.woff2"],
+        "judge.service": ["templates/*.html"],
         **{f"judge_course.{folder}": patterns for folder, patterns in COURSE.items()},
     },
 )

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 
 from judge.errors import ConfigError
-from judge.service.storage import ROLES, Store, User
+from judge.service.storage import ROLES, NewUser, Store, User
 
 TOKEN_PREFIX = "tj_"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}")
@@ -62,7 +62,8 @@ def parse_expiry(value: str | None, now: float | None = None) -> float | None:
 
 
 def add_user(store: Store, name: str, role: str = "learner", course: str = "",
-             expires_at: float | None = None) -> NewAccount:
+             expires_at: float | None = None, *, email: str | None = None,
+             student_id: str | None = None) -> NewAccount:
     if not NAME.fullmatch(name):
         raise ConfigError(f"user name {name!r}: expected 1-64 letters, digits or _.@- (starting with a letter or digit)")
     if role not in ROLES:
@@ -71,8 +72,15 @@ def add_user(store: Store, name: str, role: str = "learner", course: str = "",
         raise ConfigError("an instructor needs a course (--course NAME): it is whose submissions they see")
     if course and not NAME.fullmatch(course):
         raise ConfigError(f"course {course!r}: expected 1-64 letters, digits or _.@-")
+    from judge.service.roster import EMAIL, STUDENT_ID
+
+    if email is not None and not EMAIL.fullmatch(email):
+        raise ConfigError(f"--email {email!r}: expected an address like ada@example.org")
+    if student_id is not None and not STUDENT_ID.fullmatch(student_id):
+        raise ConfigError(f"--id {student_id!r}: expected 1-64 letters, digits or _.:/-")
     token = new_token()
-    return NewAccount(store.add_user(name, role, course, hash_token(token), expires_at), token)
+    [user] = store.add_users([NewUser(name, role, course, hash_token(token), email, student_id, expires_at)])
+    return NewAccount(user, token)
 
 
 def rotate(store: Store, name: str, expires_at: float | None = None) -> NewAccount:

@@ -24,10 +24,12 @@ from judge.errors import ConfigError
 from judge.escape import escape_tree
 from judge.service.accounts import authenticate
 from judge.service.config import ServiceConfig
-from judge.service.gradebook import gradebook, gradebook_csv, gradebook_json
+from judge.service.gradebook import gradebook, gradebook_csv, gradebook_json, wide as wide_rows, wide_csv, wide_json
 from judge.service.queue import Queue
 from judge.service.ratelimit import RateLimiter
-from judge.service.similarity import similar_pairs
+from judge.service.analytics import analytics, analytics_json
+from judge.service.review import add_review
+from judge.service.similarity import by_problem, course_pairs, fingerprint, shared_regions, similar_pairs, similarity
 from judge.service.storage import DONE, QUEUED, RUNNING, QuotaExceeded, Quota, Store, User
 
 log = logging.getLogger("judge.service.api")
@@ -169,21 +171,26 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
         log.error("unexpected error", exc_info=exc)
         return error_response(500, f"internal error ({type(exc).__name__})")
 
+    def identify(token: str, client: str) -> User | None:
+        """The account of `token`, or None (counted against `client`'s failures; 429 past their limit)."""
+        wait = failures.wait(client)
+        if wait:
+            raise ApiError(429, f"too many requests with unknown tokens from {client}; retry in {wait:.0f} s",
+                           {"Retry-After": str(max(1, round(wait + 0.5)))})
+        user = authenticate(store, token)
+        if user is None:
+            failures.take(client)
+        return user
+
     def caller(request: Request) -> User:
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise ApiError(401, "missing token: send `Authorization: Bearer TOKEN`",
                            {"WWW-Authenticate": "Bearer"})
-        client = request.client.host if request.client else ""
-        wait = failures.wait(client)
-        if wait:
-            raise ApiError(429, f"too many requests with unknown tokens from {client}; retry in {wait:.0f} s",
-                           {"Retry-After": str(max(1, round(wait + 0.5)))})
-        user = authenticate(store, token.strip())
+        user = identify(token.strip(), request.client.host if request.client else "")
         if user is None:
-            failures.take(client)
-            raise ApiError(401, "unknown, revoked or expired token", {"WWW-Authenticate": "Bearer"})
+            raise ApiError(401, "unknown, revoked, expired or disabled token", {"WWW-Authenticate": "Bearer"})
         wait = limiter.take(str(user.id))
         if wait:
             raise ApiError(429, f"rate limit of {config.rate_per_minute:g} requests per minute exceeded; "
@@ -278,41 +285,84 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
         found = store.visible_to(user, limit=limit, offset=offset, status=status)
         return {"submissions": [s.to_json(with_report=False) for s in found]}
 
-    @app.get(f"{PREFIX}/submissions/{{submission_id}}")
-    def get_submission(submission_id: str, user: Caller) -> dict:
-        """Status and, once done, the report exactly as `judge run --json` gives it."""
+    def readable(submission_id: str, user: User):
+        """The submission and its owner if `user` may read it (theirs, or their course's for an instructor)."""
         found = store.get(submission_id) if len(submission_id) <= 64 else None
         if found is not None:
             submission, owner = found
             if owner.id == user.id or (user.role == "instructor" and owner.course == user.course):
-                return submission.to_json()
+                return found
         # The same answer whether it does not exist or is someone else's: ids are not to be probed.
         raise ApiError(404, f"no submission {submission_id!r} of yours")
 
+    @app.get(f"{PREFIX}/submissions/{{submission_id}}")
+    def get_submission(submission_id: str, user: Caller) -> dict:
+        """Status, the source and, once done, the report exactly as `judge run --json` gives it."""
+        submission, _ = readable(submission_id, user)
+        return submission.to_json(with_source=True)
+
     @app.get(f"{PREFIX}/gradebook")
-    def get_gradebook(user: Instructor, format: str = Query("json", pattern="^(json|csv)$")):
-        """Instructors: per learner of your course and problem, the best verdict, attempts, first accepted."""
+    def get_gradebook(user: Instructor, format: str = Query("json", pattern="^(json|csv)$"), wide: bool = False,
+                      points_row: bool = False):
+        """Instructors: per learner of your course and problem, the best verdict, attempts, first accepted and
+        points; `wide`: a row per learner, a column of points per problem and the total (an LMS's CSV)."""
+        if wide:
+            graded, rows = wide_rows(store, user.course)
+            if format == "csv":
+                return Response(wide_csv(graded, rows, points_row=points_row), media_type="text/csv; charset=utf-8",
+                                headers={"Content-Disposition":
+                                         f'attachment; filename="{user.course}-gradebook-wide.csv"'})
+            return wide_json(graded, rows)
         entries = gradebook(store, user.course)
         if format == "csv":
             return Response(gradebook_csv(entries), media_type="text/csv; charset=utf-8",
                             headers={"Content-Disposition": f'attachment; filename="{user.course}-gradebook.csv"'})
         return gradebook_json(user.course, entries)
 
+    def starters() -> dict[str, str]:
+        """Every problem's starter code (what every submission shares, never counted as copied)."""
+        problems, _ = judge.problem_set.load()
+        return {p.id: p.starter for p in problems}
+
     @app.get(f"{PREFIX}/similarity")
-    def get_similarity(user: Instructor, problem: str = Query(min_length=1, max_length=64),
+    def get_similarity(user: Instructor, problem: str | None = Query(None, min_length=1, max_length=64),
                        threshold: float = Query(0.8, ge=0.0, le=1.0)) -> dict:
-        """Instructors: pairs of your course's learners whose submissions to `problem` are alike."""
+        """Instructors: pairs of your course's learners whose submissions are alike: to `problem`, or
+        (without it) on any problem, with each pair's scores on every problem both submitted to."""
+        if problem is None:
+            _, submissions = store.course(user.course)
+            pairs = course_pairs(by_problem(submissions), threshold, starters())
+            return {"course": user.course, "threshold": threshold, "submissions": len(submissions),
+                    "pairs": [pair.to_json() for pair in pairs]}
         if problem not in judge.problem_ids():
             raise ApiError(404, f"no problem {problem!r}")
-        try:
-            starter = judge.problem(problem).starter
-        except ConfigError:
-            starter = ""
         _, submissions = store.course(user.course, problem)
-        pairs = similar_pairs(submissions, threshold, boilerplate=starter)
+        pairs = similar_pairs(submissions, threshold, boilerplate=starters().get(problem, ""))
         return {"course": user.course, "problem": problem, "threshold": threshold,
                 "submissions": len(submissions), "pairs": [pair.to_json() for pair in pairs]}
 
+    @app.get(f"{PREFIX}/similarity/compare")
+    def compare(user: Instructor, a: str = Query(max_length=64), b: str = Query(max_length=64)) -> dict:
+        """Instructors: two submissions of your course, how alike, and the lines each shares with the other."""
+        (sa, oa), (sb, ob) = readable(a, user), readable(b, user)
+        starter = starters().get(sa.problem, "") if sa.problem == sb.problem else ""
+        common = fingerprint(starter) if starter else frozenset()
+        ra, rb = shared_regions(sa.source, sb.source, starter)
+        return {"similarity": round(similarity(fingerprint(sa.source) - common, fingerprint(sb.source) - common), 3),
+                "a": {"id": sa.id, "learner": oa.name, "problem": sa.problem, "shared_lines": ra},
+                "b": {"id": sb.id, "learner": ob.name, "problem": sb.problem, "shared_lines": rb}}
+
+    @app.get(f"{PREFIX}/analytics")
+    def get_analytics(user: Instructor, problem: str | None = Query(None, min_length=1, max_length=64)) -> dict:
+        """Instructors: per problem, how many of your learners made each named mistake, and the tests most failed."""
+        return analytics_json(user.course, analytics(store, user.course, problem))
+
+    def gradebook_for(user: User, wide: bool) -> str:
+        if wide:
+            return wide_csv(*wide_rows(store, user.course))
+        return gradebook_csv(gradebook(store, user.course))
+
+    add_review(app, store, starters, identify, gradebook_for)
     app.add_middleware(BodyLimit, limit=config.max_request_bytes)
     app.add_middleware(HostCheck, allowed=config.allowed_hosts)
     return app

@@ -79,16 +79,19 @@ EXPIRES = click.option("--expires", default=None, metavar="WHEN",
 @click.argument("name")
 @click.option("--role", type=click.Choice(["learner", "instructor"]), default="learner", show_default=True)
 @click.option("--course", default="", help="The course the account belongs to (an instructor sees its submissions).")
+@click.option("--email", default=None, help="The learner's email (the wide gradebook's SIS Login ID).")
+@click.option("--id", "student_id", default=None, help="The school's student id (the wide gradebook's SIS User ID).")
 @EXPIRES
 @click.pass_context
-def users_add(ctx: click.Context, name: str, role: str, course: str, expires: str | None) -> None:
-    """Create an account; its API token is printed once, as the last line."""
+def users_add(ctx: click.Context, name: str, role: str, course: str, email: str | None, student_id: str | None,
+              expires: str | None) -> None:
+    """Create an account; its API token is printed once, as the last line (a class at once: users import)."""
     from judge.service.accounts import add_user, parse_expiry
 
     expires_at = parse_expiry(expires)
     store = _store(ctx)
     try:
-        account = add_user(store, name, role, course, expires_at)
+        account = add_user(store, name, role, course, expires_at, email=email, student_id=student_id)
     finally:
         store.close()
     click.echo(f"created {role} {name}" + (f" in course {course}" if course else "")
@@ -119,6 +122,88 @@ def users_list(ctx: click.Context, as_json: bool) -> None:
     widths = [max(len(r[i]) for r in rows + [("name", "role", "course", "token", "expires")]) for i in range(5)]
     for row in [("name", "role", "course", "token", "expires"), *rows]:
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+
+
+@users.command("import")
+@click.argument("roster", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", "tokens", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The new CSV file the tokens are written to (name, course, email, id, token); never overwritten.")
+@EXPIRES
+@click.pass_context
+def users_import(ctx: click.Context, roster: Path, tokens: Path, expires: str | None) -> None:
+    """Create an account per row of ROSTER (CSV: name, course; optionally email, id, role), all or none,
+    and write their tokens to a file to hand out."""
+    from judge.service.accounts import parse_expiry
+    from judge.service.roster import import_roster, read_roster
+
+    expires_at = parse_expiry(expires)
+    found = read_roster(roster)
+    store = _store(ctx)
+    try:
+        created = import_roster(store, found, tokens, expires_at)
+    finally:
+        store.close()
+    courses = sorted({e.course for e in found.entries})
+    if found.ignored:
+        click.echo(f"ignored column(s): {', '.join(_safe(c) for c in found.ignored)}", err=True)
+    click.echo(f"created {created} account(s) in {', '.join(courses)}; their tokens are in {tokens} "
+               "(shown once: hand each learner their line, then delete the file)")
+
+
+@users.command("disable")
+@click.argument("name")
+@click.pass_context
+def users_disable(ctx: click.Context, name: str) -> None:
+    """Stop serving NAME (401 on every request) and leave them out of the gradebook; `enable` undoes it."""
+    _update_account(ctx, name, "disabled", lambda store: store.set_disabled(name, True))
+
+
+@users.command("enable")
+@click.argument("name")
+@click.pass_context
+def users_enable(ctx: click.Context, name: str) -> None:
+    """Serve a disabled account again (its token, unless revoked or expired, works again)."""
+    _update_account(ctx, name, "enabled", lambda store: store.set_disabled(name, False))
+
+
+@users.command("move")
+@click.argument("name")
+@click.option("--course", required=True, help="The course NAME belongs to from now on.")
+@click.pass_context
+def users_move(ctx: click.Context, name: str, course: str) -> None:
+    """Move NAME, with their submissions, to another course."""
+    from judge.service.accounts import NAME
+
+    if not NAME.fullmatch(course):
+        raise ConfigError(f"--course {course!r}: expected 1-64 letters, digits or _.@-")
+    _update_account(ctx, name, f"moved to {course}", lambda store: store.move(name, course))
+
+
+@users.command("delete")
+@click.argument("name")
+@click.option("--keep-submissions", "keep", flag_value=True, default=None,
+              help="Keep their submissions (under deleted-<n>-NAME; out of the gradebook, still compared).")
+@click.option("--remove-submissions", "keep", flag_value=False, help="Remove their submissions too.")
+@click.pass_context
+def users_delete(ctx: click.Context, name: str, keep: bool | None) -> None:
+    """Delete NAME's account; say what becomes of their submissions."""
+    if keep is None:
+        raise ConfigError("say what becomes of the submissions: --keep-submissions or --remove-submissions")
+    store = _store(ctx)
+    try:
+        removed = store.delete_user(name, keep_submissions=keep)
+    finally:
+        store.close()
+    click.echo(f"deleted {name}; " + ("their submissions are kept" if keep else f"{removed} submission(s) removed"))
+
+
+def _update_account(ctx: click.Context, name: str, done: str, change) -> None:
+    store = _store(ctx)
+    try:
+        change(store)
+    finally:
+        store.close()
+    click.echo(f"{name}: {done}")
 
 
 @users.command("revoke")
@@ -158,19 +243,33 @@ def users_rotate(ctx: click.Context, name: str, expires: str | None) -> None:
 @service.command()
 @click.option("--course", required=True, help="The course whose learners are listed.")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@click.option("--wide", is_flag=True, help="One row per learner, a column of points per problem, the total "
+              "(the CSV Canvas and Moodle import).")
+@click.option("--points-row", is_flag=True, help="With --wide: Canvas's optional Points Possible row.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of standard output.")
 @click.pass_context
-def gradebook(ctx: click.Context, course: str, fmt: str, output: Path | None) -> None:
-    """Per learner of COURSE and problem: best verdict, attempts, first accepted time."""
-    from judge.service.gradebook import gradebook as build, gradebook_csv, gradebook_json
+def gradebook(ctx: click.Context, course: str, fmt: str, wide: bool, points_row: bool, output: Path | None) -> None:
+    """Per learner of COURSE and problem: best verdict, attempts, first accepted time, points (see `course set`)."""
+    from judge.service.gradebook import gradebook as build, gradebook_csv, gradebook_json, wide as build_wide
+    from judge.service.gradebook import wide_csv, wide_json
 
     store = _store(ctx)
     try:
-        entries = build(store, course)
+        store.known_course(course)
+        if wide:
+            graded, rows = build_wide(store, course)
+        else:
+            entries = build(store, course)
     finally:
         store.close()
-    text = gradebook_csv(entries) if fmt == "csv" else json.dumps(gradebook_json(course, entries), indent=2) + "\n"
+    if wide:
+        count = len(rows)
+        text = wide_csv(graded, rows, points_row=points_row) if fmt == "csv" else \
+            json.dumps(wide_json(graded, rows), indent=2) + "\n"
+    else:
+        count = len(entries)
+        text = gradebook_csv(entries) if fmt == "csv" else json.dumps(gradebook_json(course, entries), indent=2) + "\n"
     if output is None:
         click.echo(text, nl=False)
         return
@@ -178,39 +277,173 @@ def gradebook(ctx: click.Context, course: str, fmt: str, output: Path | None) ->
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot write the gradebook: {exc.strerror or exc}", file=output) from None
-    click.echo(f"wrote {len(entries)} rows to {output}", err=True)
+    click.echo(f"wrote {count} rows to {output}", err=True)
+
+
+@service.group("course")
+def course_group() -> None:
+    """A course's file: its problems, their points, dates and late rules (judge.service.course)."""
+
+
+@course_group.command("set")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_context
+def course_set(ctx: click.Context, file: Path) -> None:
+    """Check FILE and grade its course by it from now on (every process of the service reads it)."""
+    from judge.service.course import course_yaml_summary, load_course
+
+    graded, text = load_course(file, ctx.obj().problem_set.ids())
+    store = _store(ctx)
+    try:
+        store.set_course(graded.name, text, str(file))
+    finally:
+        store.close()
+    for line in course_yaml_summary(graded):
+        click.echo(line)
+
+
+@course_group.command("check")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_context
+def course_check(ctx: click.Context, file: Path) -> None:
+    """Check FILE (as `course set` does) without storing it."""
+    from judge.service.course import course_yaml_summary, load_course
+
+    graded, _ = load_course(file, ctx.obj().problem_set.ids())
+    for line in course_yaml_summary(graded):
+        click.echo(line)
+
+
+@course_group.command("show")
+@click.argument("course")
+@click.pass_context
+def course_show(ctx: click.Context, course: str) -> None:
+    """Print COURSE's file as it was set."""
+    store = _store(ctx)
+    try:
+        store.known_course(course)
+        stored = store.course_definition(course)
+    finally:
+        store.close()
+    if stored is None:
+        raise ConfigError(f"course {course!r} has no course file: every problem its learners submitted to counts "
+                          "one point (judge service course set FILE)")
+    click.echo(f"# {stored[1]}", err=True)
+    click.echo(stored[0], nl=not stored[0].endswith("\n"))
+
+
+def _starters(ctx: click.Context) -> dict[str, str]:
+    """Every problem's starter code; a problem gone from the set has none (its submissions still compare)."""
+    try:
+        problems, _ = ctx.obj().problem_set.load()
+    except ConfigError:
+        return {}
+    return {p.id: p.starter for p in problems}
 
 
 @service.command()
 @click.option("--course", required=True)
-@click.option("--problem", required=True)
+@click.option("--problem", default=None, help="One problem (default: every problem, each pair's scores side by side).")
 @click.option("--threshold", type=click.FloatRange(0, 1), default=0.8, show_default=True,
               help="Report pairs at least this alike (0-1).")
 @click.option("--json", "as_json", is_flag=True, help="As JSON.")
 @click.pass_context
-def similarity(ctx: click.Context, course: str, problem: str, threshold: float, as_json: bool) -> None:
-    """Pairs of COURSE's learners whose submissions to PROBLEM are alike (renaming and layout do not count)."""
-    from judge.service.similarity import similar_pairs
+def similarity(ctx: click.Context, course: str, problem: str | None, threshold: float, as_json: bool) -> None:
+    """Pairs of COURSE's learners whose submissions are alike (renaming, comments and layout do not count)."""
+    from judge.service.similarity import by_problem, course_pairs, similar_pairs
 
-    starter = ""
-    try:
-        starter = ctx.obj().problem(problem).starter
-    except (ConfigError, AttributeError, KeyError):
-        pass   # a problem gone from the problem set: its submissions are still compared
+    starters = _starters(ctx)
     store = _store(ctx)
     try:
+        store.known_course(course)
         _, submissions = store.course(course, problem)
     finally:
         store.close()
-    pairs = similar_pairs(submissions, threshold, boilerplate=starter)
+    if problem is None:
+        pairs = course_pairs(by_problem(submissions), threshold, starters)
+        if as_json:
+            click.echo(json.dumps({"course": course, "threshold": threshold, "submissions": len(submissions),
+                                   "pairs": [p.to_json() for p in pairs]}, indent=2))
+            return
+        click.echo(f"{len(pairs)} pair(s) of learners at least {threshold:.0%} alike on a problem, among "
+                   f"{len(submissions)} submissions in {course}")
+        for p in pairs:
+            scores = ", ".join(f"{s.problem} {s.similarity:.0%}" for s in p.problems)
+            click.echo(f"  {_safe(p.a)} · {_safe(p.b)}: {p.flagged} of {len(p.problems)} problem(s) alike, "
+                       f"mean {p.mean:.0%} ({scores})")
+        return
+    found = similar_pairs(submissions, threshold, boilerplate=starters.get(problem, ""))
     if as_json:
         click.echo(json.dumps({"course": course, "problem": problem, "threshold": threshold,
-                               "submissions": len(submissions), "pairs": [p.to_json() for p in pairs]}, indent=2))
+                               "submissions": len(submissions), "pairs": [p.to_json() for p in found]}, indent=2))
         return
-    click.echo(f"{len(pairs)} pair(s) of learners at least {threshold:.0%} alike among {len(submissions)} "
+    click.echo(f"{len(found)} pair(s) of learners at least {threshold:.0%} alike among {len(submissions)} "
                f"submissions to {problem} in {course}")
-    for p in pairs:
-        click.echo(f"  {p.similarity:5.0%}  {p.a} ({p.a_submission})  {p.b} ({p.b_submission})")
+    for p in found:
+        click.echo(f"  {p.similarity:5.0%}  {_safe(p.a)} ({p.a_submission})  {_safe(p.b)} ({p.b_submission})")
+
+
+def _safe(text: str) -> str:
+    from judge.escape import escape_controls
+
+    return escape_controls(text, keep="")
+
+
+@service.command()
+@click.argument("submission_id")
+@click.option("--report", "with_report", is_flag=True, help="Print the report after the source.")
+@click.option("--json", "as_json", is_flag=True, help="Everything as JSON (as the API gives it).")
+@click.pass_context
+def show(ctx: click.Context, submission_id: str, with_report: bool, as_json: bool) -> None:
+    """Print a submission's source (who, what, when and the verdict on standard error)."""
+    store = _store(ctx)
+    try:
+        found = store.get(submission_id)
+    finally:
+        store.close()
+    if found is None:
+        raise ConfigError(f"no submission {submission_id!r} (the gradebook, similarity and the review page name them)")
+    submission, owner = found
+    if as_json:
+        from judge.escape import escape_tree
+
+        click.echo(json.dumps(escape_tree(submission.to_json(with_source=True)), indent=2))
+        return
+    passed = (submission.report or {}).get("passed"), (submission.report or {}).get("total")
+    click.echo(f"{_safe(owner.name)} ({_safe(owner.course) or 'no course'}) on {_safe(submission.problem)}, "
+               f"{_when(submission.created_at)}: {submission.verdict or submission.status}"
+               + (f" {passed[0]}/{passed[1]}" if isinstance(passed[0], int) else ""), err=True)
+    from judge.escape import escape_controls
+
+    # The source as stored, its control and bidirectional characters made visible as every face shows them.
+    click.echo(escape_controls(submission.source, keep="\n\t"), nl=not submission.source.endswith("\n"))
+    if with_report and submission.report is not None:
+        from judge.render import render_text
+        from judge.report import Report
+
+        click.echo(render_text(Report.from_json(submission.report), verbose=True))
+
+
+@service.command()
+@click.option("--course", required=True)
+@click.option("--problem", default=None, help="One problem (default: every problem the course submitted to).")
+@click.option("--json", "as_json", is_flag=True, help="As JSON.")
+@click.pass_context
+def analytics(ctx: click.Context, course: str, problem: str | None, as_json: bool) -> None:
+    """Per problem: how many of COURSE's learners made each named mistake, and the tests most failed."""
+    from judge.service.analytics import analytics as build, analytics_json, analytics_lines
+
+    store = _store(ctx)
+    try:
+        store.known_course(course)
+        found = build(store, course, problem)
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps(analytics_json(course, found), indent=2))
+        return
+    for line in analytics_lines(found) or [f"nothing judged yet in {course}"]:
+        click.echo(line)
 
 
 @service.command()

@@ -1,15 +1,27 @@
-"""A course's gradebook: per learner and problem, the best verdict, attempts and first accepted time.
+"""A course's gradebook: per learner and problem the best verdict, attempts, first accepted time and points.
 
-Every learner of the course gets a row for every problem anyone in the course
-has submitted to, so the table is complete (attempts 0 where they have none).
-The best verdict is `accepted` if any submission was accepted, else the
-verdict of the judged submission that passed the most tests (the latest of
-equals). Times are when the submission was made (seconds since the epoch in
-JSON; UTC ISO 8601 in CSV). `tampering` lists, once each, what the judged
-submissions' reports say of reaching into the judge's or the interpreter's
-internals (judge.tampering; a report stored before reports had it says
-nothing): a reason to look, never a verdict (a list in JSON, one cell joined by
-"; " in CSV, the last column).
+Every learner of the course (not the disabled or deleted) gets a row for
+every problem the course grades: those its course file lists
+(judge.service.course), in its order, or, without one, every problem anyone
+in the course has submitted to, one point each, credit per test, no dates. So
+the table is complete (attempts 0 where they have none). The best verdict is
+`accepted` if any submission was accepted, else the verdict of the judged
+submission that passed the most tests (the latest of equals). `points` are the
+most any judged submission earned under the course file's rules (credit per
+test or all or nothing, nothing before the problem opens, the late rule after
+it is due; 0 when none counts), `late_days` how late that one was. Times are
+when the submission was made (seconds since the epoch in JSON; UTC ISO 8601 in
+CSV). A submission being judged again (judge.service.regrade) counts with its
+previous result until the new one is stored. `tampering` lists, once each,
+what the judged submissions' reports say of reaching into the judge's or the
+interpreter's internals (judge.tampering; a report stored before reports had
+it says nothing): a reason to look, never a verdict (a list in JSON, one cell
+joined by "; " in CSV, the last column).
+
+Two forms: the long one (a row per learner and problem) and the wide one an
+LMS imports (a row per learner, a column of points per problem, the total),
+with Canvas's identity columns (Student, ID, SIS User ID, SIS Login ID,
+Section), which Moodle maps as well.
 """
 from __future__ import annotations
 
@@ -19,11 +31,13 @@ import io
 from dataclasses import asdict, dataclass
 
 from judge.escape import escape_controls, escape_tree
-from judge.service.storage import DONE, Store, Submission
+from judge.service.course import Assignment, Course, default_course, parse_course
+from judge.service.storage import Store, Submission, User
 from judge.tampering import MAX_FINDINGS
 
 COLUMNS = ("learner", "problem", "best_verdict", "best_passed", "total", "attempts", "judged", "first_accepted_at",
-           "tampering")
+           "points", "max_points", "late_days", "tampering")
+IDENTITY = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")   # Canvas's; Moodle maps any column
 
 
 @dataclass(frozen=True)
@@ -36,21 +50,56 @@ class Entry:
     attempts: int                # submissions, judged or not
     judged: int
     first_accepted_at: float | None
+    points: float = 0.0              # the most a counted judged submission earned
+    max_points: float = 1.0
+    late_days: int | None = None     # how late the submission that earned `points` was (None: none counted)
     tampering: tuple[str, ...] = ()  # what the judged submissions' reports list, each once, oldest first
+
+
+@dataclass(frozen=True)
+class WideRow:
+    """One learner in the wide form: points per problem (in the course's order) and the total."""
+
+    learner: User
+    points: tuple[float, ...]
+    total: float
+
+
+def graded_course(store: Store, course: str, submissions: list[Submission] | None = None) -> Course:
+    """The course's file as stored, or (without one) every problem its learners submitted to."""
+    stored = store.course_definition(course)
+    if stored is not None:
+        return parse_course(stored[0], stored[1])
+    if submissions is None:
+        _, submissions = store.course(course)
+    return default_course(course, sorted({s.problem for s in submissions}))
 
 
 def gradebook(store: Store, course: str) -> list[Entry]:
     learners, submissions = store.course(course)
-    problems = sorted({s.problem for s in submissions})
+    graded = graded_course(store, course, submissions)
     by_pair: dict[tuple[str, str], list[Submission]] = {}
     for s in submissions:
         by_pair.setdefault((s.user, s.problem), []).append(s)
-    return [_entry(learner.name, problem, by_pair.get((learner.name, problem), []))
-            for learner in learners for problem in problems]
+    return [_entry(learner.name, assignment, by_pair.get((learner.name, assignment.problem), []))
+            for learner in learners for assignment in graded.assignments]
 
 
-def _entry(learner: str, problem: str, submissions: list[Submission]) -> Entry:
-    judged = [s for s in submissions if s.status == DONE and s.report is not None]   # oldest first
+def wide(store: Store, course: str) -> tuple[Course, list[WideRow]]:
+    """The course and a row per learner (by name): the points of each of its problems and their total."""
+    learners, submissions = store.course(course)
+    graded = graded_course(store, course, submissions)
+    points = {(e.learner, e.problem): e.points for e in gradebook(store, course)}
+    rows = []
+    for learner in learners:
+        cells = tuple(points.get((learner.name, a.problem), 0.0) for a in graded.assignments)
+        rows.append(WideRow(learner, cells, round(sum(cells), 4)))
+    return graded, rows
+
+
+def _entry(learner: str, assignment: Assignment, submissions: list[Submission]) -> Entry:
+    # Judged: a stored result, also while a regrade judges it again (the previous one counts till then).
+    judged = [s for s in submissions if s.report is not None]   # oldest first
     accepted = [s for s in judged if s.verdict == "accepted"]
     best = None
     if accepted:
@@ -58,9 +107,13 @@ def _entry(learner: str, problem: str, submissions: list[Submission]) -> Entry:
     elif judged:  # max keeps the first of equals, so look from the newest
         best = max(reversed(judged), key=lambda s: _passed(s))
     tampering = dict.fromkeys(text for s in judged for text in _tampering(s))
-    return Entry(learner, problem, best.verdict if best else None, _passed(best) if best else None,
+    scored = [(score, s) for s in judged
+              if (score := assignment.score(s.created_at, s.verdict, _passed(s), _total(s))) is not None]
+    top = max(scored, key=lambda pair: (pair[0], -pair[1].created_at), default=None)   # the earliest of equals
+    return Entry(learner, assignment.problem, best.verdict if best else None, _passed(best) if best else None,
                  _total(best) if best else None, len(submissions), len(judged),
-                 accepted[0].created_at if accepted else None, tuple(tampering)[:MAX_FINDINGS])
+                 accepted[0].created_at if accepted else None, top[0] if top else 0.0, assignment.points,
+                 assignment.late_days(top[1].created_at) if top else None, tuple(tampering)[:MAX_FINDINGS])
 
 
 def _passed(s: Submission) -> int:
@@ -93,5 +146,44 @@ def gradebook_csv(entries: list[Entry]) -> str:
                  if e.first_accepted_at is not None else "")
         writer.writerow([escape_controls(e.learner), escape_controls(e.problem), escape_controls(e.best_verdict or ""),
                          "" if e.best_passed is None else e.best_passed, "" if e.total is None else e.total,
-                         e.attempts, e.judged, first, "; ".join(escape_controls(t, keep="") for t in e.tampering)])
+                         e.attempts, e.judged, first, _number(e.points), _number(e.max_points),
+                         "" if e.late_days is None else e.late_days,
+                         "; ".join(escape_controls(t, keep="") for t in e.tampering)])
     return out.getvalue()
+
+
+def wide_csv(course: Course, rows: list[WideRow], *, points_row: bool = False) -> str:
+    """The LMS's form: Canvas's identity columns, a column of points per problem, the total. Student is the
+    account's name, SIS User ID the roster's id, SIS Login ID its email (else the name), Section the course;
+    `points_row` adds Canvas's optional "Points Possible" row (Moodle would read it as a learner)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*IDENTITY, *(escape_controls(a.problem) for a in course.assignments), "Total"])
+    if points_row:
+        writer.writerow(["Points Possible", "", "", "", "", *(_number(a.points) for a in course.assignments),
+                         _number(course.points)])
+    for row in rows:
+        u = row.learner
+        writer.writerow([_cell(u.name), "", _cell(u.student_id or ""), _cell(u.email or u.name), _cell(u.course),
+                         *(_number(p) for p in row.points), _number(row.total)])
+    return out.getvalue()
+
+
+def wide_json(course: Course, rows: list[WideRow]) -> dict:
+    return escape_tree({"course": course.name, "problems": [{"id": a.problem, "points": a.points}
+                                                            for a in course.assignments],
+                        "max_points": course.points,
+                        "rows": [{"learner": r.learner.name, "email": r.learner.email, "id": r.learner.student_id,
+                                  "points": dict(zip((a.problem for a in course.assignments), r.points)),
+                                  "total": r.total} for r in rows]})
+
+
+def _number(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def _cell(text: str) -> str:
+    """A cell a spreadsheet shows as text: control characters escaped, and a leading = + - @ quoted
+    (a name or email from a roster must never run as a formula in the LMS's or Excel's hands)."""
+    text = escape_controls(text, keep="")
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text

@@ -14,7 +14,16 @@ Fairness between learners lives here too: a delivered id is a turn to judge,
 and `claim_next` spends it on the queued submission whose owner has the fewest
 running and was served longest ago (round robin), so one learner's backlog
 delays another's single submission by at most about one judging per worker.
-`create` refuses work past a learner's bound on queued submissions and bytes.
+Submissions sent to be judged again (`regrade`) come after every fresh one and
+take turns the same way among themselves; they never count against a
+learner's bound, which `create` enforces on queued submissions and bytes. A
+regrade keeps each replaced result (the judgings table) and `flips` lists what
+it changed.
+
+Accounts are created one at a time or a roster at once (all or none), and
+disabled, moved between courses or deleted (their submissions kept or
+removed); a course's file (judge.service.course) is stored here too, so every
+process of the service reads the same one.
 
 SQLite (the default, embedded) and PostgreSQL both run these as single
 statements; SQLite runs in WAL mode so the API and workers can share the file.
@@ -30,8 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from sqlalchemy import (Float, bindparam, case, ForeignKey, Integer, String, Text, create_engine, event, func,
-                        inspect, or_, select, text, update)
+from sqlalchemy import (Float, bindparam, case, delete, ForeignKey, Integer, String, Text, create_engine, event,
+                        func, inspect, or_, select, text, update)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -60,6 +69,10 @@ class UserRow(Base):
     expires_at: Mapped[float | None] = mapped_column(Float, nullable=True)     # the token's end (None: never)
     revoked_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     last_claimed_at: Mapped[float | None] = mapped_column(Float, nullable=True)  # when a worker last took theirs
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)        # from a roster, for the LMS
+    student_id: Mapped[str | None] = mapped_column(String(64), nullable=True)    # the school's id, for the LMS
+    disabled_at: Mapped[float | None] = mapped_column(Float, nullable=True)      # no request is served while set
+    deleted_at: Mapped[float | None] = mapped_column(Float, nullable=True)       # deleted, submissions kept
 
 
 class SubmissionRow(Base):
@@ -84,6 +97,33 @@ class SubmissionRow(Base):
     conflicting_judgings: Mapped[int] = mapped_column(Integer, default=0)
     worker: Mapped[str | None] = mapped_column(String(128), nullable=True)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    problem_version: Mapped[str | None] = mapped_column(String(64), nullable=True)  # of the files it was judged on
+    regrade_at: Mapped[float | None] = mapped_column(Float, nullable=True)   # when it was last sent to be judged again
+
+
+class JudgingRow(Base):
+    """A result a regrade replaced: kept, so nothing judged is ever lost and flips can be listed."""
+
+    __tablename__ = "judgings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    submission_id: Mapped[str] = mapped_column(ForeignKey("submissions.id"), index=True)
+    verdict: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    report: Mapped[str | None] = mapped_column(Text, nullable=True)
+    problem_version: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    replaced_at: Mapped[float] = mapped_column(Float)        # when the regrade that replaced it was asked
+
+
+class CourseRow(Base):
+    """A course file (judge.service.course), as loaded: the service's processes all read it from here."""
+
+    __tablename__ = "courses"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    definition: Mapped[str] = mapped_column(Text)            # the YAML, as the instructor wrote it
+    file: Mapped[str] = mapped_column(String(1024))          # where it was loaded from (for messages)
+    loaded_at: Mapped[float] = mapped_column(Float)
 
 
 @dataclass(frozen=True)
@@ -92,6 +132,8 @@ class User:
     name: str
     role: str
     course: str
+    email: str | None = None        # from a roster (judge.service.roster): what an LMS matches on
+    student_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -102,13 +144,54 @@ class Account:
     created_at: float
     expires_at: float | None
     revoked_at: float | None
+    disabled_at: float | None = None
 
     def state(self, now: float) -> str:
+        if self.disabled_at is not None:
+            return "disabled"
         if self.revoked_at is not None:
             return "revoked"
         if self.expires_at is not None and self.expires_at <= now:
             return "expired"
         return "active"
+
+
+@dataclass(frozen=True)
+class NewUser:
+    """One account to create (a roster's row): its token's hash only."""
+
+    name: str
+    role: str
+    course: str
+    token_hash: str
+    email: str | None = None
+    student_id: str | None = None
+    expires_at: float | None = None
+
+
+@dataclass(frozen=True)
+class Flip:
+    """A submission whose verdict a regrade changed."""
+
+    submission: str
+    learner: str
+    before: str | None
+    after: str | None
+    passed_before: int | None
+    passed_after: int | None
+    total_after: int | None
+
+    def to_json(self) -> dict:
+        return {"submission": self.submission, "learner": self.learner, "before": self.before, "after": self.after,
+                "passed_before": self.passed_before, "passed_after": self.passed_after, "total": self.total_after}
+
+
+class NameTaken(ConfigError):
+    """An account of this name exists already; `index` is its place in the list being added."""
+
+    def __init__(self, name: str, index: int):
+        super().__init__(f"user {name!r} already exists")
+        self.name, self.index = name, index
 
 
 class QuotaExceeded(Exception):
@@ -143,12 +226,18 @@ class Submission:
     extra_judgings: int = 0
     conflicting_judgings: int = 0
     worker: str | None = None          # who claimed it last (host:pid)
+    problem_version: str | None = None  # the problem's files it was judged on (judge.service.regrade)
+    regrade_at: float | None = None    # when it was last sent to be judged again
 
-    def to_json(self, *, with_report: bool = True) -> dict:
+    def to_json(self, *, with_report: bool = True, with_source: bool = False) -> dict:
         data = {"id": self.id, "status": self.status, "problem": self.problem, "user": self.user,
                 "verdict": self.verdict, "created_at": self.created_at, "finished_at": self.finished_at}
+        if with_source:
+            data["source"] = self.source
         if with_report:
             data["report"] = self.report
+        if self.regrade_at is not None:
+            data["regraded_at"] = self.regrade_at
         return data
 
 
@@ -163,7 +252,8 @@ def _statements():
     # The fairest claimable submission (see Store.claim_next).
     pick = (select(s.id).join(u, u.id == s.user_id).outerjoin(running, running.c.user_id == s.user_id)
             .where(claimable)
-            .order_by(func.coalesce(running.c.n, 0), func.coalesce(u.last_claimed_at, 0.0), s.created_at, s.id)
+            .order_by(case((s.regrade_at.is_(None), 0), else_=1), func.coalesce(running.c.n, 0),
+                      func.coalesce(u.last_claimed_at, 0.0), s.created_at, s.id)
             .limit(1))
     # Parameters are named apart from the columns (SQLAlchemy keeps a column's name for its SET value).
     claim = (update(s).where(s.id == bindparam("claimed_id"), claimable)
@@ -216,18 +306,87 @@ class Store:
                 raise ConfigError(f"user {name!r} already exists") from None
             return _user(row)
 
+    def add_users(self, users: list[NewUser]) -> list[User]:
+        """Create every account in one transaction, or none: a name taken (here or earlier in the list)
+        is a ConfigError naming it and its place in the list."""
+        now = time.time()
+        rows = [UserRow(name=u.name, role=u.role, course=u.course, token_hash=u.token_hash, created_at=now,
+                        expires_at=u.expires_at, email=u.email, student_id=u.student_id) for u in users]
+        names = [u.name for u in users]
+        with Session(self.engine) as session, session.begin():
+            taken = set()
+            for chunk in range(0, len(names), 500):   # under every database's limit on parameters
+                taken |= set(session.scalars(select(UserRow.name).where(UserRow.name.in_(names[chunk:chunk + 500]))))
+            for index, name in enumerate(names):
+                if name in taken:
+                    raise NameTaken(name, index)
+                taken.add(name)
+            session.add_all(rows)
+            try:
+                session.flush()
+            except IntegrityError:   # added by another process meanwhile
+                raise ConfigError("an account of this list was added meanwhile; nothing was added") from None
+            return [_user(r) for r in rows]
+
     def user_by_token_hash(self, token_hash: str) -> User | None:
-        """The user whose token this is, unless it was revoked or has expired."""
+        """The user whose token this is, unless it was revoked or has expired or the account is disabled."""
         now = time.time()
         with Session(self.engine) as session:
             row = session.scalar(select(UserRow).where(UserRow.token_hash == token_hash, UserRow.revoked_at.is_(None),
+                                                       UserRow.disabled_at.is_(None), UserRow.deleted_at.is_(None),
                                                        or_(UserRow.expires_at.is_(None), UserRow.expires_at > now)))
             return _user(row) if row else None
 
     def accounts(self) -> list[Account]:
+        """Every account but the deleted ones, by name."""
         with Session(self.engine) as session:
-            return [Account(_user(r), r.created_at, r.expires_at, r.revoked_at)
-                    for r in session.scalars(select(UserRow).order_by(UserRow.name))]
+            return [Account(_user(r), r.created_at, r.expires_at, r.revoked_at, r.disabled_at)
+                    for r in session.scalars(select(UserRow).where(UserRow.deleted_at.is_(None))
+                                             .order_by(UserRow.name))]
+
+    def courses(self) -> list[str]:
+        """Every course an account is in or a course file defines."""
+        with Session(self.engine) as session:
+            found = set(session.scalars(select(UserRow.course).where(UserRow.course != "",
+                                                                     UserRow.deleted_at.is_(None))))
+            found |= set(session.scalars(select(CourseRow.name)))
+        return sorted(found)
+
+    def known_course(self, course: str) -> None:
+        """A ConfigError unless `course` has an account or a course file: a typo reads as one line."""
+        if course not in self.courses():
+            known = ", ".join(self.courses()) or "none yet"
+            raise ConfigError(f"no course {course!r} (courses: {known})")
+
+    def set_disabled(self, name: str, disabled: bool) -> User:
+        """Disable an account (none of its requests is served; it leaves the gradebook) or enable it again."""
+        return self._update_user(name, disabled_at=time.time() if disabled else None)
+
+    def move(self, name: str, course: str) -> User:
+        """The account, with its submissions, now belongs to `course`."""
+        return self._update_user(name, course=course)
+
+    def delete_user(self, name: str, *, keep_submissions: bool) -> int:
+        """Delete an account; how many submissions were removed (0 when they are kept).
+
+        Kept submissions stay under the account's row, which is renamed `deleted-<id>-<name>` (so the
+        name is free again), loses its token and leaves every listing and gradebook; their regrade
+        history stays too. Otherwise the account, its submissions and their history are removed.
+        """
+        with Session(self.engine) as session, session.begin():
+            row = session.scalar(select(UserRow).where(UserRow.name == name, UserRow.deleted_at.is_(None)))
+            if row is None:
+                raise ConfigError(f"no user {name!r} (judge service users list shows them)")
+            if keep_submissions:
+                row.name = f"deleted-{row.id}-{name}"[:64]
+                row.token_hash = f"deleted-{row.id}"           # no token hashes to it
+                row.deleted_at = time.time()
+                return 0
+            ids = select(SubmissionRow.id).where(SubmissionRow.user_id == row.id)
+            session.execute(delete(JudgingRow).where(JudgingRow.submission_id.in_(ids)))
+            removed = session.execute(delete(SubmissionRow).where(SubmissionRow.user_id == row.id)).rowcount
+            session.delete(row)
+            return removed
 
     def revoke(self, name: str) -> None:
         """The user's token stops working now (the account and its submissions stay)."""
@@ -239,7 +398,7 @@ class Store:
 
     def _update_user(self, name: str, **values) -> User:
         with Session(self.engine) as session, session.begin():
-            row = session.scalar(select(UserRow).where(UserRow.name == name))
+            row = session.scalar(select(UserRow).where(UserRow.name == name, UserRow.deleted_at.is_(None)))
             if row is None:
                 raise ConfigError(f"no user {name!r} (judge service users list shows them)")
             for key, value in values.items():
@@ -264,7 +423,8 @@ class Store:
                 session.execute(update(UserRow).where(UserRow.id == user.id).values(name=UserRow.name))
                 n, size = session.execute(
                     select(func.count(), func.coalesce(func.sum(SubmissionRow.source_bytes), 0))
-                    .where(SubmissionRow.user_id == user.id, SubmissionRow.status != DONE)).one()
+                    .where(SubmissionRow.user_id == user.id, SubmissionRow.status != DONE,
+                           SubmissionRow.regrade_at.is_(None))).one()   # a regrade is not theirs to wait for
                 _check_quota(quota, n, size, len(rows), sum(r.source_bytes for r in rows))
             session.add_all(rows)
         return ids
@@ -290,10 +450,12 @@ class Store:
             return [_submission(s, u.name, with_source=False) for s, u in session.execute(query)]
 
     def course(self, course: str, problem: str | None = None) -> tuple[list[User], list[Submission]]:
-        """A course's learners (by name) and their submissions (oldest first; to one problem if given)."""
+        """A course's learners (by name; not the disabled or deleted) and every submission of its learners
+        (oldest first; to one problem if given), a deleted learner's kept ones included."""
         with Session(self.engine) as session:
             learners = [_user(r) for r in session.scalars(select(UserRow).where(
-                UserRow.course == course, UserRow.role == "learner").order_by(UserRow.name))]
+                UserRow.course == course, UserRow.role == "learner", UserRow.disabled_at.is_(None),
+                UserRow.deleted_at.is_(None)).order_by(UserRow.name))]
             query = (select(SubmissionRow, UserRow).join(UserRow, SubmissionRow.user_id == UserRow.id)
                      .where(UserRow.course == course, UserRow.role == "learner"))
             if problem is not None:
@@ -301,6 +463,29 @@ class Store:
             found = [_submission(s, u.name) for s, u in
                      session.execute(query.order_by(SubmissionRow.created_at, SubmissionRow.id))]
         return learners, found
+
+    def history(self, user_id: int, problem: str) -> list[Submission]:
+        """One learner's submissions to one problem, oldest first, with sources and reports."""
+        with Session(self.engine) as session:
+            found = session.execute(select(SubmissionRow, UserRow).join(UserRow, SubmissionRow.user_id == UserRow.id)
+                                    .where(SubmissionRow.user_id == user_id, SubmissionRow.problem == problem)
+                                    .order_by(SubmissionRow.created_at, SubmissionRow.id))
+            return [_submission(s, u.name) for s, u in found]
+
+    # ------------------------------------------------------------ course files
+    def set_course(self, name: str, definition: str, file: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(CourseRow, name)
+            if row is None:
+                session.add(CourseRow(name=name, definition=definition, file=file, loaded_at=time.time()))
+            else:
+                row.definition, row.file, row.loaded_at = definition, file, time.time()
+
+    def course_definition(self, name: str) -> tuple[str, str] | None:
+        """The course file's YAML and where it was loaded from; None when the course has none."""
+        with Session(self.engine) as session:
+            row = session.get(CourseRow, name)
+            return (row.definition, row.file) if row is not None else None
 
     def counts(self) -> dict[str, int]:
         with Session(self.engine) as session:
@@ -337,14 +522,15 @@ class Store:
                 return claimed
         return None
 
-    def finish(self, submission_id: str, report: dict) -> bool:
+    def finish(self, submission_id: str, report: dict, problem_version: str | None = None) -> bool:
         """Store the result unless one is stored already; whether this call stored it."""
         verdict = str(report.get("verdict"))
         with Session(self.engine) as session, session.begin():
             result = session.execute(update(SubmissionRow)
                                      .where(SubmissionRow.id == submission_id, SubmissionRow.status != DONE)
                                      .values(status=DONE, verdict=verdict, report=json.dumps(report),
-                                             finished_at=time.time(), deadline=None))
+                                             finished_at=time.time(), deadline=None,
+                                             problem_version=problem_version))
             if result.rowcount == 1:
                 return True
             row = SubmissionRow
@@ -353,6 +539,58 @@ class Store:
                                     conflicting_judgings=row.conflicting_judgings
                                     + case((row.verdict != verdict, 1), else_=0)))
             return False
+
+    # ------------------------------------------------------------ regrades
+    def regrade(self, problem: str, version: str, *, course: str | None = None, everything: bool = False) -> list[str]:
+        """Send the judged submissions to `problem` (of one course, if given) that were not judged on
+        `version` (every one with `everything`) to be judged again; their ids, oldest first.
+
+        Each one's current result moves to the judgings table first (nothing judged is lost); the
+        submission keeps showing it until the new one is stored (`finish`). Unfinished ones are left
+        alone: they will be judged on the current files anyway.
+        """
+        now = time.time()
+        query = select(SubmissionRow).where(SubmissionRow.problem == problem, SubmissionRow.status == DONE)
+        if course is not None:
+            query = query.where(SubmissionRow.user_id.in_(select(UserRow.id).where(UserRow.course == course)))
+        if not everything:
+            query = query.where(or_(SubmissionRow.problem_version.is_(None), SubmissionRow.problem_version != version))
+        with Session(self.engine) as session, session.begin():
+            rows = list(session.scalars(query.order_by(SubmissionRow.created_at, SubmissionRow.id)
+                                        .with_for_update()))
+            session.add_all(JudgingRow(submission_id=r.id, verdict=r.verdict, report=r.report,
+                                       problem_version=r.problem_version, finished_at=r.finished_at, replaced_at=now)
+                            for r in rows)
+            for r in rows:
+                r.status, r.regrade_at, r.queued_at, r.attempts, r.deadline = QUEUED, now, now, 0, None
+            return [r.id for r in rows]
+
+    def flips(self, problem: str, course: str | None = None) -> tuple[float | None, int, int, list[Flip]]:
+        """The latest regrade of `problem`: when it was asked, how many it sent, how many are done, and the
+        submissions whose verdict (or tests passed) it changed, by learner."""
+        with Session(self.engine) as session:
+            scope = select(SubmissionRow.id).join(UserRow, SubmissionRow.user_id == UserRow.id).where(
+                SubmissionRow.problem == problem)
+            if course is not None:
+                scope = scope.where(UserRow.course == course)
+            latest = session.scalar(select(func.max(JudgingRow.replaced_at)).where(JudgingRow.submission_id.in_(scope)))
+            if latest is None:
+                return None, 0, 0, []
+            found = session.execute(
+                select(JudgingRow, SubmissionRow, UserRow).join(SubmissionRow, JudgingRow.submission_id == SubmissionRow.id)
+                .join(UserRow, SubmissionRow.user_id == UserRow.id)
+                .where(JudgingRow.replaced_at == latest, JudgingRow.submission_id.in_(scope))
+                .order_by(UserRow.name, SubmissionRow.created_at)).all()
+        flips, done = [], 0
+        for old, new, owner in found:
+            if new.status != DONE or new.regrade_at != latest:
+                continue
+            done += 1
+            before, after = _passed(old.report), _passed(new.report)
+            if old.verdict != new.verdict or before != after:
+                flips.append(Flip(new.id, owner.name, old.verdict, new.verdict, before, after,
+                                  _total(new.report)))
+        return latest, len(found), done, flips
 
     def stale(self, requeue_after_s: float, queued_limit: int | None = None) -> list[str]:
         """Submissions to enqueue again: every one running past its lease, and at most `queued_limit`
@@ -443,7 +681,18 @@ def _sqlite_pragmas(connection, _record) -> None:
 
 
 def _user(row: UserRow) -> User:
-    return User(id=row.id, name=row.name, role=row.role, course=row.course)
+    return User(id=row.id, name=row.name, role=row.role, course=row.course, email=row.email,
+                student_id=row.student_id)
+
+
+def _passed(report: str | None) -> int | None:
+    value = json.loads(report).get("passed") if report else None
+    return value if isinstance(value, int) else None
+
+
+def _total(report: str | None) -> int | None:
+    value = json.loads(report).get("total") if report else None
+    return value if isinstance(value, int) else None
 
 
 def _submission(row: SubmissionRow, owner: str, *, with_source: bool = True) -> Submission:
@@ -451,7 +700,8 @@ def _submission(row: SubmissionRow, owner: str, *, with_source: bool = True) -> 
                       status=row.status, verdict=row.verdict, report=json.loads(row.report) if row.report else None,
                       created_at=row.created_at, finished_at=row.finished_at, attempts=row.attempts,
                       claimed_at=row.claimed_at, extra_judgings=row.extra_judgings,
-                      conflicting_judgings=row.conflicting_judgings, worker=row.worker)
+                      conflicting_judgings=row.conflicting_judgings, worker=row.worker,
+                      problem_version=row.problem_version, regrade_at=row.regrade_at)
 
 
 def _safe_url(url: str) -> str:

@@ -146,3 +146,36 @@ def test_an_account_table_of_an_older_version_gains_the_new_columns(tmp_path):
         assert authenticate(store, "tj_old") is None
     finally:
         store.close()
+
+
+def test_accounts_are_disabled_enabled_moved_and_deleted_from_the_cli(tmp_path):
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    token = _cli(url, "add", "alice", "--course", "ml101", "--email", "alice@example.org", "--id", "S7")\
+        .output.strip().splitlines()[-1]
+    bob = _cli(url, "add", "bob", "--course", "ml101").output.strip().splitlines()[-1]
+    store = Store(url)
+    try:
+        assert authenticate(store, token).email == "alice@example.org"
+        assert _cli(url, "disable", "alice").output == "alice: disabled\n"
+        assert authenticate(store, token) is None
+        state = {row["name"]: row["state"] for row in json.loads(_cli(url, "list", "--json").output)}
+        assert state == {"alice": "disabled", "bob": "active"}
+        assert _cli(url, "enable", "alice").output == "alice: enabled\n"
+        assert authenticate(store, token).name == "alice"                  # the same token works again
+        assert _cli(url, "move", "alice", "--course", "ml102").output == "alice: moved to ml102\n"
+        assert authenticate(store, token).course == "ml102"
+        [sid] = store.create(authenticate(store, bob), [("patchify", "x = 1")])
+        refused = _cli(url, "delete", "bob")
+        assert refused.exit_code == 2 and refused.output == (
+            "error: say what becomes of the submissions: --keep-submissions or --remove-submissions\n")
+        assert _cli(url, "delete", "bob", "--keep-submissions").output == "deleted bob; their submissions are kept\n"
+        assert authenticate(store, bob) is None and store.get(sid) is not None
+        assert "bob" not in _cli(url, "list").output
+        assert _cli(url, "delete", "alice", "--remove-submissions").output == "deleted alice; 0 submission(s) removed\n"
+        for command in ("disable", "enable", "delete"):
+            gone = _cli(url, command, "alice", *(["--remove-submissions"] if command == "delete" else []))
+            assert gone.exit_code == 2 and gone.output == "error: no user 'alice' (judge service users list shows them)\n"
+        bad = _cli(url, "add", "carol", "--email", "carol")
+        assert bad.exit_code == 2 and bad.output == "error: --email 'carol': expected an address like ada@example.org\n"
+    finally:
+        store.close()

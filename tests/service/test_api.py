@@ -150,7 +150,7 @@ def test_requests_without_a_valid_token_are_401(setup):
                                                 **({"json": {"problem": "patchify", "source": ""}}
                                                    if method == "post" else {}))
             message = error(response, 401)
-            assert message in ("missing token: send `Authorization: Bearer TOKEN`", "unknown, revoked or expired token")
+            assert message in ("missing token: send `Authorization: Bearer TOKEN`", "unknown, revoked, expired or disabled token")
             assert response.headers["www-authenticate"] == "Bearer"
     assert queue.ids == []
 

@@ -101,7 +101,7 @@ def test_a_revoked_token_is_refused_at_once_and_a_rotated_one_replaces_it(api):
     old = add_user(store, "alice").token
     assert client.get("/api/v1/submissions", headers=auth(old)).status_code == 200
     revoke(store, "alice")
-    assert error(client.get("/api/v1/submissions", headers=auth(old)), 401) == "unknown, revoked or expired token"
+    assert error(client.get("/api/v1/submissions", headers=auth(old)), 401) == "unknown, revoked, expired or disabled token"
     new = rotate(store, "alice").token
     assert client.get("/api/v1/submissions", headers=auth(new)).status_code == 200
     assert error(client.get("/api/v1/submissions", headers=auth(old)), 401)
@@ -115,7 +115,7 @@ def test_an_expired_token_is_refused(api):
     token = add_user(store, "alice", expires_at=time.time() + 1.0).token
     assert client.get("/api/v1/submissions", headers=auth(token)).status_code == 200
     time.sleep(1.1)
-    assert error(client.get("/api/v1/submissions", headers=auth(token)), 401) == "unknown, revoked or expired token"
+    assert error(client.get("/api/v1/submissions", headers=auth(token)), 401) == "unknown, revoked, expired or disabled token"
 
 
 def test_unknown_tokens_are_rate_limited_per_client_before_any_lookup(api):

@@ -61,7 +61,7 @@ def test_the_csv_has_a_header_and_one_row_per_learner_and_problem(store):
     _course(store)
     table = list(csv.DictReader(io.StringIO(gradebook_csv(gradebook(store, "ml101")))))
     assert list(table[0]) == ["learner", "problem", "best_verdict", "best_passed", "total", "attempts", "judged",
-                              "first_accepted_at", "tampering"]
+                              "first_accepted_at", "points", "max_points", "late_days", "tampering"]
     alice = next(r for r in table if (r["learner"], r["problem"]) == ("alice", "patchify"))
     assert alice["best_verdict"] == "accepted" and alice["attempts"] == "4"
     assert alice["first_accepted_at"].endswith("+00:00") and alice["first_accepted_at"][:2] == "20"
@@ -199,3 +199,112 @@ def test_what_a_database_holds_reaches_the_instructor_escaped(tmp_path, repo):
         as_csv = client.get("/api/v1/gradebook?format=csv", headers=headers)
         assert "wrong\\x1b[32m\\u202eanswer" in as_csv.content.decode("utf-8")
     store.close()
+
+
+COURSE_FILE = """\
+course: ml101
+problems:
+  - id: patchify
+    points: 10
+    due: {due}
+  - id: clip_loss
+    points: 5
+    credit: all_or_nothing
+    due: {due}
+    late: {{per_day: 20%}}
+  - id: self_attention
+    points: 5
+"""
+
+
+def _at(store, sid, when):
+    """Date a submission back (or forward) to `when`, as if it had been submitted then."""
+    from sqlalchemy import update
+
+    from judge.service.storage import SubmissionRow
+
+    with store.engine.begin() as connection:
+        connection.execute(update(SubmissionRow).where(SubmissionRow.id == sid).values(created_at=when))
+
+
+def test_a_course_file_grades_points_with_dates_and_the_wide_form_is_what_an_lms_imports(store):
+    import time
+
+    from judge.service.gradebook import wide, wide_csv
+
+    due = time.time() + 3600
+    store.set_course("ml101", COURSE_FILE.format(due=time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(due))),
+                     "ml101.yaml")
+    alice = store.add_users([_new("alice", email="alice@example.org", student_id="S1")])[0]
+    bob = store.add_users([_new("bob")])[0]
+    add_user(store, "teach", "instructor", "ml101")
+    _judged(store, alice, "patchify", "wrong_answer", 6)                    # 6/10 tests: 6 points
+    late = _judged(store, alice, "patchify", "accepted", 10)                # after the due date: does not count
+    _at(store, late.id, due + 60)
+    _judged(store, bob, "patchify", "wrong_answer", 9)
+    _judged(store, bob, "clip_loss", "wrong_answer", 9)                     # all or nothing: 0
+    two_days = _judged(store, bob, "clip_loss", "accepted", 10)             # two started days late: -40%
+    _at(store, two_days.id, due + 86400 + 5)
+    _judged(store, bob, "unlisted", "accepted", 10)                          # not in the course file
+    rows = {(e.learner, e.problem): e for e in gradebook(store, "ml101")}
+    assert sorted({p for _, p in rows}) == ["clip_loss", "patchify", "self_attention"]
+    a = rows["alice", "patchify"]
+    assert (a.best_verdict, a.points, a.max_points, a.late_days) == ("accepted", 6, 10, 0)
+    b = rows["bob", "clip_loss"]
+    assert (b.points, b.max_points, b.late_days) == (3, 5, 2)
+    assert (rows["bob", "self_attention"].points, rows["bob", "self_attention"].late_days) == (0, None)
+    graded, learners = wide(store, "ml101")
+    table = list(csv.reader(io.StringIO(wide_csv(graded, learners, points_row=True))))
+    assert table == [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "patchify", "clip_loss",
+                      "self_attention", "Total"],
+                     ["Points Possible", "", "", "", "", "10", "5", "5", "20"],
+                     ["alice", "", "S1", "alice@example.org", "ml101", "6", "0", "0", "6"],
+                     ["bob", "", "", "bob", "ml101", "9", "3", "0", "12"]]
+
+
+def _new(name, course="ml101", email=None, student_id=None):
+    from judge.service.accounts import hash_token, new_token
+    from judge.service.storage import NewUser
+
+    return NewUser(name, "learner", course, hash_token(new_token()), email, student_id)
+
+
+def test_disabled_deleted_and_moved_learners_leave_the_gradebook_and_their_data_stays(store):
+    _course(store)
+    store.set_disabled("dora", True)
+    assert {e.learner for e in gradebook(store, "ml101")} == {"alice", "bob"}
+    store.set_disabled("dora", False)
+    store.move("bob", "other")
+    assert {e.learner for e in gradebook(store, "other")} == {"bob", "carol"}
+    assert ("bob", "clip_loss") in {(e.learner, e.problem) for e in gradebook(store, "other")}   # his work moved too
+    assert store.delete_user("alice", keep_submissions=True) == 0
+    assert {e.learner for e in gradebook(store, "ml101")} == {"dora"}
+    _, kept = store.course("ml101")
+    assert len(kept) == 4 and {s.user for s in kept} == {next(a for a in kept).user}
+    assert kept[0].user.startswith("deleted-") and kept[0].user.endswith("-alice")
+    add_user(store, "alice", course="ml101")                                 # the name is free again
+    assert store.delete_user("carol", keep_submissions=False) == 1
+    _, theirs = store.course("other")
+    assert {s.user for s in theirs} == {"bob"}
+
+
+def test_the_cli_refuses_an_unknown_course_and_writes_the_wide_form(tmp_path):
+    from judge.service.storage import Store
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    store = Store(url)
+    _course(store)
+    store.close()
+    runner = CliRunner()
+    for command in (["gradebook"], ["gradebook", "--wide"], ["similarity"], ["analytics"]):
+        unknown = runner.invoke(main, ["service", "--database", url, *command, "--course", "nosuch"])
+        assert unknown.exit_code == 2 and unknown.output == "error: no course 'nosuch' (courses: ml101, other)\n"
+    as_wide = runner.invoke(main, ["service", "--database", url, "gradebook", "--course", "ml101", "--wide"])
+    assert as_wide.exit_code == 0
+    assert as_wide.output.splitlines() == ["Student,ID,SIS User ID,SIS Login ID,Section,clip_loss,patchify,Total",
+                                           "alice,,,alice,ml101,0,1,1", "bob,,,bob,ml101,0.2,0.4,0.6",
+                                           "dora,,,dora,ml101,0,0,0"]
+    as_json = json.loads(runner.invoke(main, ["service", "--database", url, "gradebook", "--course", "ml101",
+                                              "--wide", "--format", "json"]).output)
+    assert as_json["rows"][1] == {"learner": "bob", "email": None, "id": None,
+                                  "points": {"clip_loss": 0.2, "patchify": 0.4}, "total": 0.6}

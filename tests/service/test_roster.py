@@ -1,0 +1,111 @@
+"""A roster in, tokens out: every row checked first, all accounts or none, tokens in a new private file."""
+from __future__ import annotations
+
+import csv
+import stat
+
+import pytest
+
+pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
+
+from click.testing import CliRunner  # noqa: E402
+
+from judge.cli import main  # noqa: E402
+from judge.errors import ConfigError, ConfigErrors  # noqa: E402
+from judge.service.accounts import authenticate  # noqa: E402
+from judge.service.roster import import_roster, read_roster  # noqa: E402
+
+ROSTER = ("\ufeffName,Course,Email,ID,Section\n"           # as a spreadsheet saves it: a BOM, an extra column
+          "ada,ml101,ada@example.org,S-1001,A\n"
+          "grace,ml101,,S-1002,A\n"
+          "\n"
+          "alan,ml102,alan@example.org,,B\n")
+
+
+def _tokens(path):
+    with path.open(newline="") as handle:
+        return {row["name"]: row for row in csv.DictReader(handle)}
+
+
+def test_a_roster_reads_with_optional_columns_and_ignores_others(tmp_path):
+    path = tmp_path / "roster.csv"
+    path.write_text(ROSTER, encoding="utf-8")
+    roster = read_roster(path)
+    assert [(e.name, e.course, e.email, e.student_id, e.role, e.line) for e in roster.entries] == [
+        ("ada", "ml101", "ada@example.org", "S-1001", "learner", 2), ("grace", "ml101", None, "S-1002", "learner", 3),
+        ("alan", "ml102", "alan@example.org", None, "learner", 5)]
+    assert roster.ignored == ("section",)
+
+
+def test_every_bad_row_is_named_at_once_and_nothing_is_created(tmp_path, store):
+    path = tmp_path / "roster.csv"
+    path.write_text("name,course,email,role\nada,ml101,not-an-email,learner\n=cmd|x,ml101,,\n"
+                    "ada,ml 101,,\ngrace,ml101,,teacher\n", encoding="utf-8")
+    with pytest.raises(ConfigErrors) as caught:
+        read_roster(path)
+    assert caught.value.lines() == [
+        f"{path}:2: email: 'not-an-email': expected an address like ada@example.org",
+        f"{path}:3: name: '=cmd|x': expected 1-64 letters, digits or _.@- (starting with a letter or digit)",
+        f"{path}:4: name: 'ada' is on line 2 too",
+        f"{path}:4: course: 'ml 101': expected 1-64 letters, digits or _.@-",
+        f"{path}:5: role: 'teacher': expected one of learner, instructor"]
+    assert store.accounts() == []
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty: expected a header row"),
+    ("learner,class\nada,ml101\n", "header: no column name or course"),
+    ("name,course,name\nada,ml101,ada\n", "header: column name appears twice"),
+    ("name,course\n", "no learners: only a header row"),
+])
+def test_a_roster_that_is_not_one_is_one_line(tmp_path, text, message):
+    path = tmp_path / "roster.csv"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        read_roster(path)
+    assert message in str(caught.value) and str(caught.value).startswith(str(path))
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("name,course\nJos\xe9,ml101\n".encode("latin-1"))
+    with pytest.raises(ConfigError, match="not UTF-8 text"):
+        read_roster(latin)
+
+
+def test_the_accounts_are_created_together_and_the_tokens_written_privately(tmp_path, store):
+    path = tmp_path / "roster.csv"
+    path.write_text(ROSTER, encoding="utf-8")
+    out = tmp_path / "tokens.csv"
+    assert import_roster(store, read_roster(path), out) == 3
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    tokens = _tokens(out)
+    assert list(tokens) == ["ada", "grace", "alan"]
+    ada = authenticate(store, tokens["ada"]["token"])
+    assert (ada.name, ada.course, ada.email, ada.student_id) == ("ada", "ml101", "ada@example.org", "S-1001")
+    assert (tokens["grace"]["email"], tokens["alan"]["course"]) == ("", "ml102")
+    # A second import with one name taken creates nothing, and leaves no token file behind.
+    again = tmp_path / "again.csv"
+    path.write_text("name,course\nbarbara,ml101\nada,ml101\n")
+    with pytest.raises(ConfigError) as caught:
+        import_roster(store, read_roster(path), again)
+    assert str(caught.value) == f"{path}:3: name: 'ada' has an account already; nothing was added"
+    assert not again.exists() and "barbara" not in {a.user.name for a in store.accounts()}
+    # The tokens file is never overwritten: its tokens are shown once.
+    path.write_text("name,course\nbarbara,ml101\n")
+    with pytest.raises(ConfigError, match="exists already: tokens are shown once"):
+        import_roster(store, read_roster(path), out)
+    assert _tokens(out)["ada"] == tokens["ada"]
+
+
+def test_the_cli_imports_a_class_of_300(tmp_path, store):
+    path = tmp_path / "roster.csv"
+    path.write_text("name,course,email,id\n" + "".join(f"learner{i:03d},ml101,l{i}@example.org,S{i}\n"
+                                                       for i in range(300)))
+    url = store.engine.url.render_as_string(hide_password=False)
+    out = tmp_path / "tokens.csv"
+    result = CliRunner().invoke(main, ["service", "--database", url, "users", "import", str(path), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"created 300 account(s) in ml101; their tokens are in {out}")
+    tokens = _tokens(out)
+    assert len(tokens) == 300 and len({row["token"] for row in tokens.values()}) == 300
+    assert authenticate(store, tokens["learner299"]["token"]).student_id == "S299"
+    listed = CliRunner().invoke(main, ["service", "--database", url, "users", "list", "--json"])
+    assert len([line for line in listed.output.splitlines() if '"name"' in line]) == 300
