@@ -447,6 +447,79 @@ def analytics(ctx: click.Context, course: str, problem: str | None, as_json: boo
 
 
 @service.command()
+@click.argument("problem")
+@click.option("--course", default=None, help="Only this course's submissions (default: everyone's).")
+@click.option("--all", "everything", is_flag=True, help="Every judged submission, not only those judged on other "
+              "files than the problem's current ones.")
+@click.option("--status", "status_only", is_flag=True, help="Send nothing: say how the latest regrade stands and "
+              "what it flipped.")
+@click.option("--wait/--no-wait", default=True, show_default=True, help="Wait for the new verdicts and list the flips.")
+@click.option("--timeout", type=click.FloatRange(1), default=3600, show_default=True, help="Seconds to wait.")
+@click.option("--json", "as_json", is_flag=True, help="As JSON.")
+@click.pass_context
+def regrade(ctx: click.Context, problem: str, course: str | None, everything: bool, status_only: bool, wait: bool,
+            timeout: float, as_json: bool) -> None:
+    """Judge PROBLEM's stored submissions again after its tests or reference changed; list what flipped.
+
+    They go through the queue after every fresh submission (learners take turns); each previous
+    result is kept, and the gradebook uses the new ones as they come.
+    """
+    from judge.service import regrade as regrades
+
+    config = _config(ctx, **ctx.meta["service"])
+    store = _store(ctx)
+    queue = None
+    try:
+        if course is not None:
+            store.known_course(course)
+        if not status_only:
+            found = ctx.obj().problem(problem)          # an unknown id is a one-line error
+            if config.redis_url:
+                from judge.service.queue import RedisQueue
+
+                queue = RedisQueue(config.redis_url)
+            sent = regrades.start(store, queue, found, course=course, everything=everything)
+            scope = f" of {course}" if course else ""
+            if not sent.ids:
+                click.echo(f"nothing to regrade: every judged submission{scope} to {problem} was judged on its "
+                           f"current files (version {sent.version[:12]})", err=True)
+                return
+            click.echo(f"sent {len(sent.ids)} submission(s){scope} to {problem} to be judged again on version "
+                       f"{sent.version[:12]}" + ("" if queue is not None else
+                                                 f"; the running judge service picks them up within "
+                                                 f"{config.requeue_after_s + config.reap_every_s:g} s"), err=True)
+        if status_only or not wait:
+            state = regrades.progress(store, problem, course)
+        else:
+            state = regrades.wait(store, problem, course, timeout, on_progress=lambda p: None)
+    finally:
+        if queue is not None:
+            queue.close()
+        store.close()
+    if as_json:
+        click.echo(json.dumps({"problem": problem, "course": course, "asked_at": state.asked_at, "sent": state.sent,
+                               "done": state.done, "flips": [f.to_json() for f in state.flips]}, indent=2))
+        return
+    if state.asked_at is None:
+        click.echo(f"{problem} has not been regraded")
+        return
+    click.echo(f"regrade of {problem} asked {_when(state.asked_at)}: {state.done} of {state.sent} judged again, "
+               f"{len(state.flips)} changed")
+    for f in state.flips:
+        click.echo(f"  {_safe(f.learner)}  {f.submission}  {f.before} {_of(f.passed_before, None)} -> "
+                   f"{f.after} {_of(f.passed_after, f.total_after)}")
+    if not state.finished and not status_only and wait:
+        raise ConfigError(f"{state.sent - state.done} submission(s) were not judged again within {timeout:g} s: "
+                          f"are workers running? `judge service regrade {problem} --status` shows the rest later")
+
+
+def _of(passed: int | None, total: int | None) -> str:
+    if passed is None:
+        return ""
+    return f"({passed}/{total})" if total is not None else f"({passed})"
+
+
+@service.command()
 @click.option("--processes", type=click.IntRange(1, 64), default=2, show_default=True)
 @click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Judging threads per process.")

@@ -171,7 +171,7 @@ class NewUser:
 
 @dataclass(frozen=True)
 class Flip:
-    """A submission whose verdict a regrade changed."""
+    """A submission whose verdict, or share of the tests passed, a regrade changed."""
 
     submission: str
     learner: str
@@ -565,6 +565,15 @@ class Store:
                 r.status, r.regrade_at, r.queued_at, r.attempts, r.deadline = QUEUED, now, now, 0, None
             return [r.id for r in rows]
 
+    def judged_versions(self, problem: str) -> dict[str | None, int]:
+        """How many judged submissions to `problem` each version of its files judged (None: before versions
+        were recorded)."""
+        with Session(self.engine) as session:
+            rows = session.execute(select(SubmissionRow.problem_version, func.count())
+                                   .where(SubmissionRow.problem == problem, SubmissionRow.status == DONE)
+                                   .group_by(SubmissionRow.problem_version))
+            return {version: n for version, n in rows}
+
     def flips(self, problem: str, course: str | None = None) -> tuple[float | None, int, int, list[Flip]]:
         """The latest regrade of `problem`: when it was asked, how many it sent, how many are done, and the
         submissions whose verdict (or tests passed) it changed, by learner."""
@@ -587,7 +596,8 @@ class Store:
                 continue
             done += 1
             before, after = _passed(old.report), _passed(new.report)
-            if old.verdict != new.verdict or before != after:
+            # A flip: another verdict, or another share of the tests passed (what credit per test grades).
+            if old.verdict != new.verdict or _share(before, _total(old.report)) != _share(after, _total(new.report)):
                 flips.append(Flip(new.id, owner.name, old.verdict, new.verdict, before, after,
                                   _total(new.report)))
         return latest, len(found), done, flips
@@ -688,6 +698,10 @@ def _user(row: UserRow) -> User:
 def _passed(report: str | None) -> int | None:
     value = json.loads(report).get("passed") if report else None
     return value if isinstance(value, int) else None
+
+
+def _share(passed: int | None, total: int | None) -> float | None:
+    return passed / total if passed is not None and total else None
 
 
 def _total(report: str | None) -> int | None:

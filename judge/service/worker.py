@@ -16,6 +16,7 @@ from judge import verdicts
 from judge.errors import ConfigError
 from judge.report import Report, TestResult
 from judge.service.config import ServiceConfig
+from judge.service.regrade import problem_version
 from judge.service.storage import Store
 from judge.submission import Submission
 
@@ -32,6 +33,7 @@ class Processor:
     store: Store
     judge: object                      # judge.session.Judge (imported by the caller: it brings numpy)
     name: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
+    _versions: dict[str, tuple[tuple, str | None]] = field(default_factory=dict, repr=False)
 
     def warm(self) -> None:
         """Prepare every problem now, torch problems first (the torch fork server starts at once), and
@@ -57,6 +59,7 @@ class Processor:
         if submission is None:
             return SKIPPED
         label = f"{submission.id}.py"
+        version = self.version(submission.problem)     # the files it is about to be judged on
         if submission.attempts > self.config.max_attempts:
             report = judge_error(submission.problem, label,
                                  f"judging was started {submission.attempts - 1} times and never finished")
@@ -69,10 +72,23 @@ class Processor:
             # A SandboxError or OSError (the fork server is gone) propagates: the backend starts a fresh
             # server for the next submission; this one stays "running" until its lease ends, then the
             # reaper sends it again.
-        if self.store.finish(submission.id, report.to_json()):
+        if self.store.finish(submission.id, report.to_json(), version):
             return JUDGED
         log.info("submission %s was already judged; this judging is dropped", submission.id)
         return DUPLICATE
+
+    def version(self, problem_id: str) -> str | None:
+        """The version of the problem's files (judge.service.regrade) judged on now, kept while the
+        problem set's files are unchanged (their stamp); None for a problem that does not load."""
+        stamp = self.judge.problem_set.stamp()
+        kept = self._versions.get(problem_id)
+        if kept is None or kept[0] != stamp:
+            try:
+                kept = (stamp, problem_version(self.judge.problem(problem_id)))
+            except ConfigError:
+                kept = (stamp, None)
+            self._versions[problem_id] = kept
+        return kept[1]
 
     def close(self) -> None:
         self.judge.close()
