@@ -421,7 +421,14 @@ def show(ctx: click.Context, submission_id: str, with_report: bool, as_json: boo
         from judge.render import render_text
         from judge.report import Report
 
-        click.echo(render_text(Report.from_json(submission.report), verbose=True))
+        try:
+            text = render_text(Report.from_json(submission.report), verbose=True)
+        except (ValueError, TypeError, KeyError) as exc:   # stored by another version of the judge
+            from judge.escape import escape_tree
+
+            click.echo(f"the stored report is not one this judge renders ({exc}); as stored:", err=True)
+            text = json.dumps(escape_tree(submission.report), indent=2)
+        click.echo(text)
 
 
 @service.command()

@@ -101,6 +101,48 @@ def test_an_instructor_sees_their_course_and_not_other_courses(setup):
     error(client.get(f"/api/v1/submissions/{mine['carol']}", headers=auth(tokens["teach"])), 404)
 
 
+def test_the_source_is_readable_by_its_owner_and_their_instructor_only(setup, tmp_path):
+    from click.testing import CliRunner
+
+    from judge.cli import main
+
+    client, tokens, _, store, config = setup
+    source = "def patchify(images, ph, pw):\n    return images  # \u202e mine\n"
+    sid = submit(client, tokens["alice"], source=source).json()["id"]
+    for reader in ("alice", "teach"):
+        body = client.get(f"/api/v1/submissions/{sid}", headers=auth(tokens[reader])).json()
+        assert body["source"] == source.replace("\u202e", "\\u202e")   # shown as every face shows it
+    for other in ("bob", "carol"):
+        error(client.get(f"/api/v1/submissions/{sid}", headers=auth(tokens[other])), 404)
+    # The instructor's terminal: judge service show prints the source, who and what on stderr.
+    store.claim(sid, "w", 60)
+    from judge.report import Report, TestResult
+    from judge.verdict import Verdict
+
+    store.finish(sid, Report("patchify", f"{sid}.py", [
+        TestResult("t1", "hidden", Verdict.ACCEPTED),
+        TestResult("t2", "hidden", Verdict.WRONG_ANSWER, message="off by one")]).to_json())
+    runner = CliRunner()
+    shown = runner.invoke(main, ["service", "--database", config.database_url, "show", sid])
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout == source.replace("\u202e", "\\u202e")
+    assert shown.stderr.startswith("alice (ml101) on patchify, ") and shown.stderr.rstrip().endswith(": wrong_answer 1/2")
+    with_report = runner.invoke(main, ["service", "--database", config.database_url, "show", sid, "--report"])
+    assert "off by one" in with_report.stdout and "t2" in with_report.stdout
+    as_json = json.loads(runner.invoke(main, ["service", "--database", config.database_url, "show", sid,
+                                              "--json"]).stdout)
+    assert as_json["source"] == source.replace("\u202e", "\\u202e") and as_json["report"]["passed"] == 1
+    assert "the stored report" not in with_report.stderr
+    [odd] = store.create(store.get(sid)[1], [("patchify", "x = 1")])
+    store.claim(odd, "w", 60)
+    store.finish(odd, {"verdict": "odd"})          # a report this judge cannot render is shown as stored
+    odd = runner.invoke(main, ["service", "--database", config.database_url, "show", odd, "--report"])
+    assert odd.exit_code == 0 and "the stored report is not one this judge renders" in odd.stderr
+    assert '"verdict": "odd"' in odd.stdout
+    missing = runner.invoke(main, ["service", "--database", config.database_url, "show", "nope"])
+    assert missing.exit_code == 2 and missing.output.startswith("error: no submission 'nope'")
+
+
 def test_listing_is_newest_first_paged_and_filtered_by_status(setup):
     client, tokens, _, store, _ = setup
     ids = [submit(client, tokens["alice"]).json()["id"] for _ in range(3)]
