@@ -14,7 +14,6 @@ import click
 
 from judge.errors import ConfigError, ConfigErrors, SandboxError
 
-BACKGROUND_IDLE_S = 900.0  # a background server leaves after 15 minutes without a request
 
 
 class _Group(click.Group):
@@ -76,6 +75,8 @@ class _LazyJudge:
 
             self._judge = Judge(self.problems_dir, launched=self._launched)
             self._launched = None
+            for note in self._judge.problem_set.notes():   # a pack's working copy wins: say so
+                click.echo(f"note: {note}", err=True)
         return self._judge
 
     def close(self) -> None:
@@ -390,6 +391,8 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
         from judge.escape import escape_name
         from judge.watch import watch_file
 
+        _start_warm(judge.problems_dir)  # for the `judge run`s beside the watch
+
         def on_change() -> None:
             click.echo(click.style(f"--- judging {escape_name(file)} ---", bold=True), color=colour)
             try:
@@ -402,7 +405,19 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
         return
     report = judge_once()
     show(report)
+    _start_warm(judge.problems_dir)  # judged here (the warm path stepped aside): the next run is warm
     sys.exit(0 if report.accepted else 1)
+
+
+def _start_warm(problems_dir: str | None) -> None:
+    """Start this key's warm judge in the background unless one runs (judge.warm.spawn); never an error."""
+    from judge.warm import protocol, spawn
+
+    if spawn.off() or protocol.private_dir(create=True) is None:
+        return
+    key = protocol.judge_key(problems_dir, os.getcwd())
+    if not protocol.answers(protocol.socket_path(key)):
+        spawn.start(problems_dir, key)
 
 
 @main.command()
@@ -410,16 +425,16 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
               help="Port on 127.0.0.1 (0: any free port).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the browser.")
 @click.option("--background", is_flag=True,
-              help="Serve in the background and return; the server leaves after --idle-timeout.")
+              help="Serve the page from the warm judge (started if none runs) and return; it leaves after "
+                   "--idle-timeout.")
 @click.option("--idle-timeout", type=click.FloatRange(min=1), default=None,
-              help=f"Leave after this many seconds without a request (default: never; "
-                   f"{BACKGROUND_IDLE_S:g} with --background).")
+              help="Leave after this many seconds without a request (default: never; with --background, "
+                   "$JUDGE_WARM_IDLE or 900).")
 @click.option("--status", "show_status", is_flag=True,
-              help="Say whether a judge serve runs (its URL, problem set, idle time); exit 1 when none does.")
-@click.option("--stop", "stop", is_flag=True, help="Stop the running judge serve (a background one, or any).")
-@click.option("--detached", is_flag=True, hidden=True)  # the process --background starts
+              help="Say which judges serve (page URL, problem set, idle time); exit 1 when none does.")
+@click.option("--stop", "stop", is_flag=True, help="Stop every judge serving for you (warm judges and pages).")
 @click.pass_obj
-def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: float | None, detached: bool,
+def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: float | None,
           show_status: bool, stop: bool) -> None:
     """Serve the local web page (its URL, with a token, on one line) and the warm judge `judge run` uses."""
     if show_status or stop:
@@ -433,40 +448,35 @@ def serve(judge, port: int, open_browser: bool, background: bool, idle_timeout: 
     if background:
         from judge.web.background import start_background
 
-        click.echo(start_background(judge.problems_dir, port, idle_timeout or BACKGROUND_IDLE_S, open_browser))
-        return
-    options = ServeOptions(judge.problems_dir, port, open_browser, idle_timeout, stop_when_stale=detached)
-
-    def announce(url: str) -> None:
+        url = start_background(judge.problems_dir, port, idle_timeout)
         click.echo(url)
-        if detached:  # the parent read the line and left: later output has nowhere to go
-            sys.stdout.flush()
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, 1)
-            os.close(devnull)
+        if open_browser:
+            import webbrowser
 
+            webbrowser.open(url)
+        return
     try:
-        serve_forever(options, announce, stderr_note)
+        serve_forever(ServeOptions(judge.problems_dir, port, open_browser, idle_timeout), click.echo, stderr_note)
     except KeyboardInterrupt:  # Ctrl+C is how a foreground server is meant to stop
         click.echo("stopped", err=True)
 
 
 def _serve_control(stop: bool) -> None:
-    """`judge serve --status` / `--stop`: ask the running servers through their own pages (judge.web.registry)."""
+    """`judge serve --status` / `--stop`: ask the running judges themselves (judge.web.registry)."""
     from judge.web import registry
 
     servers = registry.running()
     if not servers:
-        click.echo("no judge serve is running; start one with `judge serve` or `judge serve --background`")
+        click.echo("no judge serve is running; `judge run` starts a warm judge, `judge serve` or "
+                   "`judge serve --background` a page")
         sys.exit(0 if stop else 1)
     for server in servers:
         if not stop:
             click.echo(server.line())
         elif registry.stop(server):
-            click.echo(f"stopped judge serve at {server.entry.base} (pid {server.entry.pid})")
+            click.echo(f"stopped {server.name()}")
         else:
-            raise ConfigError(f"judge serve at {server.entry.base} (pid {server.entry.pid}) did not stop within "
-                              f"{registry.STOP_WAIT_S:g} s")
+            raise ConfigError(f"{server.name()} did not stop within {registry.STOP_WAIT_S:g} s")
 
 
 @main.command()
@@ -612,8 +622,11 @@ def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
     def show(checked) -> None:
         click.echo(to_text(validation_lines(checked, verbose=verbose), colour), color=colour)
 
+    clashes = judge().problem_set.clashes()     # a pack's ids must not be taken once it is installed
+    for clash in clashes:
+        click.echo(f"error: {clash}", err=True)
     result = validate_problems(judge(), problem_ids or None, on_problem=show)
-    failed = [p.problem for p in result.problems if not p.ok]
+    failed = [p.problem for p in result.problems if not p.ok] + (["(ids taken by an installed set)"] if clashes else [])
     click.echo(f"validation failed: {', '.join(failed)}" if failed else f"all {len(result.problems)} problem(s) valid")
     sys.exit(1 if failed else 0)
 
@@ -659,10 +672,11 @@ def prepare(judge, problem_ids: tuple[str, ...]) -> None:
 @click.pass_obj
 def new(judge, problem_id: str, framework: str, pack: Path | None, one_file: bool) -> None:
     """For authors: scaffold a new problem PROBLEM_ID from commented templates (never overwrites)."""
-    from judge.locate import local
+    from judge.locate import is_pack_source, local
     from judge.scaffold import scaffold, scaffold_pack
 
     if pack is not None:
+        _refuse_taken(problem_id, pack.resolve() / pack.resolve().name.replace("-", "_").replace(".", "_").lower())
         click.echo(f"in the problem pack {pack.resolve()}:")
         created = scaffold_pack(pack, problem_id, framework, one_file)
         for path in created:
@@ -673,10 +687,23 @@ def new(judge, problem_id: str, framework: str, pack: Path | None, one_file: boo
     # Never into the installed course: the named set, the one here, or a new one in this directory.
     found = local(judge.problems_dir, cwd=Path.cwd(), environ=os.environ)
     root = found.root if found is not None else Path.cwd()
+    if is_pack_source(root):
+        _refuse_taken(problem_id, root)
     click.echo(f"in the problem set {root} (--problems-dir or JUDGE_PROBLEMS_DIR chooses another):")
     for path in scaffold(root, problem_id, framework, one_file):
         click.echo(f"created {root / path}")
     click.echo(f"next: edit the files, then `judge validate {problem_id}`")
+
+
+def _refuse_taken(problem_id: str, target: Path) -> None:
+    """A pack's problem id held by the installed course or another pack would stop every command once
+    the pack is installed: refused before any file is made."""
+    from judge.locate import holders
+
+    taken = holders(problem_id, target)
+    if taken:
+        raise ConfigError(f"problem id {problem_id!r} is taken by {taken[0].describe()}: choose another id "
+                          "(once the pack is installed, an id in two sets stops every judge command)")
 
 
 # ---------------------------------------------------------------- the judging service (issue 16)

@@ -35,7 +35,8 @@ def try_list(argv: list[str]) -> int | None:
         return None
     try:
         source = locate.primary()
-        packs = () if source.origin in locate.EXPLICIT else locate.packs(exclude=(source.root,))
+        packs = () if source.origin in locate.EXPLICIT else locate.packs(
+            exclude=(source.root,), working_copy=source.root if source.origin == "working directory" else None)
         items, broken = entries(source, packs)
     except ConfigError:  # no set, or an id in two sets: the CLI says so
         return None

@@ -89,20 +89,68 @@ def installed_course() -> Source | None:
     return None
 
 
-def packs(exclude: tuple[Path, ...] = ()) -> tuple[Source, ...]:
-    """Every installed pack, by name; a pack whose root is in `exclude` (the primary set) is skipped.
+def packs(exclude: tuple[Path, ...] = (), working_copy: Path | None = None) -> tuple[Source, ...]:
+    """Every installed pack, by name; a pack whose root is in `exclude` (the primary set) is skipped,
+    and so is the installed copy of `working_copy` when that is a pack's source (`installed_copies`).
 
     A pack that cannot be found is a ConfigError naming its distribution and entry point.
     """
     found: list[Source] = []
     seen = {p.resolve() for p in exclude}
     for entry in sorted(metadata.entry_points(group=GROUP), key=lambda e: e.name):
+        if working_copy is not None and _is_source_of(working_copy, entry):
+            continue
         root = _pack_root(entry)
         if root.resolve() in seen:
             continue
         seen.add(root.resolve())
         found.append(Source(entry.name, root.resolve(), "pack"))
     return tuple(found)
+
+
+def installed_copies(working_copy: Path) -> tuple[Source, ...]:
+    """The installed packs that `working_copy` is the source of: a pack author's folder after
+    `pip install` (the working copy is used, its installed copy left out, so the ids are not in two sets).
+
+    A working copy is a pack's source when it is the package directory `judge new --pack` made: its
+    name is the entry point's package and a pyproject.toml beside it declares the group.
+    """
+    found = []
+    for entry in sorted(metadata.entry_points(group=GROUP), key=lambda e: e.name):
+        if _is_source_of(working_copy, entry):
+            try:
+                found.append(Source(entry.name, _pack_root(entry).resolve(), "pack"))
+            except ConfigError:
+                found.append(Source(entry.name, working_copy, "pack"))
+    return tuple(found)
+
+
+def _is_source_of(working_copy: Path, entry: metadata.EntryPoint) -> bool:
+    return working_copy.name == entry.module.split(".")[0] and is_pack_source(working_copy)
+
+
+def is_pack_source(root: Path) -> bool:
+    """Whether `root` is a pack's package directory in its source folder (a pyproject.toml beside it
+    declares the entry point group), as `judge new --pack` makes one."""
+    try:
+        return GROUP in (root.parent / "pyproject.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def holders(problem_id: str, target: Path) -> tuple[Source, ...]:
+    """The problem sets other than `target` (and its own installed copy) that already hold
+    `problem_id`: the installed course and the installed packs. An id in two of them would stop every
+    judge command once both are in use, so authors are refused it up front (`judge new`, `judge validate`).
+    """
+    from judge.problem import problem_ids
+
+    target = target.resolve()
+    candidates = list(packs(exclude=(target,), working_copy=target))
+    course = installed_course()
+    if course is not None and course.root.resolve() != target:
+        candidates.insert(0, course)
+    return tuple(c for c in candidates if problem_id in problem_ids(c.root))
 
 
 def _pack_root(entry: metadata.EntryPoint) -> Path:

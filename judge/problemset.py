@@ -77,14 +77,38 @@ class ProblemSet:
     cache: ExpectedCache | None = field(default=None, repr=False)
     packs: tuple[Source, ...] = ()
     origin: str = ""       # how the set was found (judge.locate.Source.origin)
+    shadowed: tuple[Source, ...] = ()   # installed packs this working copy is the source of (left out)
 
     @classmethod
     def find(cls, problems_dir: str | os.PathLike | None = None, cache: ExpectedCache | None = None) -> "ProblemSet":
         """The set judge.locate finds (the flag, $JUDGE_PROBLEMS_DIR, the working directory, the
         installed course), with every installed pack unless the set was named explicitly."""
         source = locate.primary(problems_dir)
-        packs = () if source.origin in locate.EXPLICIT else locate.packs(exclude=(source.root,))
-        return cls(source.root, cache, packs, source.origin)
+        if source.origin in locate.EXPLICIT:
+            return cls(source.root, cache, (), source.origin)
+        # A pack author's folder after `pip install`: its working copy wins over its installed copy.
+        working = source.root if source.origin == "working directory" else None
+        packs = locate.packs(exclude=(source.root,), working_copy=working)
+        shadowed = locate.installed_copies(working) if working is not None else ()
+        return cls(source.root, cache, packs, source.origin, shadowed)
+
+    def notes(self) -> list[str]:
+        """What a face says once about where the problems come from: a working copy used instead of its pack."""
+        return [f"using the working copy {self.root} instead of the installed pack {s.name} ({s.root}); "
+                "pip install the pack again to ship its changes" for s in self.shadowed]
+
+    def clashes(self) -> list[str]:
+        """When this set is a pack's source: its ids that the installed course or another installed pack
+        holds too (`judge validate` refuses them): once the pack is installed, every judge command would
+        stop at the clash. A set that is no pack's source is used alone or as the primary set: none."""
+        if not locate.is_pack_source(self.root):
+            return []
+        found = []
+        for pid in problem_files.problem_ids(self.root):
+            for holder in locate.holders(pid, self.root):
+                found.append(f"problem id {pid!r} is taken by {holder.describe()}: rename the problem (its files "
+                             "and `id:`), or the set it is in cannot be used beside that one")
+        return found
 
     def sources(self) -> list[Source]:
         """The set in use, then each pack: what `judge doctor` says is in use, and where."""

@@ -108,3 +108,64 @@ def _found_from(cwd: Path) -> ProblemSet:
         patch.chdir(cwd)
         patch.delenv("JUDGE_PROBLEMS_DIR", raising=False)
         return ProblemSet.find()
+
+
+def _source_folder(tmp_path: Path, package: str, *problem_ids: str) -> Path:
+    """A pack author's folder as `judge new --pack` leaves it: a pyproject.toml declaring the group beside
+    the package directory, laid out like a problem set; returns the package directory."""
+    folder = tmp_path / package.replace("_", "-")
+    copy_problems(folder / package, *problem_ids)
+    (folder / "pyproject.toml").write_text(f'[project.entry-points."{locate.GROUP}"]\n{package} = "{package}"\n')
+    return folder / package
+
+
+def test_a_pack_source_folder_keeps_working_after_its_install_and_says_so(tmp_path, site):
+    installed = _pack(site, "my_pack", "my_pack", "unpatchify")           # pip install my-pack
+    working = _source_folder(tmp_path, "my_pack", "unpatchify")
+    problems = _found_from(working / "problems")
+    assert problems.root == working and problems.packs == () and problems.ids() == ["unpatchify"]
+    assert problems.notes() == [f"using the working copy {working} instead of the installed pack my_pack "
+                                f"({installed}); pip install the pack again to ship its changes"]
+    # From anywhere else the installed copy is the pack, as ever.
+    elsewhere = _found_from(copy_problems(tmp_path / "here", "patchify"))
+    assert [s.root for s in elsewhere.packs] == [installed] and elsewhere.notes() == []
+    # The CLI says so once, on stderr, and its commands work.
+    done = subprocess.run([sys.executable, "-m", "judge", "list", "--json"], cwd=working, capture_output=True,
+                          text=True, timeout=120, env={**__import__("os").environ, "PYTHONPATH": str(site)})
+    assert done.returncode == 0, done.stderr
+    assert [p["id"] for p in __import__("json").loads(done.stdout)] == ["unpatchify"]
+
+
+def test_an_id_taken_by_an_installed_set_is_refused_by_new_and_validate(tmp_path, site):
+    import os
+
+    from click.testing import CliRunner
+
+    from judge.cli import main
+
+    from judge.scaffold import scaffold
+
+    other = _pack(site, "other", "other_pack")
+    scaffold(other, "their_problem", "numpy")
+    runner = CliRunner()
+    env = {"JUDGE_PROBLEMS_DIR": ""}
+    # The course's own id, and another pack's.
+    for taken, holder in (("patchify", f"checkout: {REPO}"), ("their_problem", f"pack other: {other}")):
+        refused = runner.invoke(main, ["new", taken, "--pack", str(tmp_path / "my-pack")], env=env)
+        assert refused.exit_code == 2
+        assert refused.output == (f"error: problem id {taken!r} is taken by {holder}: choose another id (once the "
+                                  "pack is installed, an id in two sets stops every judge command)\n")
+        assert not (tmp_path / "my-pack").exists()                       # nothing was made
+    # A pack whose folder already holds a clashing id (copied in by hand) does not validate.
+    working = _source_folder(tmp_path, "mine_pack", "patchify")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(working)
+        patch.delenv("JUDGE_PROBLEMS_DIR", raising=False)
+        checked = runner.invoke(main, ["validate", "patchify"])
+    assert checked.exit_code == 1
+    assert f"error: problem id 'patchify' is taken by checkout: {REPO}: rename the problem" in checked.output
+    assert "validation failed" in checked.output
+    # A set that is no pack's source (used alone or as the set in use) has no such refusal.
+    plain = copy_problems(tmp_path / "plain", "patchify")
+    assert ProblemSet.find(plain).clashes() == []
+    assert os.environ.get("JUDGE_PROBLEMS_DIR") in (None, "")

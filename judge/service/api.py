@@ -234,9 +234,15 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
 
     @app.get(f"{PREFIX}/health")
     def health() -> dict:
-        """Whether the API and its database answer (no token needed)."""
+        """What requests would meet (no token needed): the database answers (else 503), the problem set
+        loads (else 503, saying why), how many problems are served and which are broken."""
         store.counts()
-        return {"status": "ok"}
+        try:
+            problems, broken = judge.problem_set.load()
+        except ConfigError as exc:
+            raise ApiError(503, f"the problem set cannot be used: {exc}", {"Retry-After": "60"}) from None
+        return {"status": "ok", "database": "ok", "problems": len(problems),
+                "broken": [{"id": b.id, "error": b.error} for b in broken]}
 
     @app.get(f"{PREFIX}/problems")
     def list_problems(user: Caller) -> dict:

@@ -536,6 +536,11 @@ def worker(ctx: click.Context, processes: int, threads: int) -> None:
     config = _config(ctx, **ctx.meta["service"])
     if not config.redis_url:
         raise ConfigError("judge service worker needs a Redis URL: --redis URL or JUDGE_SERVICE_REDIS")
+    from judge.problemset import ProblemSet
+    from judge.service.server import check_problem_set
     from judge.service.supervisor import run_workers
 
+    # Refused here, in one line, rather than in every worker process's boot hook over and over.
+    check_problem_set(ProblemSet.find(config.problems_dir))
+    _store(ctx).close()                          # the database URL works, or one line says why
     ctx.exit(run_workers(config, processes, threads, echo=lambda line: click.echo(line, err=True)))

@@ -40,6 +40,12 @@ def build(config: ServiceConfig, *, pool_threads: int = 2) -> Service:
 
     if config.sandbox_threads is None:  # the pool's threads share the cores, as in `judge grade`
         config = replace(config, sandbox_threads=child_threads(pool_threads))
+    api_judge = Judge(config.problems_dir, record=False)
+    try:
+        check_problem_set(api_judge.problem_set)      # before anything starts: a broken set serves nothing
+    except BaseException:
+        api_judge.close()
+        raise
     store = Store(config.database_url)
     processor = None
     if config.redis_url:
@@ -52,8 +58,15 @@ def build(config: ServiceConfig, *, pool_threads: int = 2) -> Service:
     for submission_id in store.pending():  # left unfinished by a previous run: judge them now
         queue.enqueue(submission_id)
     reaper = Reaper(store, queue, config).start()
-    app = create_app(config, store, queue, Judge(config.problems_dir, record=False))
+    app = create_app(config, store, queue, api_judge)
     return Service(config, store, queue, reaper, app, processor)
+
+
+def check_problem_set(problems) -> None:
+    """Raise the ConfigError a request would meet when the problem set cannot be used at all (an id in
+    two sets, a pack that cannot be found): the service refuses to start rather than answer 500s. One
+    broken problem is no such error: the others are served and /health names it."""
+    problems.ids()
 
 
 def guarded_protocol(read_timeout_s: float, max_connections: int):

@@ -1,7 +1,9 @@
 """`judge service` without Redis: the in-process pool judges, and work left by a previous run is picked up."""
 from __future__ import annotations
 
+import shutil
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -55,3 +57,72 @@ def test_an_unusable_database_is_a_one_line_error(tmp_path):
     result = CliRunner().invoke(main, ["service", "--database", "nosuch://x", "users", "add", "alice"])
     assert result.exit_code == 2 and result.output.startswith("error: database ") and \
         result.output.count("\n") == 1
+
+
+def _clashing_pack(site, package="clash_pack"):
+    """An installed pack (as pip leaves one) holding `patchify`, which the course in use holds too."""
+    from judge.locate import GROUP
+    from judge.problem import problem_ids
+
+    root = site / package
+    (root / "problems").mkdir(parents=True)
+    repo = Path(__file__).resolve().parents[2]
+    shutil.copy(repo / "problems/patchify.yaml", root / "problems")
+    shutil.copytree(repo / "hidden_tests/patchify", root / "hidden_tests/patchify")
+    (root / "__init__.py").write_text("")
+    info = site / f"{package}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {package}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[{GROUP}]\nclash = {package}\n")
+    assert problem_ids(root) == ["patchify"]
+    return root
+
+
+def test_the_service_and_its_workers_refuse_to_start_on_a_problem_set_in_conflict(tmp_path, repo):
+    """A pack holding an id of the course: `judge service` and `judge service worker` say so in one line and
+    exit 2, instead of answering every request with 500."""
+    import os
+    import subprocess
+    import sys
+
+    site = tmp_path / "site"
+    _clashing_pack(site)
+    empty = tmp_path / "elsewhere"             # not inside a problem set: the course and the packs are in use
+    empty.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(site), "JUDGE_SERVICE_DATABASE": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+    env.pop("JUDGE_PROBLEMS_DIR", None)
+    for command in (["service", "--port", "1"], ["service", "--redis", "redis://127.0.0.1:1/0", "worker"]):
+        done = subprocess.run([sys.executable, "-m", "judge", *command], cwd=empty, env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 2, (command, done.stdout, done.stderr)
+        assert done.stderr.splitlines()[-1] == (
+            f"error: problem id 'patchify' is in two problem sets: checkout: {repo} and pack clash: "
+            f"{site / 'clash_pack'}; uninstall one pack, or pass --problems-dir to use one set alone")
+        assert "Traceback" not in done.stderr
+
+
+def test_health_reports_what_requests_would_meet(tmp_path, repo):
+    from judge.locate import Source
+    from judge.problemset import ProblemSet
+    from judge.service.api import create_app
+    from judge.session import Judge
+
+    root = tmp_path / "set"
+    shutil.copytree(repo / "problems", root / "problems")
+    shutil.copytree(repo / "hidden_tests", root / "hidden_tests", ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "problems/vit_cost.yaml").write_text("id: vit_cost\ntitle: [unclosed\n")       # one broken file
+    config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(root),
+                           allowed_hosts=("testserver",))
+    store = Store(config.database_url)
+    with Judge(root, record=False) as judge, TestClient(create_app(config, store, None, judge)) as client:
+        health = client.get("/api/v1/health").json()
+        assert (health["status"], health["database"], health["problems"]) == ("ok", "ok", 19)
+        assert [b["id"] for b in health["broken"]] == ["vit_cost"] and "invalid YAML" in health["broken"][0]["error"]
+        # An installed pack holding one of its ids: every request would fail, and /health says why.
+        clash = _clashing_pack(tmp_path / "site")
+        judge.problem_set = ProblemSet(root, None, (Source("clash", clash, "pack"),), "working directory")
+        down = client.get("/api/v1/health")
+        assert down.status_code == 503
+        assert down.json()["error"]["message"].startswith(
+            "the problem set cannot be used: problem id 'patchify' is in two problem sets")
+    store.close()
