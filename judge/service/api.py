@@ -16,14 +16,14 @@ from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
-from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError, SQLAlchemyError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from judge.errors import ConfigError
 from judge.escape import escape_tree
 from judge.service.accounts import authenticate
 from judge.service.config import ServiceConfig
+from judge.service.faults import DATABASE_DOWN, describe
 from judge.service.gradebook import gradebook, gradebook_csv, gradebook_json, wide as wide_rows, wide_csv, wide_json
 from judge.service.queue import Queue
 from judge.service.ratelimit import RateLimiter
@@ -36,7 +36,6 @@ log = logging.getLogger("judge.service.api")
 PREFIX = "/api/v1"
 
 
-DATABASE_DOWN = (OperationalError, InterfaceError, DisconnectionError, PoolTimeout)
 MAX_OFFSET = 1 << 31     # far past any real listing, and inside every database's integers
 
 
@@ -160,7 +159,7 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
     @app.exception_handler(SQLAlchemyError)
     async def database_error(_request: Request, exc: SQLAlchemyError) -> JSONResponse:
         if isinstance(exc, DATABASE_DOWN):
-            log.warning("the database does not answer: %s", str(exc).strip().splitlines()[0] if str(exc) else exc)
+            log.warning("the database does not answer (%s); answered 503", describe(exc))
             return error_response(503, "the database does not answer; nothing was stored: retry later",
                                   {"Retry-After": str(config.db_retry_after_s)})
         log.error("database error", exc_info=exc)
@@ -253,18 +252,59 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
 
     @app.get(f"{PREFIX}/problems/{{problem_id}}")
     def get_problem(problem_id: str, user: Caller) -> dict:
-        """A problem's public parts: statement, rules, signature, starter, limits, hints."""
-        if problem_id not in judge.problem_ids():
-            raise ApiError(404, f"no problem {problem_id!r}")
-        try:
-            p = judge.problem(problem_id)
-        except ConfigError as exc:
-            raise ApiError(500, f"problem {problem_id!r} cannot be loaded: {exc}") from None
+        """A problem's public parts: statement, rules, signature, starter, public examples, limits, and the
+        hints you have been given (POST .../hints gives the next)."""
+        p = known_problem(problem_id)
+        reached = min(store.hint_level(user.id, p.id), len(p.hints))
         return {"id": p.id, "title": p.title, "difficulty": p.difficulty, "tags": list(p.tags),
                 "framework": p.framework, "entry_point": p.entry_point, "signature": p.signature,
                 "statement": p.statement, "rules": [{"id": r.id, "text": r.text} for r in p.rules],
-                "starter": p.starter, "hints": list(p.hints),
+                "starter": p.starter, "examples": examples_of(p),
+                "hints": [h.strip() for h in p.hints[:reached]], "hint_levels": len(p.hints),
                 "limits": {"time_s": p.limits.time_s, "memory_mb": p.limits.memory_mb}}
+
+    def examples_of(problem) -> list[dict]:
+        """The public examples as `judge show` prints them: each input and the reference's output as text."""
+        from judge.cases import MAIN
+        from judge.render import show_input, show_value
+
+        shown = []
+        for example in judge.problem_set.examples(problem):
+            case, main = example.case, example.expected[MAIN]
+            shown.append({"name": case.name,
+                          "inputs": {name: show_input(spec, case.args[case.arg_index(name)], "")
+                                     for name, spec in case.test.inputs.items()},
+                          "output": f"raises {main.error.type}" if main.error is not None else show_value(main.value, ""),
+                          "explanation": (case.test.explanation or "").strip()})
+        return shown
+
+    def known_problem(problem_id: str):
+        if problem_id not in judge.problem_ids():
+            raise ApiError(404, f"no problem {problem_id!r}")
+        try:
+            return judge.problem(problem_id)
+        except ConfigError as exc:
+            raise ApiError(500, f"problem {problem_id!r} cannot be loaded: {exc}") from None
+
+    def hint_json(problem, level: int) -> dict:
+        return {"problem": problem.id, "level": level, "levels": len(problem.hints),
+                "text": problem.hints[level - 1].strip(), "last": level == len(problem.hints)}
+
+    @app.get(f"{PREFIX}/problems/{{problem_id}}/hints")
+    def get_hints(problem_id: str, user: Caller) -> dict:
+        """The hints you have been given on a problem, in order, and how many levels there are."""
+        p = known_problem(problem_id)
+        reached = min(store.hint_level(user.id, p.id), len(p.hints))
+        return {"problem": p.id, "levels": len(p.hints), "shown": [hint_json(p, n) for n in range(1, reached + 1)]}
+
+    @app.post(f"{PREFIX}/problems/{{problem_id}}/hints")
+    def next_hint(problem_id: str, user: Caller) -> dict:
+        """The next hint (one level at a time, from a nudge to the key idea, as `judge hint` gives them);
+        past the last, the last again."""
+        p = known_problem(problem_id)
+        if not p.hints:
+            raise ApiError(404, f"{p.id} has no hints")
+        return hint_json(p, store.next_hint(user.id, p.id, len(p.hints)))
 
     @app.post(f"{PREFIX}/submissions", status_code=202)
     def submit(item: SubmissionIn, user: Caller) -> dict:

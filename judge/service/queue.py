@@ -11,6 +11,8 @@ import queue as stdqueue
 import threading
 from typing import TYPE_CHECKING, Callable, Protocol
 
+from judge.service.faults import PASSING, describe
+
 if TYPE_CHECKING:
     from dramatiq.brokers.redis import RedisBroker
 
@@ -64,7 +66,9 @@ class LocalPool:
                 self._waiting -= 1
             try:
                 self._process(submission_id)
-            except Exception:  # one failure must not stop the pool; the reaper retries the submission
+            except PASSING as exc:  # one line; the reaper sends the submission again
+                log.warning("turn %s failed (%s); the reaper sends it again", submission_id, describe(exc))
+            except Exception:  # a bug: its traceback; one failure must not stop the pool
                 log.exception("judging %s failed", submission_id)
 
     def close(self) -> None:

@@ -18,6 +18,7 @@ import logging
 import threading
 
 from judge.service.config import ServiceConfig
+from judge.service.faults import PASSING, describe
 from judge.service.queue import Queue
 from judge.service.storage import Store
 
@@ -57,7 +58,9 @@ class Reaper:
         while not self._stop.wait(self._config.reap_every_s):
             try:
                 reap_once(self._store, self._queue, self._config)
-            except Exception:  # a database hiccup: try again next sweep rather than stop reaping
+            except PASSING as exc:  # the database restarting: one line, and the next sweep tries again
+                log.warning("reaping failed (%s); the next sweep tries again", describe(exc))
+            except Exception:  # a bug: its traceback, and reaping goes on
                 log.exception("reaping failed")
 
     def stop(self) -> None:

@@ -115,6 +115,17 @@ class JudgingRow(Base):
     replaced_at: Mapped[float] = mapped_column(Float)        # when the regrade that replaced it was asked
 
 
+class HintRow(Base):
+    """The hint level a learner has reached on a problem (hints are given one level at a time)."""
+
+    __tablename__ = "hints"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    problem: Mapped[str] = mapped_column(String(64), primary_key=True)
+    level: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
 class CourseRow(Base):
     """A course file (judge.service.course), as loaded: the service's processes all read it from here."""
 
@@ -384,6 +395,7 @@ class Store:
                 return 0
             ids = select(SubmissionRow.id).where(SubmissionRow.user_id == row.id)
             session.execute(delete(JudgingRow).where(JudgingRow.submission_id.in_(ids)))
+            session.execute(delete(HintRow).where(HintRow.user_id == row.id))
             removed = session.execute(delete(SubmissionRow).where(SubmissionRow.user_id == row.id)).rowcount
             session.delete(row)
             return removed
@@ -471,6 +483,28 @@ class Store:
                                     .where(SubmissionRow.user_id == user_id, SubmissionRow.problem == problem)
                                     .order_by(SubmissionRow.created_at, SubmissionRow.id))
             return [_submission(s, u.name) for s, u in found]
+
+    # ------------------------------------------------------------ hints
+    def hint_level(self, user_id: int, problem: str) -> int:
+        """The highest hint level `user_id` has been given on `problem` (0: none)."""
+        with Session(self.engine) as session:
+            row = session.get(HintRow, (user_id, problem))
+            return row.level if row is not None else 0
+
+    def next_hint(self, user_id: int, problem: str, levels: int) -> int:
+        """Give the next hint level (staying on the last, `levels`) and return it."""
+        for _ in range(3):     # two first requests at once: one inserts, the other retries as an update
+            try:
+                with Session(self.engine) as session, session.begin():
+                    row = session.get(HintRow, (user_id, problem), with_for_update=True)
+                    if row is None:
+                        session.add(HintRow(user_id=user_id, problem=problem, level=1, updated_at=time.time()))
+                        return 1
+                    row.level, row.updated_at = min(row.level + 1, levels), time.time()
+                    return row.level
+            except IntegrityError:
+                continue
+        raise ConfigError("could not record the hint level; try again")
 
     # ------------------------------------------------------------ course files
     def set_course(self, name: str, definition: str, file: str) -> None:

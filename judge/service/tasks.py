@@ -15,6 +15,7 @@ import dramatiq
 from dramatiq.brokers.redis import RedisBroker
 
 from judge.service.config import ServiceConfig
+from judge.service.faults import PASSING, describe
 from judge.service.queue import ACTOR_NAME, QUEUE_NAME, make_broker
 
 log = logging.getLogger("judge.service.tasks")
@@ -33,7 +34,10 @@ class WarmJudge(dramatiq.Middleware):
     def after_process_boot(self, broker) -> None:
         try:
             self.ready()
-        except Exception:  # logged; the next message tries again
+        except PASSING as exc:  # the database not up yet, say: one line; the next message tries again
+            log.warning("this worker could not start its judge (%s); it tries again on its next message",
+                        describe(exc))
+        except Exception:  # a bug: its traceback; the next message tries again
             log.exception("this worker could not start its judge; it tries again on its next message")
 
     def ready(self):
@@ -61,11 +65,18 @@ def _configured_broker() -> tuple[RedisBroker, WarmJudge]:
 
 
 broker, warm_judge = _configured_broker()
+# The line above says a turn is retried; Dramatiq's own "Retrying message ..." would be a second one.
+logging.getLogger("dramatiq.middleware.retries.Retries").setLevel(logging.WARNING)
 
 
 @dramatiq.actor(actor_name=ACTOR_NAME, queue_name=QUEUE_NAME, max_retries=3, min_backoff=1000, max_backoff=10_000)
 def judge_submission(submission_id: str) -> None:
-    # If the judge cannot be built now, this raises: the message is retried (here or elsewhere) and
-    # the reaper re-sends the submission if every retry fails.
-    outcome = warm_judge.ready().process(submission_id)
+    # A passing fault (the database restarting, the fork server lost) is logged as one line and the
+    # message retried (Retry: Dramatiq logs no traceback for it); the reaper re-sends the submission
+    # if every retry fails. Any other error is a bug and keeps Dramatiq's traceback.
+    try:
+        outcome = warm_judge.ready().process(submission_id)
+    except PASSING as exc:
+        log.warning("turn %s failed (%s); retried", submission_id, describe(exc))
+        raise dramatiq.Retry(describe(exc)) from None
     log.info("message for %s: %s", submission_id, outcome)

@@ -259,8 +259,13 @@ def test_problems_are_listed_with_their_public_parts_only(setup, repo):
     assert {p["id"] for p in listed} == set(Judge(repo).problem_ids()) >= {"clip_loss", "patchify", "unpatchify"}
     detail = client.get("/api/v1/problems/patchify", headers=auth(tokens["alice"])).json()
     assert set(detail) == {"id", "title", "difficulty", "tags", "framework", "entry_point", "signature", "statement",
-                           "rules", "starter", "hints", "limits"}
+                           "rules", "starter", "examples", "hints", "hint_levels", "limits"}
     assert detail["entry_point"] == "patchify" and detail["statement"]
+    # The public examples as `judge show` prints them; no hint before one is asked for.
+    first = detail["examples"][0]
+    assert set(first) == {"name", "inputs", "output", "explanation"} and set(first["inputs"]) == {
+        "images", "patch_height", "patch_width"} and first["output"]
+    assert detail["hints"] == [] and detail["hint_levels"] >= 2
     assert all(set(rule) == {"id", "text"} for rule in detail["rules"])
     text = json.dumps(detail)
     hidden_names = [line.split(":", 1)[1].strip() for line in
@@ -270,6 +275,24 @@ def test_problems_are_listed_with_their_public_parts_only(setup, repo):
     assert error(client.get("/api/v1/problems/nope", headers=auth(tokens["alice"])), 404) == "no problem 'nope'"
 
 
+def test_hints_are_given_one_level_at_a_time_per_learner(setup, repo):
+    from judge.problem import load_problem
+
+    client, tokens, _, _, _ = setup
+    hints = [h.strip() for h in load_problem(repo, "patchify").hints]
+    given = [client.post("/api/v1/problems/patchify/hints", headers=auth(tokens["alice"])).json()
+             for _ in range(len(hints) + 1)]
+    assert [(g["level"], g["text"], g["last"]) for g in given] == [
+        *((n, hints[n - 1], n == len(hints)) for n in range(1, len(hints) + 1)), (len(hints), hints[-1], True)]
+    shown = client.get("/api/v1/problems/patchify/hints", headers=auth(tokens["alice"])).json()
+    assert [h["text"] for h in shown["shown"]] == hints and shown["levels"] == len(hints)
+    assert client.get("/api/v1/problems/patchify", headers=auth(tokens["alice"])).json()["hints"] == hints
+    # Bob has been given none: the key idea is not his until he has asked for every level before it.
+    assert client.get("/api/v1/problems/patchify/hints", headers=auth(tokens["bob"])).json()["shown"] == []
+    assert client.post("/api/v1/problems/patchify/hints", headers=auth(tokens["bob"])).json()["level"] == 1
+    assert error(client.post("/api/v1/problems/nope/hints", headers=auth(tokens["bob"])), 404) == "no problem 'nope'"
+
+
 def test_openapi_is_served_and_no_page_loads_from_a_cdn(setup):
     client, _, _, _, _ = setup
     spec = client.get("/api/v1/openapi.json").json()
@@ -277,7 +300,7 @@ def test_openapi_is_served_and_no_page_loads_from_a_cdn(setup):
             "/api/v1/problems", "/api/v1/problems/{problem_id}"} <= set(spec["paths"])
     for page in ("/docs", "/redoc", "/openapi.json"):
         assert client.get(page).status_code == 404
-    assert client.get("/api/v1/health").json() == {"status": "ok"}
+    assert client.get("/api/v1/health").json() == {"status": "ok", "database": "ok", "problems": 20, "broken": []}
 
 
 # ---------------------------------------------------------------- judged end to end

@@ -88,3 +88,73 @@ def test_a_dead_fork_server_is_replaced_and_the_submission_judged_after_its_leas
         assert proc.process(sid) == JUDGED
         assert store.get(sid)[0].verdict == "accepted"
     store.close()
+
+
+def test_a_database_restart_leaves_one_log_line_per_retried_turn_and_loses_nothing(tmp_path, repo, redis):
+    """PostgreSQL stops while a Dramatiq worker takes its turns: each failed turn is one warning line (no
+    traceback), and once the database is back every submission is judged."""
+    import os
+    import subprocess
+    import sys
+
+    from servers import Missing, postgres_cluster
+
+    from judge.service.queue import RedisQueue
+    from judge.service.reaper import reap_once
+
+    try:
+        cluster = postgres_cluster()
+        server = cluster.__enter__()
+    except Missing as exc:
+        pytest.skip(str(exc))
+    log_path = tmp_path / "worker.log"
+    store = Store(server.url)
+    workers = None
+    try:
+        alice = add_user(store, "alice").user
+        ids = store.create(alice, [("patchify", (repo / "submissions/patchify/wrong_answer/column_major.py")
+                                    .read_text())] * 3)
+        env = {**os.environ, "JUDGE_SERVICE_DATABASE": server.url, "JUDGE_SERVICE_REDIS": redis.url,
+               "JUDGE_PROBLEMS_DIR": str(repo), "JUDGE_HOME": str(tmp_path / "home")}
+        with log_path.open("w") as log:
+            workers = subprocess.Popen([sys.executable, "-m", "judge", "service", "worker", "--processes", "1"],
+                                       env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 120
+        while "is warm" not in log_path.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert "is warm" in log_path.read_text(), log_path.read_text()[-2000:]
+        server.stop()                                   # the database goes away ...
+        queue = RedisQueue(redis.url)
+        for sid in ids:
+            queue.enqueue(sid)                          # ... while the worker takes its turns
+        deadline = time.monotonic() + 60
+        while log_path.read_text().count("; retried") < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        server.start()                                  # and comes back
+        config = ServiceConfig(database_url=server.url, requeue_after_s=0)
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            try:
+                if not store.unfinished():
+                    break
+                reap_once(store, queue, config)         # as the service's reaper does every few seconds
+            except Exception:                           # the database still starting
+                pass
+            time.sleep(1.0)
+        queue.close()
+        assert store.unfinished() == 0 and {store.get(i)[0].verdict for i in ids} == {"wrong_answer"}
+    finally:
+        if workers is not None:
+            workers.terminate()
+            try:
+                workers.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(workers.pid, 9)
+                workers.wait()
+        store.close()
+        cluster.__exit__(None, None, None)
+    text = log_path.read_text()
+    faults = [line for line in text.splitlines() if "; retried" in line]
+    assert faults, text[-3000:]
+    assert "Traceback" not in text and "Retrying message" not in text, text[-3000:]
+    assert all("failed (OperationalError: " in line for line in faults), faults
