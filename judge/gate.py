@@ -1,0 +1,253 @@
+"""The mutation gate: do a problem's tests tell every wrong variant of its accepted solutions apart?
+
+Mutation testing, as PIT and mutmut measure a test suite, applied to a
+problem: each accepted solution (the reference and every file of
+`submissions/<id>/accepted/`) is mutated (judge.mutants) and every mutant is
+judged, in the sandbox, like a submission:
+
+- killed: the problem's tests do not accept it;
+- equivalent: the tests accept it and so does the oracle: on every probe
+  (judge.probes: the tests' inputs drawn again, reshaped, retyped, at
+  extreme values, and each declared invalid input) it does what the
+  reference does, within the test's tolerance;
+- survived: the tests accept it but some probe tells it apart from the
+  reference. It is reported with the smallest such probe: a test is
+  missing there.
+
+Probes on which the accepted solutions themselves disagree with the
+reference are left out of the oracle (the statement leaves them open: a
+degenerate input on which widely used implementations differ) and reported
+as open, so the author sees them.
+
+One long-lived `Judge` (a run kept ready, `ahead=True`) judges every mutant;
+`workers` threads keep its fork server busy. Everything is seeded: the same
+files, tests and seed give the same mutants, probes and findings. A time
+budget stops the gate early; the mutants it did not reach are counted as not
+run and the result says it is incomplete.
+"""
+from __future__ import annotations
+
+import random
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable
+
+from judge import problem as problem_files
+from judge.errors import ConfigError
+from judge.mutants import Context, Mutant, mutants
+from judge.prepared import PreparedProblem
+from judge.probes import Probe, make_probes
+from judge.quiet import quiet
+from judge.report import Report
+from judge.submission import Submission
+from judge.verdict import Verdict
+from judge.wire import Array
+
+KILLED, EQUIVALENT, SURVIVED, NOT_RUN = "killed", "equivalent", "survived", "not_run"
+
+
+@dataclass(frozen=True)
+class GateOptions:
+    """How much of the gate to run."""
+
+    seed: int = 0
+    budget_s: float | None = None        # wall clock for one problem's mutants; None: no limit
+    per_file: int | None = None          # at most this many mutants per file (a seeded sample); None: all
+    workers: int = 1                     # mutants judged at once
+    operators: tuple[str, ...] | None = None   # only these operators (judge.mutants); None: all
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one mutant."""
+
+    file: str
+    mutant: Mutant
+    status: str                       # KILLED, EQUIVALENT, SURVIVED or NOT_RUN
+    test: str = ""                    # killed: the first test that failed it
+    probe: Probe | None = None        # survived: the smallest probe on which it differs from the reference
+    difference: str = ""              # survived: what the judge said on that probe
+
+    def to_json(self) -> dict:
+        found = {"file": self.file, **self.mutant.to_json(), "status": self.status}
+        if self.test:
+            found["killed_by"] = self.test
+        if self.probe is not None:
+            found["input"] = self.probe.to_json()
+            found["difference"] = self.difference
+        return found
+
+
+@dataclass(frozen=True)
+class Open:
+    """A probe on which an accepted solution differs from the reference: left out of the oracle."""
+
+    probe: Probe
+    file: str
+    difference: str
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "input": self.probe.to_json(), "difference": self.difference}
+
+
+@dataclass
+class GateResult:
+    problem: str
+    seed: int
+    outcomes: list[Outcome] = field(default_factory=list)
+    probes: int = 0                    # probes made
+    open: list[Open] = field(default_factory=list)
+    seconds: float = 0.0
+    budget_s: float | None = None
+    per_file: int | None = None
+    files: list[str] = field(default_factory=list)
+
+    def count(self, status: str, file: str | None = None) -> int:
+        return sum(1 for o in self.outcomes if o.status == status and (file is None or o.file == file))
+
+    @property
+    def made(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def survivors(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.status == SURVIVED]
+
+    @property
+    def complete(self) -> bool:
+        return self.count(NOT_RUN) == 0
+
+    @property
+    def open_probes(self) -> int:
+        return len({o.probe.name for o in self.open})
+
+    def score(self) -> float | None:
+        """Killed among the mutants that can be told apart (killed + survived), as PIT's mutation score."""
+        distinguishable = self.count(KILLED) + self.count(SURVIVED)
+        return self.count(KILLED) / distinguishable if distinguishable else None
+
+    def to_json(self) -> dict:
+        per_file = [{"file": f, "mutants": sum(1 for o in self.outcomes if o.file == f),
+                     **{s: self.count(s, f) for s in (KILLED, EQUIVALENT, SURVIVED, NOT_RUN)}} for f in self.files]
+        return {"problem": self.problem, "seed": self.seed, "seconds": round(self.seconds, 1),
+                "budget_s": self.budget_s, "per_file": self.per_file, "complete": self.complete,
+                "mutants": {"made": self.made, **{s: self.count(s) for s in (KILLED, EQUIVALENT, SURVIVED, NOT_RUN)}},
+                "probes": {"made": self.probes, "open": self.open_probes, "used": self.probes - self.open_probes},
+                "files": per_file,
+                "survivors": [o.to_json() for o in self.survivors],
+                "open": [o.to_json() for o in self.open]}
+
+
+# ---------------------------------------------------------------- running it
+
+def run_gate(judge, problem_id: str, options: GateOptions = GateOptions(),
+             on_outcome: Callable[[Outcome], None] | None = None) -> GateResult:
+    """The gate on one problem with a long-lived `judge` (judge.session.Judge, best with ahead=True)."""
+    started = time.perf_counter()
+    problem = judge.problem(problem_id)
+    hidden = problem_files.load_hidden(problem)
+    with quiet():
+        reference = hidden.reference_function(problem.entry_point)
+    tests = replace(judge.prepared(problem_id), traps=None)   # a mutant's mistake need not be named
+    probes = make_probes(problem, hidden, reference, seed=options.seed)
+    oracle = _oracle(tests, probes)
+    result = GateResult(problem_id, options.seed, probes=len(probes), budget_s=options.budget_s,
+                        per_file=options.per_file)
+    solutions = _solutions(judge.root, problem, hidden)
+    result.files = [label for label, _ in solutions]
+    # Probes an accepted solution (or the reference, run in the sandbox) answers otherwise are open.
+    for label, source in solutions:
+        report = judge.submit(oracle, Submission(source, label), record=False)
+        by_name = {p.name: p for p in probes}
+        for test in report.tests:
+            if test.verdict is not Verdict.ACCEPTED and test.name in by_name:
+                result.open.append(Open(by_name[test.name], label, _first_line(test.text)))
+    open_names = {o.probe.name for o in result.open}
+    agreed = [p for p in probes if p.name not in open_names]
+    oracle = _oracle(tests, agreed)
+    smallest = {p.name: (p.size, i) for i, p in enumerate(agreed)}
+    by_name = {p.name: p for p in agreed}
+
+    context = Context(framework=problem.framework, array_args=_array_args(tests), entry_point=problem.entry_point)
+    work: list[tuple[str, Mutant]] = []
+    for label, source in solutions:
+        made = mutants(source, context, options.operators)
+        if options.per_file is not None and len(made) > options.per_file:
+            rng = random.Random(f"{problem_id}/{label}/{options.seed}")
+            made = sorted(rng.sample(made, options.per_file), key=lambda m: m.index)
+        work += [(label, m) for m in made]
+
+    deadline = None if options.budget_s is None else started + options.budget_s
+    lock = threading.Lock()
+
+    def classify(item: tuple[str, Mutant]) -> Outcome:
+        label, mutant = item
+        if deadline is not None and time.perf_counter() > deadline:
+            return Outcome(label, mutant, NOT_RUN)
+        name = f"{label} (mutant {mutant.index}: {mutant.label})"
+        report = judge.submit(tests, Submission(mutant.source, name), record=False)
+        if report.verdict is not Verdict.ACCEPTED:
+            failing = report.first_failure
+            return Outcome(label, mutant, KILLED, test=failing.name if failing else "")
+        checked = judge.submit(oracle, Submission(mutant.source, name), record=False)
+        differing = [t for t in checked.tests if t.verdict is not Verdict.ACCEPTED and t.name in by_name]
+        if not differing:
+            return Outcome(label, mutant, EQUIVALENT)
+        first = min(differing, key=lambda t: smallest[t.name])
+        return Outcome(label, mutant, SURVIVED, probe=by_name[first.name], difference=_first_line(first.text))
+
+    outcomes: list[Outcome | None] = [None] * len(work)
+
+    def one(i: int) -> None:
+        outcome = classify(work[i])
+        outcomes[i] = outcome
+        if on_outcome is not None:
+            with lock:
+                on_outcome(outcome)
+
+    with ThreadPoolExecutor(max_workers=max(1, options.workers), thread_name_prefix="judge-gate") as pool:
+        list(pool.map(one, range(len(work))))
+    result.outcomes = [o for o in outcomes if o is not None]
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _oracle(tests: PreparedProblem, probes: list[Probe]) -> PreparedProblem:
+    """The probes as a problem to judge: each probe a hidden test, its expectation the reference's."""
+    return replace(tests, cases=tuple(p.case for p in probes), expected=tuple(p.expected for p in probes),
+                   traps=None, examples_only=False)
+
+
+def _solutions(root: Path, problem, hidden) -> list[tuple[str, str]]:
+    """(label, source) of the reference and of every accepted known submission, in that order."""
+    found = [(_rel(hidden.reference, root) if hidden.reference_code is None else
+              f"{_rel(hidden.path, root)} (reference_code)", hidden.reference_source())]
+    folder = problem.submissions_dir / "accepted"
+    for path in sorted(folder.glob("*.py")) if folder.is_dir() else []:
+        try:
+            found.append((_rel(path, root), path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read: {exc}", file=path) from None
+    return found
+
+
+def _array_args(tests: PreparedProblem) -> tuple[int, ...]:
+    """The positions of the arguments some test gives a tensor: the ones a mutant may detach or write."""
+    found = set()
+    for case in tests.cases:
+        found.update(i for i, value in enumerate(case.args) if isinstance(value, Array) and value.library == "torch")
+    return tuple(sorted(found))
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0][:300] if text.strip() else ""
