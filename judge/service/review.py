@@ -17,7 +17,8 @@ they read their own submissions through the API only.
 
 Everything shown that came from a submission or a report is escaped as every
 face escapes it (judge.escape) and by Jinja2's autoescaping; the pages forbid
-scripts, frames and referrers.
+scripts and frames, and send referrers to their own origin only (with none at all,
+a browser posts the sign-in form from origin `null`, which is refused).
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ COOKIE = "judge_review"
 ROOT = "/review"
 HEADERS = {"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
                                       "frame-ancestors 'none'; base-uri 'none'",
-           "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store",
+           "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin", "Cache-Control": "no-store",
            "X-Content-Type-Options": "nosniff"}
 MAX_FORM_BYTES = 4096
 

@@ -67,6 +67,9 @@ def test_signing_in_keeps_the_token_in_a_scoped_cookie_and_learners_are_refused(
     assert bad.status_code == 401 and "unknown, revoked, expired or disabled token" in bad.text
     learner = _sign_in(client, users["alice"].token)
     assert learner.status_code == 403 and "learner" in learner.text
+    same = client.post("/review/login", data={"token": teach.token}, headers={"Origin": "http://testserver"},
+                       follow_redirects=False)
+    assert same.status_code == 303 and "Referrer-Policy" in same.headers
     ok = _sign_in(client, teach.token)
     assert ok.status_code == 303 and ok.headers["location"] == "/review"
     cookie = ok.headers["set-cookie"]
