@@ -33,6 +33,27 @@ CSV_COLUMNS = ("file", "verdict", "passed", "total", "time_ms", "first_failure",
 
 
 @dataclass(frozen=True)
+class NamedMistake:
+    """A mistake a rejected file's report names (a trap, or a generic diagnosis), and the test it is named on:
+    what the learner reads, so an instructor or a measurement can count mistakes without judging again."""
+
+    name: str
+    message: str
+    known: bool      # a trap the author named, rather than a generic diagnosis
+    test: str
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "message": escape_controls(self.message), "known": self.known,
+                "test": escape_controls(self.test)}
+
+
+def named_mistakes(report: Report) -> tuple[NamedMistake, ...]:
+    """The mistakes the failing tests of `report` name, each once (a repeat refers back), in test order."""
+    return tuple(NamedMistake(t.mistake.name, t.mistake.message, t.mistake.known, t.name) for t in report.tests
+                 if t.verdict is not Verdict.ACCEPTED and t.mistake is not None and not t.mistake.repeated)
+
+
+@dataclass(frozen=True)
 class Row:
     """One submission's outcome."""
 
@@ -44,13 +65,15 @@ class Row:
     first_failure: str = ""    # name of the first test that failed
     message: str = ""          # first line of its message, or why the file could not be judged
     tampering: tuple[str, ...] = ()  # where the file reached into the judge's or the interpreter's internals
+    mistakes: tuple[NamedMistake, ...] = ()  # what the report named, each once, in test order
 
     @classmethod
     def from_report(cls, file: str, report: Report) -> "Row":
         failure = report.first_failure
         return cls(file=file, verdict=report.verdict, passed=report.passed, total=report.total,
                    time_ms=report.time_ms, first_failure=failure.name if failure else "",
-                   message=_first_line(failure.text) if failure else "", tampering=report.tampering)
+                   message=_first_line(failure.text) if failure else "", tampering=report.tampering,
+                   mistakes=named_mistakes(report))
 
     @classmethod
     def decided(cls, file: str, decision, time_ms: float) -> "Row":
@@ -63,7 +86,8 @@ class Row:
         return {"file": escape_name(self.file), "verdict": self.verdict.value, "passed": self.passed,
                 "total": self.total, "time_ms": round(self.time_ms, 1),
                 "first_failure": escape_controls(self.first_failure), "message": escape_controls(self.message),
-                "tampering": [escape_controls(t, keep="") for t in self.tampering]}
+                "tampering": [escape_controls(t, keep="") for t in self.tampering],
+                "mistakes": [m.to_json() for m in self.mistakes]}
 
 
 @dataclass
@@ -94,6 +118,7 @@ class BatchResult:
         writer.writeheader()
         for row in self.rows:
             shown = row.to_json()
+            shown.pop("mistakes")  # the JSON's: the CSV keeps its columns
             writer.writerow({**shown, "tampering": "; ".join(shown["tampering"])})  # one cell: the findings joined
 
     def csv_text(self) -> str:

@@ -371,7 +371,11 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
     """Judge FILE on PROBLEM_ID: public examples, hidden tests and property checks."""
     if watch and as_json:
         raise ConfigError("--watch and --json are alternatives; choose one")
-    judge.launch_sandbox()
+    from judge.warm import spawn
+
+    warm = watch and input_file is None and not spawn.off()  # a watch's runs go to the warm judge
+    if not warm:
+        judge.launch_sandbox()
     from judge.render import terminal_output, use_colour
 
     colour = use_colour(sys.stdout, color)
@@ -379,7 +383,8 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
     def judge_once():
         if input_file is not None:
             return judge().run_on_input(problem_id, file, input_file)
-        return judge().run(problem_id, file, examples_only=examples_only)
+        report = _warm_run(judge.problems_dir, problem_id, file, examples_only) if warm else None
+        return report or judge().run(problem_id, file, examples_only=examples_only)
 
     def show(report) -> None:
         stdout, stderr = terminal_output(report, as_json=as_json, verbose=verbose,
@@ -390,8 +395,6 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
     if watch:
         from judge.escape import escape_name
         from judge.watch import watch_file
-
-        _start_warm(judge.problems_dir)  # for the `judge run`s beside the watch
 
         def on_change() -> None:
             click.echo(click.style(f"--- judging {escape_name(file)} ---", bold=True), color=colour)
@@ -407,6 +410,17 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
     show(report)
     _start_warm(judge.problems_dir)  # judged here (the warm path stepped aside): the next run is warm
     sys.exit(0 if report.accepted else 1)
+
+
+def _warm_run(problems_dir: str | None, problem_id: str, file: str, examples_only: bool):
+    """FILE judged by the warm judge (started first when none runs), or None: judge it here."""
+    from judge.report import Report
+    from judge.warm.client import judge_source, read_file
+
+    data = read_file(file)
+    report = None if data is None else judge_source(problems_dir, problem_id, data, file,
+                                                      origin=os.path.realpath(file), examples_only=examples_only)
+    return None if report is None else Report.from_json(report)
 
 
 def _start_warm(problems_dir: str | None) -> None:
@@ -610,24 +624,47 @@ def grade(judge, problem_id: str, directory: str, workers: int | None, as_json: 
 @main.command()
 @click.argument("problem_ids", nargs=-1)
 @click.option("-v", "--verbose", is_flag=True, help="Also list every aspect that passed, with its timings.")
+@click.option("--mutants", "gate", flag_value="all", default="sample",
+              help="Run the mutation gate on every mutant of every accepted solution (default: a seeded sample).")
+@click.option("--no-mutants", "gate", flag_value="none", help="Skip the mutation gate.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The gate's seed (its sample and probes).")
+@click.option("--budget", type=click.FloatRange(min=1), default=None,
+              help="The gate's wall-clock budget per problem, in seconds (default: 600 with --mutants, 60 else).")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Mutants judged at once (default: the number of cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout, nothing else.")
 @click.pass_obj
-def validate(judge, problem_ids: tuple[str, ...], verbose: bool) -> None:
-    """For authors: check problems (all when no ID is given): schema, reference, examples, known
-    submissions and time limits. Exits with 0 only when every problem validates."""
+def validate(judge, problem_ids: tuple[str, ...], verbose: bool, gate: str, seed: int, budget: float | None,
+             workers: int | None, as_json: bool) -> None:
+    """For authors: check problems (all when no ID is given): schema, reference, examples, traps, known
+    submissions, time limits, and the mutation gate (do the tests reject every mutant of an accepted
+    solution that is not correct?). Exits with 0 only when every problem validates."""
+    from judge import batch
+    from judge.gate import GateOptions
     from judge.render import to_text, use_colour, validation_lines
-    from judge.validate import validate as validate_problems
+    from judge.session import Judge
+    from judge.validate import SAMPLE_PER_FILE, validate as validate_problems
 
     colour = use_colour(sys.stdout)
+    workers = workers or batch.default_workers()
+    options = None if gate == "none" else GateOptions(
+        seed=seed, workers=workers, per_file=None if gate == "all" else SAMPLE_PER_FILE,
+        budget_s=budget or (600.0 if gate == "all" else 60.0))
 
     def show(checked) -> None:
-        click.echo(to_text(validation_lines(checked, verbose=verbose), colour), color=colour)
+        if not as_json:
+            click.echo(to_text(validation_lines(checked, verbose=verbose), colour), color=colour)
 
-    clashes = judge().problem_set.clashes()     # a pack's ids must not be taken once it is installed
-    for clash in clashes:
-        click.echo(f"error: {clash}", err=True)
-    result = validate_problems(judge(), problem_ids or None, on_problem=show)
-    failed = [p.problem for p in result.problems if not p.ok] + (["(ids taken by an installed set)"] if clashes else [])
-    click.echo(f"validation failed: {', '.join(failed)}" if failed else f"all {len(result.problems)} problem(s) valid")
+    # The gate judges thousands of files: a judge that keeps a run ready for the next, as `judge grade`.
+    with Judge(judge.problems_dir, threads=batch.child_threads(workers), record=False, ahead=options is not None
+               ) as j:
+        result = validate_problems(j, problem_ids or None, on_problem=show, gate=options)
+    failed = [p.problem for p in result.problems if not p.ok]
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        click.echo(f"validation failed: {', '.join(failed)}" if failed
+                   else f"all {len(result.problems)} problem(s) valid")
     sys.exit(1 if failed else 0)
 
 

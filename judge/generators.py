@@ -52,6 +52,36 @@ class Spec:
                 parts.append(f"{name}: {value}")
         return "{" + ", ".join(parts) + "}"
 
+    def nbytes(self, inputs: dict[str, Any] | None = None, _depth: int = 0) -> int | None:
+        """How many bytes the drawn value holds, known before drawing it (None: it cannot be told).
+
+        `inputs` are the test's other inputs, for a generator that copies one (`like`)."""
+        itemsize = self._itemsize()
+        params = self.params
+        if self.kind in ("normal", "uniform", "randint", "arange", "full"):
+            return math.prod(params["shape"]) * itemsize
+        if self.kind == "literal":
+            return int(np.asarray(params["value"]).size) * itemsize
+        if self.kind == "repeat":
+            return math.prod(params["row"]) * max(params["times"], 0) * itemsize
+        if self.kind == "repeat_rows":
+            return math.prod(params["shape"]) * max(params["times"], 0) * itemsize
+        if self.kind == "like":
+            base = (inputs or {}).get(params["of"])
+            if isinstance(base, Spec) and _depth < 8:
+                size = base.nbytes(inputs, _depth + 1)
+                return None if size is None else size // (base._itemsize() or 1) * itemsize
+            return None
+        if self.kind == "output_of":   # another reference's output: about the size of what it is given
+            inner = [v.nbytes(params["inputs"], _depth + 1) for v in params["inputs"].values() if isinstance(v, Spec)]
+            return sum(n for n in inner if n is not None)
+        return None
+
+    def _itemsize(self) -> int:
+        if self.dtype in ("float16", "bfloat16"):
+            return 2
+        return np.dtype(self.dtype).itemsize if self.dtype else 8 if self.kind == "randint" else 4
+
     def draw(self, rng: np.random.Generator, drawn: dict[str, Any], default_library: str,
              context: Any = None) -> Any:
         """The input as a numpy array or torch tensor; `drawn` holds earlier arguments.
@@ -122,6 +152,11 @@ class MappingSpec(Spec):
     def draw_plain(self, rng: np.random.Generator, drawn: dict[str, Any], default_library: str,
                    context: Any = None) -> dict[str, Any]:
         return self._draw_all(rng, lambda spec, stream: spec.draw_plain(stream, drawn, default_library, context))
+
+    def nbytes(self, inputs: dict[str, Any] | None = None, _depth: int = 0) -> int | None:
+        sizes = [self._entry(spec).nbytes(inputs, _depth + 1) for spec in self.params["entries"].values()
+                 if isinstance(spec, Spec)]
+        return sum(n for n in sizes if n is not None)
 
 
 def _default_dtype(array: np.ndarray) -> str:

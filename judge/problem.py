@@ -231,8 +231,10 @@ def load_problem(root: Path, problem_id: str) -> Problem:
                                                           check=_at_least_one))
     limits_fields.unknown({"time_s", "memory_mb", "ac_to_time_limit", "time_limit_to_tle"})
     rules = _rules(top, errors)
-    rule_ids = tuple(r.id for r in rules)
-    examples = _tests(top, "examples", "example", args or (), None, errors, path, rule_ids)
+    # Tests name rules by id: when the rules cannot all be read, their ids are not checked (one error, no cascade).
+    rule_ids = tuple(r.id for r in rules) if rules_readable(top.data) else None
+    examples = _tests(top, "examples", "example", args, None, errors, path, rule_ids,
+                      memory_mb=limits.memory_mb or 1024)
     problem = Problem(
         id=problem_id,
         title=top.get("title", str),
@@ -257,8 +259,12 @@ def load_problem(root: Path, problem_id: str) -> Problem:
     return problem
 
 
-def load_hidden(problem: Problem) -> Hidden:
-    """Load and validate the hidden part of `problem` (judge process only)."""
+def load_hidden(problem: Problem, *, rules_known: bool = True) -> Hidden:
+    """Load and validate the hidden part of `problem` (judge process only).
+
+    `rules_known=False`: the public file's rules could not be read, so the tests' rule ids are not
+    checked against them (`judge validate` reports the public file's error once, not one per test).
+    """
     directory = problem.hidden_dir
     path = directory / "tests.yaml"
     data = load_yaml(path)
@@ -298,7 +304,8 @@ def load_hidden(problem: Problem) -> Hidden:
                               mistakes=tuple(m.strip() for m in ed.get("mistakes", list, default=[], check=_all_str)))
         ed.unknown({"idea", "cost", "mistakes"})
     tests = _tests(top, "tests", "hidden", problem.args, tolerance, errors, path,
-                   tuple(r.id for r in problem.rules))
+                   tuple(r.id for r in problem.rules) if rules_known else None,
+                   memory_mb=problem.limits.memory_mb)
     trap_names = {t.name for t in traps}
     failures = hint_failures()
     for test in tests:
@@ -390,8 +397,11 @@ def _rules(top: Fields, errors: Errors) -> tuple[Rule, ...]:
     return tuple(rules)
 
 
-def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | list, tolerance: Tolerance | None,
-           errors: Errors, path: Path, rule_ids: tuple[str, ...] = ()) -> tuple[TestSpec, ...]:
+def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | list | None,
+           tolerance: Tolerance | None, errors: Errors, path: Path, rule_ids: tuple[str, ...] | None = (),
+           memory_mb: int = 1024) -> tuple[TestSpec, ...]:
+    """The tests under `key`. `args` or `rule_ids` None: unknown (their own field is broken, and said so
+    once), so inputs and rule ids are read without being checked against them."""
     items = top.get(key, list, default=[])
     tests: list[TestSpec] = []
     seen: dict[str, int] = {}
@@ -407,11 +417,15 @@ def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | li
         if default_group != "example":
             group = f.get("group", str, default="hidden", check=_one_of(("hidden", "check")))
         inputs = _inputs(f, args)
+        _fits_memory(f, inputs, memory_mb)
         test_tolerance = _tolerance(f, "tolerance", tolerance)
         specs = []
         for check_name in checks.names():
             if f.has(check_name):
                 params = checks.parse_params(check_name, f, check_name)
+                if check_name == "raises" and params is not None and _exception_problem(params["type"]):
+                    f.error(check_name, _exception_problem(params["type"]))
+                    params = None
                 if params is not None:
                     specs.append(CheckSpec(check_name, params, f.line(check_name)))
         if not specs:
@@ -424,12 +438,28 @@ def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | li
             explanation=f.get("explanation", str, default=""),
             source=f"{display_path(path)}:{f.line()}",
             expected=_plain(f.raw("expected")) if pinned else None, pinned=pinned,
-            rules=tuple(f.get("rules", list, default=[], check=_known_rules(rule_ids)) or ())))
+            rules=tuple(f.get("rules", list, default=[],
+                              check=_known_rules(rule_ids) if rule_ids is not None else _all_str) or ())))
         fields = {"name", "group", "inputs", "tolerance", "hint", "hint_when", "explanation", "rules"}
         fields = fields - {"group"} | {"expected"} if default_group == "example" else fields
         for unknown in [k for k in f.data if k not in fields and k not in checks.names()]:
             f.error(unknown, _unknown_test_key(str(unknown), fields, checks.names()))
     return tuple(tests)
+
+
+def _exception_problem(name: str) -> str | None:
+    """Why `raises:` cannot name `name`, or None: it must be one of Python's builtin exception classes
+    (the sandbox decides an error's class by isinstance against those, never by a name)."""
+    import builtins
+    import difflib
+
+    known = sorted(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, Exception))
+    if name in known:
+        return None
+    close = difflib.get_close_matches(name, known, n=1)
+    guess = f"did you mean {close[0]}? " if close else ""
+    return (f"{name!r} is not one of Python's builtin exception classes; {guess}expected a class such as "
+            "ValueError, TypeError or IndexError")
 
 
 def _unknown_test_key(key: str, fields: set[str], check_names: list[str]) -> str:
@@ -451,9 +481,11 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _inputs(f: Fields, args: tuple[str, ...] | list) -> dict[str, Any]:
+def _inputs(f: Fields, args: tuple[str, ...] | list | None) -> dict[str, Any]:
     sub = f.sub("inputs", required=True)
     inputs: dict[str, Any] = {}
+    if args is None:   # the problem's `args` is broken (said once): read each input without naming the others
+        return {str(name): generators.parse_input(sub.raw(name), sub, str(name)) for name in sub.data}
     for name in args:
         if not sub.has(name):
             sub.errors.add(sub.line(), sub.field(name), f"missing; every test gives all arguments ({', '.join(args)})")
@@ -461,6 +493,36 @@ def _inputs(f: Fields, args: tuple[str, ...] | list) -> dict[str, Any]:
         inputs[name] = generators.parse_input(sub.raw(name), sub, name)
     sub.unknown(set(args))
     return inputs
+
+
+def _fits_memory(f: Fields, inputs: dict[str, Any], memory_mb: int) -> None:
+    """A test's inputs must fit in the problem's memory: they are drawn in the judge's process and held
+    by the submission's, so a shape too large is said here, before anything is drawn."""
+    sizes = {name: spec.nbytes(inputs) for name, spec in inputs.items() if isinstance(spec, generators.Spec)}
+    total = sum(n for n in sizes.values() if n is not None)
+    if total <= memory_mb * 2 ** 20:
+        return
+    name = max(sizes, key=lambda k: sizes[k] or 0)
+    sub = f.sub("inputs")
+    sub.error(name, f"{inputs[name]!r} takes {_bytes(sizes[name])}"
+                    + (f" (the test's inputs {_bytes(total)})" if total != sizes[name] else "")
+                    + f", more than the problem's memory limit (limits.memory_mb: {memory_mb} MB); "
+                      "use a smaller shape")
+
+
+def _bytes(n: int) -> str:
+    for unit, size in (("GB", 2 ** 30), ("MB", 2 ** 20), ("KB", 2 ** 10)):
+        if n >= size:
+            return f"{n / size:,.1f} {unit}"
+    return f"{n} bytes"
+
+
+def rules_readable(data: Any) -> bool:
+    """Whether a public file's `rules` can be read as rules with ids (absent counts: there are none)."""
+    rules = data.get("rules") if isinstance(data, dict) else None
+    if rules is None:
+        return True
+    return isinstance(rules, list) and all(isinstance(r, dict) and isinstance(r.get("id"), str) for r in rules)
 
 
 def _tolerance(f: Fields, key: str, default: Tolerance | None) -> Tolerance | None:

@@ -42,6 +42,7 @@ from judge.checks.observed import Observed
 from judge.contract import Limits
 from judge.errors import ConfigError, ConfigErrors
 from judge.execute import Observation, run_call
+from judge.gate import NOT_RUN, GateOptions, GateResult, Outcome, run_gate
 from judge.grading import Expected, expect, plain
 from judge.problem import Hidden, Problem
 from judge.quiet import quiet
@@ -52,6 +53,10 @@ from judge.solution import load_module
 from judge.verdict import Verdict, folder_names, folder_verdict
 from judge.wire import Array
 from judge.yamlfile import load_yaml
+
+
+# `judge validate` without --mutants runs the gate on a seeded sample of this many mutants per file.
+SAMPLE_PER_FILE = 12
 
 
 class Severity(str, enum.Enum):
@@ -108,6 +113,7 @@ class ProblemValidation:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
     naming: list[Naming] = field(default_factory=list)   # one per wrong_answer submission judged
+    gate: GateResult | None = None                       # the mutation gate's result, when it ran
 
     @property
     def named(self) -> int:
@@ -129,6 +135,12 @@ class ProblemValidation:
     def ok(self) -> bool:
         return not self.errors
 
+    def to_json(self) -> dict:
+        return {"problem": self.problem, "ok": self.ok, "seconds": round(self.seconds, 1),
+                "diagnostics": [{"aspect": d.aspect, "severity": d.severity.value, "message": d.message}
+                                for d in self.diagnostics],
+                "mutants": self.gate.to_json() if self.gate is not None else None}
+
 
 @dataclass
 class Validation:
@@ -137,6 +149,9 @@ class Validation:
     @property
     def ok(self) -> bool:
         return all(p.ok for p in self.problems)
+
+    def to_json(self) -> dict:
+        return {"ok": self.ok, "problems": [p.to_json() for p in self.problems]}
 
 
 def _error(aspect: str, message: str) -> Diagnostic:
@@ -154,11 +169,13 @@ def _info(aspect: str, message: str) -> Diagnostic:
 # ---------------------------------------------------------------- entry point
 
 def validate(judge: Judge, problem_ids: Iterable[str] | None = None,
-             on_problem: Callable[[ProblemValidation], None] | None = None) -> Validation:
+             on_problem: Callable[[ProblemValidation], None] | None = None,
+             gate: GateOptions | None = None) -> Validation:
     """Validate `problem_ids` (all problems when None) with one warm `judge`.
 
     An unknown id is a ConfigError (a usage error), not a failed validation.
     `on_problem` is called as each problem finishes, so a CLI can stream.
+    `gate`: also run the mutation gate (judge.gate) on each problem that is otherwise valid.
     """
     ids = list(problem_ids or [])
     everything = not ids
@@ -177,8 +194,8 @@ def validate(judge: Judge, problem_ids: Iterable[str] | None = None,
                 on_problem(orphans)
     for pid in ids:
         started = time.perf_counter()
-        check = _ProblemCheck(judge, pid)
-        checked = ProblemValidation(pid, check.run(), naming=check.naming)
+        check = _ProblemCheck(judge, pid, gate)
+        checked = ProblemValidation(pid, check.run(), naming=check.naming, gate=check.gate)
         checked.seconds = time.perf_counter() - started
         result.problems.append(checked)
         if on_problem:
@@ -232,9 +249,11 @@ def _unit_tags(problem: Problem) -> list[Diagnostic]:
 class _ProblemCheck:
     """The aspects of one problem, in order; later aspects use what earlier ones loaded."""
 
-    def __init__(self, judge: Judge, problem_id: str):
+    def __init__(self, judge: Judge, problem_id: str, gate: GateOptions | None = None):
         self.judge = judge
         self.id = problem_id
+        self.gate_options = gate
+        self.gate: GateResult | None = None
         self.problem: Problem | None = None
         self.hidden: Hidden | None = None
         self.slowest_accepted: tuple[float, str, str] | None = None   # (ms, submission, test)
@@ -246,12 +265,15 @@ class _ProblemCheck:
         # A problem that does not load, or a reference that is not sound, makes
         # every later aspect's verdict meaningless: stop there.
         for aspect, blocking in ((self.schema, True), (self.reference, True), (self.rules, False),
-                                 (self.examples, False), (self.experiments, False), (self.submissions, False),
-                                 (self.time_limit, False)):
+                                 (self.examples, False), (self.experiments, False), (self.traps, False),
+                                 (self.submissions, False), (self.time_limit, False)):
             found = aspect()
             diagnostics += found
             if blocking and any(d.severity is Severity.ERROR for d in found):
-                break
+                return diagnostics
+        # The mutation gate proves the tests; on a problem with errors its findings would mislead.
+        if self.gate_options is not None and not any(d.severity is Severity.ERROR for d in diagnostics):
+            diagnostics += self.mutants()
         return diagnostics
 
     # ------------------------------------------------------------ schema
@@ -266,7 +288,10 @@ class _ProblemCheck:
         target = self.problem or _stub_problem(self.judge.root, self.id)
         if target is not None:
             try:
-                self.hidden = problems.load_hidden(target)
+                # A broken public file's rules may be unreadable: then the tests' rule ids are not checked
+                # (its error is said once, not once per test naming a rule).
+                self.hidden = problems.load_hidden(target, rules_known=self.problem is not None
+                                                   or problems.rules_readable(load_yaml(target.path)))
             except ConfigError as exc:
                 found += [_error(aspect, line) for line in _lines(exc)]
         if self.problem is not None:
@@ -424,6 +449,56 @@ class _ProblemCheck:
                     found.append(_info(aspect, text + (" passes" if should_pass else f" fails on {outcome.failed}")))
         return found
 
+    # ------------------------------------------------------------ traps
+    def traps(self) -> list[Diagnostic]:
+        """Every known mistake is told apart from the reference by some test: a trap that every test
+        accepts (equal to the reference, or differing only where no test looks) can never be named."""
+        hidden = self.hidden
+        if not hidden.traps or hidden.traps_file is None:
+            return []
+        try:
+            source = hidden.traps_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            return [_error(f"{self.id}.traps", f"{_rel(hidden.traps_file, self.judge.root)}: cannot read: {exc}")]
+        found = []
+        for trap in hidden.traps:
+            aspect = f"{self.id}.traps.{trap.name}"
+            # The trap judged as a submission: the traps file with the entry point bound to its function.
+            text = f"{source}\n\n{self.problem.entry_point} = {trap.function}\n"
+            label = f"{_rel(hidden.traps_file, self.judge.root)}:{trap.function}"
+            try:
+                report = self.judge.submit(self.id, Submission(text, label), record=False)
+            except ConfigError as exc:
+                found.append(_error(aspect, str(exc)))
+                continue
+            if report.accepted:
+                found.append(_error(aspect, f"trap {trap.name!r} passes every test: no test tells it from the "
+                                            "reference, so it can never be named; add a test on which they "
+                                            "differ, or drop the trap"))
+            else:
+                found.append(_info(aspect, _summary(report)))
+        return found
+
+    # ------------------------------------------------------------ mutants
+    def mutants(self) -> list[Diagnostic]:
+        """The mutation gate (judge.gate): every mutant of an accepted solution that some probe tells
+        apart from the reference must fail a test; a survivor is an error naming the input it needs."""
+        aspect = f"{self.id}.mutants"
+        try:
+            self.gate = run_gate(self.judge, self.id, self.gate_options)
+        except ConfigError as exc:
+            return [_error(aspect, str(exc))]
+        found = [_error(f"{aspect}.{Path(o.file).stem}", survivor_message(o)) for o in self.gate.survivors]
+        # Open probes are where accepted solutions themselves differ from the reference: inputs the
+        # statement leaves open (a float label, a degenerate norm). Listed for the author, not an error.
+        found += [_info(f"{aspect}.open", f"{o.file} differs from the reference on {o.probe.describe()}: "
+                                          f"{o.difference}; left out of the oracle") for o in self.gate.open]
+        if not self.gate.complete:
+            found.append(_warning(aspect, f"{self.gate.count(NOT_RUN)} of {self.gate.made} mutants not run within "
+                                          f"the {self.gate.budget_s:g} s budget"))
+        found.append(_info(aspect, gate_summary(self.gate)))
+        return found
+
     # ------------------------------------------------------------ submissions
     def submissions(self) -> list[Diagnostic]:
         directory = self.problem.submissions_dir
@@ -557,6 +632,29 @@ class _ProblemCheck:
 PROPERTY_CHECKS = frozenset({"raises", "gradient", "mutation", "leakage", "invariance", "experiment"})
 
 
+def survivor_message(outcome: Outcome) -> str:
+    """A surviving mutant in one line: where it is, what it changed, the smallest input that tells it apart."""
+    m = outcome.mutant
+    return (f"{outcome.file}: a mutant passes every test but is not correct: line {m.line}: {_one_line(m.before)} "
+            f"-> {_one_line(m.after)} ({m.operator}); it differs from the reference on {outcome.probe.describe()}: "
+            f"{outcome.difference}; add a test with such an input")
+
+
+def gate_summary(result: GateResult) -> str:
+    """The gate's counts in one line: `MUT [212 mutants: 170 killed, 40 equivalent, 2 survived; ...]`."""
+    score = result.score()
+    return (f"{result.made} mutants of {len(result.files)} accepted solution(s): {result.count('killed')} killed, "
+            f"{result.count('equivalent')} equivalent, {result.count('survived')} survived"
+            + (f", {result.count(NOT_RUN)} not run" if result.count(NOT_RUN) else "")
+            + (f" (score {score:.1%})" if score is not None else "")
+            + f"; {result.probes} probes, {result.open_probes} open; {result.seconds:.1f} s")
+
+
+def _one_line(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def caught_by_check(hidden: Hidden | None, report: Report) -> str | None:
     """The first failing test when it is a property or error check (its message names the mistake itself)."""
     first = report.first_failure
@@ -584,7 +682,7 @@ def _lines(exc: ConfigError) -> list[str]:
 
 
 def _stub_problem(root: Path, problem_id: str) -> Problem | None:
-    """Enough of a broken public file (its args) to check the hidden file against."""
+    """Enough of a broken public file (its args, rule ids, memory) to check the hidden file against."""
     path = root / "problems" / f"{problem_id}.yaml"
     try:
         data = load_yaml(path)
@@ -594,9 +692,14 @@ def _stub_problem(root: Path, problem_id: str) -> Problem | None:
     if not (isinstance(args, list) and args and all(isinstance(a, str) and a.isidentifier() for a in args)):
         return None
     framework = data.get("framework") if data.get("framework") in problems.FRAMEWORKS else "torch"
+    rules = tuple(problems.Rule(id=r["id"], text="") for r in data.get("rules") or ()
+                  if isinstance(r, dict) and isinstance(r.get("id"), str)) if problems.rules_readable(data) else ()
+    memory = (data.get("limits") or {}).get("memory_mb") if isinstance(data.get("limits"), dict) else None
+    limits = Limits(memory_mb=memory) if type(memory) is int and memory > 0 else Limits()
     return Problem(id=problem_id, title="", difficulty="", tags=(), framework=framework,
                    entry_point=str(data.get("entry_point") or problem_id), args=tuple(args), signature="",
-                   statement="", starter="", hints=(), examples=(), limits=Limits(), path=path, root=root)
+                   statement="", starter="", hints=(), examples=(), limits=limits, path=path, root=root,
+                   rules=rules)
 
 
 def _summary(report: Report) -> str:

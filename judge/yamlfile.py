@@ -87,6 +87,7 @@ def load_yaml(path: Path) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read: {exc}", file=path) from None
     try:
+        _refuse_aliases(text, path)
         return yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -95,6 +96,18 @@ def load_yaml(path: Path) -> Any:
         raise ConfigError(f"invalid YAML: {what}", file=path, line=line) from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"invalid YAML: {exc}", file=path) from None
+
+
+def _refuse_aliases(text: str, path: Path) -> None:
+    """Anchors and aliases (`&name`, `*name`, `<<: *name`) are refused: an alias repeats a whole subtree,
+    so a few lines can stand for millions of values, and a problem file reads best written out."""
+    if "&" not in text and "*" not in text:
+        return   # neither can occur: no need to read the events (most files)
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            what = f"alias *{event.anchor}" if isinstance(event, yaml.AliasEvent) else f"anchor &{event.anchor}"
+            raise ConfigError(f"YAML anchors and aliases are not allowed (found the {what}); write the value "
+                              "out where it is used", file=path, line=event.start_mark.line + 1)
 
 
 def type_name(value: Any) -> str:
@@ -195,7 +208,8 @@ class Fields:
         known = allowed if allowed is not None else self.used
         for key in self.data:
             if key not in known:
-                self.error(key, f"unknown field (known fields: {', '.join(sorted(known))})")
+                self.error(key, f"unknown field (known fields: {', '.join(sorted(map(str, known)))})" if known
+                           else "unknown field (this mapping takes none)")
 
 
 def _kind_name(kind: type | tuple) -> str:

@@ -26,6 +26,10 @@ def validation_lines(checked: ProblemValidation, verbose: bool = False) -> list[
     status = "valid" if checked.ok else "INVALID"
     counts = f"{len(checked.errors)} error(s), {len(checked.warnings)} warning(s)"
     named = f"; {checked.named} of {len(checked.naming)} known wrong submissions named" if checked.naming else ""
+    gate = checked.gate
+    if gate is not None:
+        named += (f"; {gate.made} mutants: {gate.count('killed')} killed, {gate.count('equivalent')} equivalent, "
+                  f"{gate.count('survived')} survived" + ("" if gate.complete else ", incomplete"))
     lines.append([(f"{checked.problem}: {status} ({counts}, {checked.seconds:.1f} s){named}",
                    "green" if checked.ok else "red")])
     return lines
