@@ -12,7 +12,11 @@ import sys
 def entry() -> None:
     from judge.warm.client import try_run
 
-    code = try_run(sys.argv[1:])
+    try:
+        code = try_run(sys.argv[1:])
+    except KeyboardInterrupt:  # Ctrl+C while the warm judge judges: as the CLI says it, no traceback
+        sys.stderr.write("interrupted\n")
+        leave(130)
     if code is None:
         from judge.index import try_list
 

@@ -13,6 +13,12 @@ function typed at the plain `>>>` prompt) cannot be carried into the sandbox,
 and `check` says so in one line naming what and why. The source text or a
 file path is accepted as well.
 
+Checks go to the warm judge `judge run` uses (judge.warm), started in the
+background by the first one when none runs: the kernel then holds no fork
+server of its own, every check after the first costs a fork and the tests,
+and `judge run` in a terminal beside the notebook is warm too. Where no warm
+judge can start (or `JUDGE_NO_WARM=1`), the kernel judges itself.
+
 The result renders compactly in Jupyter (`_repr_html_`: one green "Correct" or one
 red line with the first failure and its named mistake, every test folded below) and as the CLI's text
 in a terminal; attempts are recorded in the progress database like `judge run`.
@@ -79,18 +85,37 @@ def check(problem_id: str, solution: Callable | str | os.PathLike, *, examples_o
     from judge.session import Judge
 
     try:
-        own = judge is None
-        j = Judge(problems_dir, record=record) if own else judge
-        try:
-            problem = j.problem(problem_id)
+        if judge is None:
+            from judge.problemset import ProblemSet
+
+            problem = ProblemSet.find(problems_dir).get(problem_id)
             submission = solution_source(solution, problem.entry_point)
-            report = j.submit(problem.id, submission, examples_only=examples_only, record=record)
-        finally:
-            if own:
-                j.close()
+            report = _warm_report(problems_dir, problem.id, submission, examples_only, record)
+            if report is None:
+                with Judge(problems_dir, record=record) as own:
+                    report = own.submit(problem.id, submission, examples_only=examples_only, record=record)
+        else:
+            problem = judge.problem(problem_id)
+            submission = solution_source(solution, problem.entry_point)
+            report = judge.submit(problem.id, submission, examples_only=examples_only, record=record)
     except ConfigError as exc:
         raise _one_line(exc) from None
     return CheckResult(report, examples_only, submission.source)
+
+
+def _warm_report(problems_dir: str | os.PathLike | None, problem_id: str, submission: "Submission",
+                 examples_only: bool, record: bool | None) -> Report | None:
+    """The check judged by the warm judge (judge.warm), or None: judge it in this kernel."""
+    from judge.warm.client import judge_source
+
+    try:
+        source = submission.source.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: the kernel's own run says what is wrong
+        return None
+    origin = str(submission.path.resolve()) if submission.path is not None else None
+    data = judge_source(None if problems_dir is None else os.fspath(problems_dir), problem_id, source,
+                        submission.label, origin=origin, examples_only=examples_only, record=record)
+    return None if data is None else Report.from_json(data)
 
 
 def practice(problem_id: str, problems_dir: str | os.PathLike | None = None) -> "ProblemHandle":
@@ -100,7 +125,7 @@ def practice(problem_id: str, problems_dir: str | os.PathLike | None = None) -> 
 
     try:
         j = Judge(problems_dir)
-        return ProblemHandle(j, j.problem(problem_id))
+        return ProblemHandle(j, j.problem(problem_id), problems_dir)
     except ConfigError as exc:
         raise _one_line(exc) from None
 
@@ -172,8 +197,9 @@ class CheckResult:
 class ProblemHandle:
     """A problem in a notebook: `show()`, `check(fn)`, `hint()`, `solution()` (one warm judge for all)."""
 
-    def __init__(self, judge: Any, problem: Any):
+    def __init__(self, judge: Any, problem: Any, problems_dir: str | os.PathLike | None = None):
         self._judge = judge
+        self._problems_dir = problems_dir
         self.problem = problem
         self.id = problem.id
 
@@ -185,7 +211,9 @@ class ProblemHandle:
               record: bool | None = None) -> CheckResult:
         try:
             submission = solution_source(solution, self.problem.entry_point)
-            report = self._judge.submit(self.problem.id, submission, examples_only=examples_only, record=record)
+            report = _warm_report(self._problems_dir, self.id, submission, examples_only, record)
+            if report is None:  # judged in this kernel, by its own fork server
+                report = self._judge.submit(self.problem.id, submission, examples_only=examples_only, record=record)
         except ConfigError as exc:
             raise _one_line(exc) from None
         return CheckResult(report, examples_only, submission.source)

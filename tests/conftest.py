@@ -22,6 +22,9 @@ def judge_home(tmp_path_factory) -> Path:
         patch.setenv("JUDGE_HOME", str(home))
         # Cached expectations (issue 6) likewise stay out of the user's cache directory.
         patch.setenv("JUDGE_CACHE_DIR", str(home / "expected-cache"))
+        # No `judge run` of the suite starts a warm judge in the background (each would hold a fork
+        # server for minutes); the warm judge's own tests start theirs, in their own runtime directory.
+        patch.setenv("JUDGE_NO_WARM", "1")
         yield home
 
 

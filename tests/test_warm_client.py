@@ -37,11 +37,11 @@ def test_without_a_server_or_when_switched_off_the_client_steps_aside(tmp_path, 
 def test_files_it_cannot_read_are_left_to_the_normal_path(tmp_path):
     """What it cannot send goes the normal way, which says why; what it sends is the file's bytes
     as they are (the server decodes them as `judge run` would, and sends back what is not text)."""
-    assert client._read(str(tmp_path / "missing.py")) is None
-    assert client._read(str(tmp_path)) is None
+    assert client.read_file(str(tmp_path / "missing.py")) is None
+    assert client.read_file(str(tmp_path)) is None
     (tmp_path / "big.py").write_bytes(b"#" * (client.MAX_FILE_BYTES + 1))
-    assert client._read(str(tmp_path / "big.py")) is None
+    assert client.read_file(str(tmp_path / "big.py")) is None
     (tmp_path / "latin1.py").write_bytes(b"# caf\xe9\n")
-    assert client._read(str(tmp_path / "latin1.py")) == b"# caf\xe9\n"
+    assert client.read_file(str(tmp_path / "latin1.py")) == b"# caf\xe9\n"
     (tmp_path / "ok.py").write_text("x = 1\n")
-    assert client._read(str(tmp_path / "ok.py")) == b"x = 1\n"
+    assert client.read_file(str(tmp_path / "ok.py")) == b"x = 1\n"

@@ -18,7 +18,8 @@ def runtime(tmp_path, monkeypatch):
 
 
 def test_the_socket_lives_in_a_directory_private_to_this_user(runtime):
-    assert protocol.socket_path() == runtime / f"tensor-judge-{os.geteuid()}" / "warm.sock"
+    assert protocol.socket_path("0123abcd") == runtime / f"tensor-judge-{os.geteuid()}" / "warm-0123abcd.sock"
+    assert protocol.lock_path("0123abcd").parent == protocol.log_path("0123abcd").parent == protocol.socket_dir()
     assert protocol.private_dir(create=False) is None  # not there yet
     directory = protocol.private_dir(create=True)
     assert directory == protocol.socket_dir()

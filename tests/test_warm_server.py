@@ -41,7 +41,7 @@ def warm(tmp_path_factory, root):
         with Judge(root) as judge:
             served = []
             server = WarmServer(judge, threading.Lock(), on_activity=lambda: served.append(1))
-            assert server.start() is None
+            assert server.start(protocol.socket_path(protocol.judge_key(str(root), str(root)))) is None
             server.served = served
             yield server
             server.close()
@@ -59,12 +59,12 @@ def without_times(text: str) -> str:
     return re.sub(r" *\d+\.\d+ (ms|s)\b", " T", text)  # time columns are right-aligned
 
 
-def test_the_socket_is_private_and_taken_once(warm):
-    assert warm.path == protocol.socket_path()
+def test_the_socket_is_private_and_taken_once(warm, root):
+    assert warm.path == protocol.socket_path(protocol.judge_key(None, str(root)))  # the set the run is in
     assert warm.path.stat().st_mode & 0o777 == 0o600
     assert warm.path.parent.stat().st_mode & 0o777 == 0o700
     second = WarmServer(warm.judge, threading.Lock())
-    assert "already answers" in second.start()
+    assert "already answers" in second.start(warm.path)
 
 
 @pytest.mark.parametrize("solution,code", [(CORRECT, 0), (WRONG, 1)])

@@ -1,5 +1,5 @@
 """`judge serve` as a process: one URL line, loopback only, a taken port is a one-line error, and
-`--background` returns at once and leaves after its idle timeout."""
+`--background` (the warm judge serving the page) returns at once and leaves after its idle timeout."""
 from __future__ import annotations
 
 import os
@@ -55,11 +55,15 @@ def test_serve_prints_one_url_line_and_listens_on_loopback_only(root, env):
         server.stop()
     assert server.process.returncode == 0
     assert server.process.stdout.read() == b""  # nothing after the URL line
-    assert not (env_socket(env)).exists()  # the warm socket is removed on the way out
+    assert not env_socket(env).exists()  # the warm socket is removed on the way out
 
 
 def env_socket(env: dict) -> Path:
-    return Path(env["XDG_RUNTIME_DIR"]) / f"tensor-judge-{os.geteuid()}" / "warm.sock"
+    """The one warm socket a test's server made (each key has its own name)."""
+    where = Path(env["XDG_RUNTIME_DIR"]) / f"tensor-judge-{os.geteuid()}"
+    found = sorted(where.glob("warm-*.sock"))
+    assert len(found) <= 1, found
+    return found[0] if found else where / "warm-none.sock"
 
 
 def test_a_port_in_use_is_a_one_line_error(root, env):
@@ -76,7 +80,7 @@ def test_a_port_in_use_is_a_one_line_error(root, env):
 def test_background_returns_and_leaves_when_idle(root, env):
     started = time.monotonic()
     result = subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(root), "serve", "--background",
-                             "--idle-timeout", "3"], env=env, capture_output=True, text=True, timeout=300)
+                             "--idle-timeout", "3"], env=env, capture_output=True, text=True, timeout=300, cwd=root)
     assert result.returncode == 0, result.stderr
     url = result.stdout.strip()
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=\S+", url)
@@ -91,12 +95,12 @@ def test_background_returns_and_leaves_when_idle(root, env):
 
 def judge_cli(root, env, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "judge", "--problems-dir", str(root), *args],
-                          env=env, capture_output=True, text=True, timeout=300)
+                          env=env, capture_output=True, text=True, timeout=300, cwd=root)
 
 
 def test_status_and_stop_of_a_background_server(root, env):
     none = judge_cli(root, env, "serve", "--status")
-    assert none.returncode == 1 and none.stdout.startswith("no judge serve is running; start one with `judge serve`")
+    assert none.returncode == 1 and none.stdout.startswith("no judge serve is running; `judge run` starts a warm")
     started = judge_cli(root, env, "serve", "--background", "--idle-timeout", "600")
     assert started.returncode == 0, started.stderr
     url = started.stdout.strip()
@@ -104,12 +108,12 @@ def test_status_and_stop_of_a_background_server(root, env):
         status = judge_cli(root, env, "serve", "--status")
         assert status.returncode == 0, status.stderr
         first, second = status.stdout.splitlines()
-        assert first.startswith("judge serve (background, pid ") and first.endswith(f" at {url}")
+        assert first.startswith("warm judge (pid ") and first.endswith(f" for `judge run`, page at {url}")
         assert f"problems {root.resolve()}" in second and "leaves after 10 min idle" in second
         pid = int(first.split("pid ", 1)[1].split(")", 1)[0])
         stopped = judge_cli(root, env, "serve", "--stop")
         assert stopped.returncode == 0, stopped.stderr
-        assert stopped.stdout.strip() == f"stopped judge serve at {url.split('/?')[0]} (pid {pid})"
+        assert stopped.stdout.strip() == f"stopped the warm judge (pid {pid}) and its page at {url.split('/?')[0]}"
         deadline = time.monotonic() + 30
         while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:  # gone, not a zombie's parent's
             time.sleep(0.2)
@@ -128,12 +132,34 @@ def test_status_and_stop_of_a_background_server(root, env):
             pass
 
 
+def test_a_foreground_server_and_the_warm_judge_are_listed_apart(root, env):
+    """`judge serve` in the foreground beside a warm judge: the page is its own, the socket stays the
+    warm judge's, and both are listed and stopped."""
+    assert judge_cli(root, {**env, "JUDGE_WARM_IDLE": "300"}, "run", "patchify",
+                     str(serving.REPO / "submissions/patchify/accepted/reshape_permute.py")).returncode == 0
+    server = serving.start(root, env)
+    try:
+        lines = judge_cli(root, env, "serve", "--status").stdout.splitlines()
+        heads = sorted(line for line in lines if not line.startswith("  "))
+        assert len(heads) == 2
+        assert heads[0].startswith(f"judge serve (foreground, pid {server.process.pid}) at {server.url}")
+        assert heads[1].startswith("warm judge (pid ") and heads[1].endswith("no page (`judge serve --background` serves one)")
+        stopped = judge_cli(root, env, "serve", "--stop").stdout.splitlines()
+        assert len(stopped) == 2 and all(line.startswith("stopped ") for line in stopped)
+        server.process.wait(timeout=30)
+        assert not env_socket(env).exists()
+    finally:
+        server.stop()
+
+
 def test_status_ignores_a_stale_file_and_a_server_that_does_not_know_the_token(root, env):
     where = env_socket(env).parent
     where.mkdir(mode=0o700, parents=True, exist_ok=True)
     stale = where / "serve-999999.json"  # a server killed without cleaning up
     stale.write_text('{"url": "http://127.0.0.1:9/?token=x", "pid": 999999, "root": "/r", "started": 0,'
                      ' "background": true, "idle_timeout_s": null}')
+    (where / "serve-999998.json").write_text('{"url": null, "pid": 999998, "root": "/r", "started": 0, "kind": "warm",'
+                                             f' "idle_timeout_s": 900, "socket": "{where}/warm-0.sock"}}')
     (where / "serve-1.json").write_text("not json")
     result = judge_cli(root, env, "serve", "--status")
     assert result.returncode == 1 and result.stdout.startswith("no judge serve is running")

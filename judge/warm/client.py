@@ -1,4 +1,10 @@
-"""`judge run` through a warm `judge serve`, when one is running for this user.
+"""`judge run` through the warm judge of its key, started first when none runs (judge.warm.spawn).
+
+When no warm judge answers, the client starts one in the background and waits
+for it to listen, then sends it this run: the first run costs the judge's
+start (about a cold run: the framework's import) and every later run a fork
+and the tests. When it cannot start (its lock is released without a socket,
+or it is not ready within a minute), the run is judged here, as cold runs are.
 
 Standard library only (plus judge.terminal's colour and width rules): the point is to
 print a verdict in a few tens of milliseconds, so neither numpy, torch nor
@@ -8,11 +14,10 @@ would (judge.submission). Anything unusual (another command, an option this
 parser does not know, a file it cannot read or the server cannot decode, no
 server, a server of another judge version or context, a broken connection)
 returns None and the caller judges the normal way, which also gives the usual
-error messages. `JUDGE_NO_WARM=1` turns the warm path off.
+error messages. `JUDGE_NO_WARM=1` turns the warm path off (and starts nothing).
 """
 from __future__ import annotations
 
-import _socket  # not `socket`: see protocol.py
 import os
 import stat
 import sys
@@ -21,11 +26,12 @@ from collections import namedtuple
 from judge.warm import protocol
 
 CONNECT_TIMEOUT_S = 2.0
+COLOR_CHOICES = ("auto", "always", "never")
 
 
 # A namedtuple, not a dataclass: importing dataclasses (and typing) would cost ~10 ms of a ~50 ms run.
-RunArgs = namedtuple("RunArgs", "problems_dir problem file as_json verbose examples_only",
-                     defaults=(False, False, False))
+RunArgs = namedtuple("RunArgs", "problems_dir problem file as_json verbose examples_only color",
+                     defaults=(False, False, False, "auto"))
 
 
 def parse(argv: list[str]) -> RunArgs | None:
@@ -43,9 +49,15 @@ def parse(argv: list[str]) -> RunArgs | None:
         return None
     flags = {"--json": "as_json", "-v": "verbose", "--verbose": "verbose", "--examples": "examples_only"}
     positional, options = [], {}
-    for arg in argv[i + 1:]:
+    rest = argv[i + 1:]
+    while rest:
+        arg = rest.pop(0)
         if arg in flags:
             options[flags[arg]] = True
+        elif arg == "--color" and rest and rest[0] in COLOR_CHOICES:
+            options["color"] = rest.pop(0)
+        elif arg.startswith("--color=") and arg.split("=", 1)[1] in COLOR_CHOICES:
+            options["color"] = arg.split("=", 1)[1]
         elif arg.startswith("-"):
             return None  # --help, combined flags, `--`: click's business
         else:
@@ -56,50 +68,64 @@ def parse(argv: list[str]) -> RunArgs | None:
 
 
 def try_run(argv: list[str]) -> int | None:
-    """Judge through the warm server and print its report; the exit code, or None to judge here."""
-    if os.environ.get("JUDGE_NO_WARM", "") not in ("", "0"):
+    """Judge through the warm judge (started first if none runs) and print its report; the exit code,
+    or None to judge here."""
+    if os.environ.get("JUDGE_NO_WARM", "") not in ("", "0"):  # spawn.off(), without importing spawn
         return None
     args = parse(argv)
-    if args is None or protocol.private_dir(create=False) is None:
+    if args is None or protocol.private_dir(create=True) is None:
         return None
-    path = protocol.socket_path()
-    if not protocol.owned_socket(path):
-        return None
-    data = _read(args.file)
+    data = read_file(args.file)
     if data is None:
         return None
     from judge.terminal import terminal_width, use_colour
 
-    request = {"fingerprint": protocol.fingerprint(), "context": protocol.context(args.problems_dir, os.getcwd()),
-               "problem": args.problem, "data": data, "label": args.file,
-               "origin": os.path.realpath(args.file), "examples_only": args.examples_only,
-               "json": args.as_json, "verbose": args.verbose, "colour": use_colour(sys.stdout),
-               "width": terminal_width()}
-    try:
-        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-        try:
-            sock.settimeout(CONNECT_TIMEOUT_S)
-            sock.connect(str(path))
-            sock.settimeout(None)  # judging takes as long as the problem's limits allow
-            protocol.send(sock, request)
-            response = protocol.receive(sock)
-        finally:
-            sock.close()
-    except (OSError, ValueError):
-        return None
-    code = response.get("code")
-    if "fallback" in response or not isinstance(code, int):
+    response = _ask(args.problems_dir, {
+        "problem": args.problem, "data": data, "label": args.file, "origin": os.path.realpath(args.file),
+        "examples_only": args.examples_only, "json": args.as_json, "verbose": args.verbose,
+        "colour": use_colour(sys.stdout, args.color), "width": terminal_width()})
+    code = None if response is None else response.get("code")
+    if not isinstance(code, int):
         return None
     sys.stderr.write(str(response.get("stderr", "")))
     sys.stdout.write(str(response.get("stdout", "")))
     return code
 
 
+def judge_source(problems_dir: str | None, problem: str, data: bytes, label: str, *, origin: str | None = None,
+                 examples_only: bool = False, record: bool | None = None) -> dict | None:
+    """A notebook's check through the warm judge (started first if none runs): the report as JSON, or
+    None to judge in the caller's process."""
+    if os.environ.get("JUDGE_NO_WARM", "") not in ("", "0") or protocol.private_dir(create=True) is None:
+        return None
+    response = _ask(problems_dir, {"problem": problem, "data": data, "label": label, "origin": origin or label,
+                                   "examples_only": examples_only, "record": record, "report": True})
+    report = None if response is None else response.get("report")
+    return report if isinstance(report, dict) else None
+
+
+def _ask(problems_dir: str | None, run: dict) -> dict | None:
+    """The warm judge's answer to `run`, started first when none answers; None (judge here) when it
+    cannot start or sends the caller back."""
+    cwd = os.getcwd()
+    key = protocol.judge_key(problems_dir, cwd)
+    path = protocol.socket_path(key)
+    request = {"fingerprint": protocol.fingerprint(), "context": protocol.context(problems_dir, cwd), **run}
+    response = protocol.exchange(path, request, CONNECT_TIMEOUT_S)
+    if response is None:  # no warm judge: start one and let it judge this run
+        from judge.warm import spawn
+
+        if not spawn.start(problems_dir, key) or not spawn.wait_ready(key):
+            return None
+        response = protocol.exchange(path, request, CONNECT_TIMEOUT_S)
+    return None if response is None or "fallback" in response else response
+
+
 # Larger files are left to the normal path, which says they are over the source limit.
 MAX_FILE_BYTES = protocol.MAX_MESSAGE - (64 << 10)
 
 
-def _read(path: str) -> bytes | None:
+def read_file(path: str) -> bytes | None:
     """The file's bytes; None (judge here, with its error) when it is not a readable file of a sendable size."""
     try:
         with open(path, "rb") as file:

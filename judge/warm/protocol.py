@@ -1,6 +1,14 @@
 """What the warm client and server agree on; standard library only.
 
-The socket lives in a directory only this user can enter ($XDG_RUNTIME_DIR
+Each judge installation, problem set and environment has its own warm judge
+and its own socket, `warm-KEY.sock` (`judge_key()`: the judge package's
+directory, the problem set a run would use, and the variables of
+`CONTEXT_ENV`), so a clone's judge and an installed one, or two problem sets,
+never answer or stop each other. `warm-KEY.lock` is held (flock) by the warm
+judge that started itself for that key, for its whole life: whoever holds
+it is starting or serving, and no second one starts.
+
+The sockets live in a directory only this user can enter ($XDG_RUNTIME_DIR
 when set, else $TMPDIR when set, else /tmp), and both sides check that: the client
 refuses a directory or socket owned by someone else or open to others (so no
 other user can plant a socket to collect submissions), the server checks its
@@ -29,7 +37,6 @@ from pathlib import Path
 # and importing `socket` (with selectors and enum) is a tenth of a warm client's start.
 import _socket
 
-SOCKET_NAME = "warm.sock"
 MAX_MESSAGE = 4 << 20  # a request carries the file's bytes: a source of at most 1 MiB, and room to say it is more
 MARSHAL_VERSION = 4     # both ends write this version, whatever their Python's default
 
@@ -48,8 +55,50 @@ def socket_dir() -> Path:
     return Path("/tmp") / f"tensor-judge-{os.geteuid()}"
 
 
-def socket_path() -> Path:
-    return socket_dir() / SOCKET_NAME
+def judge_key(problems_dir: str | None, cwd: str) -> str:
+    """Which warm judge serves a run from `cwd` naming `problems_dir`: this installation of the judge,
+    the problem set the run would use, and the environment that changes a run."""
+    parts = [str(_JUDGE_DIR), problem_set_key(problems_dir, cwd)]
+    parts += [f"{name}={os.environ.get(name)}" for name in CONTEXT_ENV if name != "JUDGE_PROBLEMS_DIR"]
+    return f"{zlib.crc32(chr(0).join(parts).encode()):08x}"
+
+
+def problem_set_key(problems_dir: str | None, cwd: str) -> str:
+    """The problem set `judge.locate.primary` would choose, found with a few stat calls (no imports):
+    the directory named by the flag or JUDGE_PROBLEMS_DIR, else the one the working directory is in,
+    else the installed course. The server checks the set itself; this only names the socket."""
+    for named in (problems_dir, os.environ.get("JUDGE_PROBLEMS_DIR")):
+        if named:
+            return os.path.realpath(os.path.join(cwd, os.path.expanduser(named)))
+    here = cwd
+    while True:
+        if _is_problem_set(here):
+            return os.path.realpath(here)
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    for course in (_JUDGE_DIR.parent / "judge_course", _JUDGE_DIR.parent):  # a wheel's course; a checkout
+        if _is_problem_set(str(course)):
+            return os.path.realpath(course)
+    return "installed course"
+
+
+def _is_problem_set(path: str) -> bool:
+    return os.path.isdir(os.path.join(path, "problems")) and os.path.isdir(os.path.join(path, "hidden_tests"))
+
+
+def socket_path(key: str) -> Path:
+    return socket_dir() / f"warm-{key}.sock"
+
+
+def lock_path(key: str) -> Path:
+    return socket_dir() / f"warm-{key}.lock"
+
+
+def log_path(key: str) -> Path:
+    """Where a warm judge that started itself writes its remarks (its standard error)."""
+    return socket_dir() / f"warm-{key}.log"
 
 
 def private_dir(create: bool) -> Path | None:
@@ -101,6 +150,41 @@ def fingerprint() -> str:
 def context(problems_dir: str | None, cwd: str) -> dict:
     """The caller's context: the problem set it names and the environment that matters."""
     return {"problems_dir": problems_dir, "cwd": cwd, "env": {k: os.environ.get(k) for k in CONTEXT_ENV}}
+
+
+def answers(path: Path, timeout_s: float = 1.0) -> bool:
+    """True when a server of this user's listens on `path` (a leftover socket file refuses connections)."""
+    if not owned_socket(path):
+        return False
+    probe = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        probe.settimeout(timeout_s)
+        probe.connect(str(path))
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
+
+
+def exchange(path: Path, message: dict, connect_timeout_s: float = 2.0) -> dict | None:
+    """Send `message` to the server on `path` and return its answer; None when no server answers on `path`
+    (a broken exchange with one that did is `{"fallback": "broken"}`)."""
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(connect_timeout_s)
+        try:
+            sock.connect(str(path))
+        except OSError:
+            return None
+        try:
+            sock.settimeout(None)  # judging takes as long as the problem's limits allow
+            send(sock, message)
+            return receive(sock)
+        except (OSError, ValueError):
+            return {"fallback": "broken"}
+    finally:
+        sock.close()
 
 
 def send(sock: _socket.socket, message: dict) -> None:

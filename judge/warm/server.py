@@ -1,6 +1,6 @@
 """The server side of the warm judge: answers `judge run` requests with a running Judge.
 
-A thread accepts connections on the user's private socket (see protocol.py)
+A thread accepts connections on the socket of its key (see protocol.py)
 and judges each request with the server's `Judge`, whose fork server already
 imported the framework, so a run costs a fork and the tests. It answers only
 this user (SO_PEERCRED), only a client of the same judge code and context;
@@ -17,6 +17,11 @@ their order. A recording that fails then cannot reach the client as the
 warning a cold run prints: the server says so in its log (`on_note`) and
 records every later run before answering it, so that the next run carries
 the warning as a cold run does.
+
+Besides runs, a request may carry an `op`: `status` (what `judge serve --status`
+shows of a warm judge without a page), `stop`, and `page` (serve the web page
+too, from this process: `judge serve --background`), each answered through
+the process's `Controls`.
 """
 from __future__ import annotations
 
@@ -24,7 +29,8 @@ import os
 import socket
 import struct
 import threading
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -35,6 +41,28 @@ from judge.report import Report
 from judge.session import Judge
 from judge.submission import Submission
 from judge.warm import protocol
+
+
+@dataclass
+class Activity:
+    """When the server was last asked something (the idle timeout counts from it)."""
+
+    last: float = field(default_factory=time.monotonic)
+
+    def touch(self) -> None:
+        self.last = time.monotonic()
+
+    def idle_s(self) -> float:
+        return time.monotonic() - self.last
+
+
+@dataclass(frozen=True)
+class Controls:
+    """What the process serving the socket does when asked: say what it is, leave, serve its page."""
+
+    status: Callable[[], dict]
+    stop: Callable[[], None]
+    page: Callable[[float | None, int], dict] | None = None  # (idle timeout, port) -> {"url"} or {"error"}
 
 
 @dataclass(frozen=True)
@@ -51,8 +79,10 @@ class WarmServer:
     """Serves warm runs for `judge` until `close()`; `on_stale` is called when a newer judge asks."""
 
     def __init__(self, judge: Judge, judging: threading.Lock, *, on_activity: Callable[[], None] | None = None,
-                 on_stale: Callable[[str], None] | None = None, on_note: Callable[[str], None] | None = None):
+                 on_stale: Callable[[str], None] | None = None, on_note: Callable[[str], None] | None = None,
+                 controls: Controls | None = None):
         self.judge = judge
+        self.controls = controls
         self.judging = judging
         self.on_activity = on_activity
         self.on_stale = on_stale
@@ -64,12 +94,11 @@ class WarmServer:
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
 
-    def start(self) -> str | None:
-        """Listen on the user's socket; None when listening, else why not (one line)."""
+    def start(self, path: Path) -> str | None:
+        """Listen on `path` (protocol.socket_path of this server's key); None when listening, else why not."""
         if protocol.private_dir(create=True) is None:
             return f"{protocol.socket_dir()} is not a directory private to this user; the CLI stays cold"
-        path = protocol.socket_path()
-        if _answers(path):
+        if protocol.answers(path):
             return f"another judge serve already answers on {path}; the CLI uses that one"
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -88,6 +117,10 @@ class WarmServer:
         self._thread = threading.Thread(target=self._serve, name="warm-judge", daemon=True)
         self._thread.start()
         return None
+
+    def owns_socket(self) -> bool:
+        """Whether our socket file is still the one on our path (no other server replaced it)."""
+        return self._sock is not None and self.path is not None and _inode(self.path) == self._inode
 
     def close(self) -> None:
         if self._sock is not None:
@@ -137,8 +170,14 @@ class WarmServer:
 
     def _judge(self, request: dict) -> tuple[dict, _Attempt | None]:
         """The response, and the attempt still to record (None: nothing to record, or already recorded)."""
+        op = request.get("op", "run")
+        if op == "status" and self.controls is not None:
+            return self.controls.status(), None  # asking how long it has been idle is no activity
         if self.on_activity is not None:
             self.on_activity()
+        if op == "stop" and self.controls is not None:
+            self.controls.stop()
+            return {"stopping": True}, None
         if request.get("fingerprint") != self.fingerprint:
             if self.on_stale is not None:
                 self.on_stale("the judge's code changed since this server started")
@@ -146,10 +185,19 @@ class WarmServer:
         reason = self._context_differs(request.get("context"))
         if reason:
             return {"fallback": reason}, None
+        if op == "page":
+            if self.controls is None or self.controls.page is None:
+                return {"error": "this judge serves no page"}, None
+            idle, port = request.get("idle_timeout_s"), request.get("port")
+            return self.controls.page(float(idle) if isinstance(idle, (int, float)) and idle > 0 else None,
+                                      port if isinstance(port, int) and 0 <= port < 65536 else 0), None
+        if op != "run":
+            return {"fallback": f"unknown op {op!r}"}, None
         data, label, problem_id = request.get("data"), request.get("label"), request.get("problem")
         if not isinstance(data, bytes) or not all(isinstance(v, str) for v in (label, problem_id)):
             return {"fallback": "malformed request"}, None
-        flags = {k: bool(request.get(k)) for k in ("examples_only", "json", "verbose", "colour")}
+        flags = {k: bool(request.get(k)) for k in ("examples_only", "json", "verbose", "colour", "report")}
+        unrecorded = request.get("record") is False  # a notebook's check(record=False)
         origin = request.get("origin") if isinstance(request.get("origin"), str) else label
         try:
             with self.judging:
@@ -159,19 +207,22 @@ class WarmServer:
                 # falls back (ConfigError below) and the client's own run says so.
                 submission = Submission.from_bytes(data, label, origin=origin, path=file,
                                                    directory=file.parent if file is not None else None)
-                later = self.record_after_reply and self.judge.record
+                later = self.record_after_reply and self.judge.record and not unrecorded
                 report = self.judge.submit(problem_id, submission, examples_only=flags["examples_only"],
-                                           record=False if later else None)
+                                           record=False if later or unrecorded else None)
         except (ConfigError, SandboxError):
             # The client's own run says what is wrong, with paths relative to its working directory
             # (ours may be another); errors are rare, so they may cost a cold start.
             return {"fallback": "error"}, None
+        attempt = _Attempt(problem_id, report, submission, flags["examples_only"]) if later else None
+        if flags["report"]:  # a notebook renders the report itself
+            return {"code": 0 if report.accepted else 1, "report": report.to_json()}, attempt
         width = request.get("width") if isinstance(request.get("width"), int) else None
         stdout, stderr = terminal_output(report, as_json=flags["json"], verbose=flags["verbose"],
                                          examples_only=flags["examples_only"], colour=flags["colour"],
                                          width=max(40, min(width, 400)) if width else None)
         response = {"code": 0 if report.accepted else 1, "stdout": stdout, "stderr": stderr}
-        return response, _Attempt(problem_id, report, submission, flags["examples_only"]) if later else None
+        return response, attempt
 
     def _record(self, attempt: _Attempt) -> None:
         with self.judging:  # before the next run: attempts keep their order
@@ -206,19 +257,6 @@ def _peer_uid(conn: socket.socket) -> int | None:
     except (OSError, AttributeError):
         return None
     return struct.unpack("3i", creds)[1]
-
-
-def _answers(path: Path) -> bool:
-    """True when a server is listening on `path` (a leftover socket file refuses connections)."""
-    if not protocol.owned_socket(path):
-        return False
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-        probe.settimeout(1.0)
-        try:
-            probe.connect(str(path))
-        except OSError:
-            return False
-    return True
 
 
 def _inode(path: Path) -> int | None:

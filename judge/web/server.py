@@ -1,41 +1,36 @@
-"""The `judge serve` process: the web page on 127.0.0.1 and the warm judge socket, one Judge for both.
+"""The web page's server: the page on 127.0.0.1 over one Judge, in the foreground or inside a warm judge.
 
-It prints one line, the page's URL with its token, then serves until
-interrupted, or, with an idle timeout (`--background`), until nothing has
-asked it anything for that long. Its fork server is started at once, so the
-first Submit (from the page or from `judge run`) costs a fork, not an import.
+`serve` is `judge serve`: it prints one line, the page's URL with its token,
+and serves until interrupted (or, given an idle timeout, until nothing has
+asked it anything for that long). Its fork server is started at once, so the
+first Submit costs a fork, not an import; it also answers `judge run` on the
+warm socket of its key when no warm judge holds that socket already.
+
+`Page` is the same page served from a thread of a process that already holds
+a Judge: the warm judge (judge.warm.daemon) starts one when `judge serve
+--background` asks for it.
 """
 from __future__ import annotations
 
+import asyncio
+import os
 import socket
 import sys
 import threading
 import time
 import webbrowser
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import uvicorn
 
 from judge.errors import ConfigError
 from judge.session import Judge
-from judge.warm.server import WarmServer
+from judge.warm import protocol
+from judge.warm.server import Activity, Controls, WarmServer
 from judge.web import registry
 from judge.web.app import create_app
 from judge.web.guard import Guard, new_token
-
-
-@dataclass
-class Activity:
-    """When the server was last asked something (the idle timeout counts from it)."""
-
-    last: float = field(default_factory=time.monotonic)
-
-    def touch(self) -> None:
-        self.last = time.monotonic()
-
-    def idle_s(self) -> float:
-        return time.monotonic() - self.last
 
 
 @dataclass(frozen=True)
@@ -44,7 +39,6 @@ class ServeOptions:
     port: int = 0                       # 0: any free port
     open_browser: bool = False
     idle_timeout_s: float | None = None  # None: until interrupted
-    stop_when_stale: bool = False        # leave when a newer judge asks (a background server)
 
 
 def listen(port: int) -> socket.socket:
@@ -59,6 +53,52 @@ def listen(port: int) -> socket.socket:
     return listener
 
 
+class _Server(uvicorn.Server):
+    """uvicorn, quiet when stopped with a response still streaming (Ctrl+C during a Submit)."""
+
+    async def shutdown(self, sockets=None) -> None:
+        try:
+            await super().shutdown(sockets)
+        except asyncio.CancelledError:  # the open event stream, cancelled after the grace period
+            pass
+
+
+def _server(judge: Judge, guard: Guard, judging: threading.Lock, activity: Activity,
+            stop: Callable[[], None]) -> _Server:
+    app = create_app(judge, guard, judging=judging, on_activity=activity.touch, on_stop=stop, idle_s=activity.idle_s)
+    # A short grace for a Submit under way; the page then says the server stopped.
+    return _Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                                  timeout_graceful_shutdown=2))
+
+
+def _prepare_in_background(judge: Judge, note: Callable[[str], None]) -> None:
+    """Every problem's expected values, ahead of its first Submit from the page."""
+    threading.Thread(target=judge.prepare_all, name="prepare", daemon=True,
+                     kwargs={"on_problem": lambda pid, _s, error: error and note(f"{pid} is not ready: {error}")}
+                     ).start()
+
+
+class Page:
+    """The web page served from a thread of a process that holds `judge` (a warm judge)."""
+
+    def __init__(self, judge: Judge, judging: threading.Lock, activity: Activity, on_stop: Callable[[], None],
+                 note: Callable[[str], None], port: int = 0):
+        self.listener = listen(port)
+        self.guard = Guard(new_token(), self.listener.getsockname()[1])
+        self.url = f"http://127.0.0.1:{self.guard.port}/?token={self.guard.token}"
+        self.server = _server(judge, guard=self.guard, judging=judging, activity=activity, stop=on_stop)
+        # Not the main thread: uvicorn leaves the process's signals alone there.
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.listener]},
+                                       name="page", daemon=True)
+        self.thread.start()
+        _prepare_in_background(judge, note)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.listener.close()
+
+
 def serve(options: ServeOptions, announce: Callable[[str], None], note: Callable[[str], None]) -> None:
     """Serve until interrupted or idle; `announce` gets the URL line, `note` one-line remarks."""
     judge = Judge(options.problems_dir, ahead=True)
@@ -67,38 +107,35 @@ def serve(options: ServeOptions, announce: Callable[[str], None], note: Callable
     guard = Guard(new_token(), port)
     activity = Activity()
     judging = threading.Lock()
+    url = f"http://127.0.0.1:{port}/?token={guard.token}"
 
-    def stop() -> None:  # `judge serve --stop`, through the page's API
+    def stop() -> None:  # `judge serve --stop`, through the page's API or the socket
         server.should_exit = True
 
-    app = create_app(judge, guard, judging=judging, on_activity=activity.touch, on_stop=stop, idle_s=activity.idle_s)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                                           timeout_graceful_shutdown=5))
+    server = _server(judge, guard, judging, activity, stop)
     stale_said = threading.Event()
 
     def on_stale(reason: str) -> None:
-        if options.stop_when_stale:
-            server.should_exit = True
-        elif not stale_said.is_set():
+        if not stale_said.is_set():
             stale_said.set()
             note(f"{reason}: `judge run` judges by itself until this server is restarted")
 
-    warm = WarmServer(judge, judging, on_activity=activity.touch, on_stale=on_stale, on_note=note)
+    def status() -> dict:
+        return {"pid": os.getpid(), "url": url, "root": str(judge.root), "idle_s": round(activity.idle_s(), 1)}
+
+    controls = Controls(status=status, stop=stop, page=lambda _idle, _port: {"url": url})
+    warm = WarmServer(judge, judging, on_activity=activity.touch, on_stale=on_stale, on_note=note, controls=controls)
     entry = None
     try:
         try:
             judge.warm()
         except ConfigError as exc:  # a broken problem file: its page says so; serve the rest
             note(f"not warmed up: {exc}")
-        remark = warm.start()
-        url = f"http://127.0.0.1:{port}/?token={guard.token}"
-        entry = registry.register(url, root=judge.root, background=options.stop_when_stale,
-                                  idle_timeout_s=options.idle_timeout_s)
+        remark = warm.start(protocol.socket_path(protocol.judge_key(options.problems_dir, os.getcwd())))
+        entry = registry.register(registry.Entry(url=url, pid=os.getpid(), root=str(judge.root), kind="foreground",
+                                                 idle_timeout_s=options.idle_timeout_s))
         announce(url)
-        # Every problem's expected values, ahead of its first Submit or `judge run` (issue 22.9).
-        threading.Thread(target=judge.prepare_all, name="prepare", daemon=True,
-                         kwargs={"on_problem": lambda pid, _s, error: error and note(f"{pid} is not ready: {error}")}
-                         ).start()
+        _prepare_in_background(judge, note)
         if remark:
             note(remark)
         if options.open_browser:
@@ -116,7 +153,7 @@ def serve(options: ServeOptions, announce: Callable[[str], None], note: Callable
 
 def _stop_when_idle(server: uvicorn.Server, activity: Activity, idle_s: float) -> None:
     while not server.should_exit:
-        left = activity.last + idle_s - time.monotonic()
+        left = idle_s - activity.idle_s()
         if left <= 0:
             server.should_exit = True
             return
@@ -125,3 +162,4 @@ def _stop_when_idle(server: uvicorn.Server, activity: Activity, idle_s: float) -
 
 def stderr_note(text: str) -> None:
     print(f"note: {text}", file=sys.stderr, flush=True)
+
