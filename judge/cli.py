@@ -254,18 +254,29 @@ def show(judge, problem_id: str) -> None:
 @main.command()
 @click.argument("problem_id")
 @click.argument("path", required=False, type=click.Path())
-@click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
+@click.option("--input", "input_path", type=click.Path(dir_okay=False), default=None,
+              help="Write an input file for `judge run --input` (the first example's, to edit) to this path; "
+                   "without PATH, only that file.")
+@click.option("--force", is_flag=True, help="Overwrite PATH (and the --input file) if it exists.")
 @click.pass_obj
-def start(judge, problem_id: str, path: str | None, force: bool) -> None:
+def start(judge, problem_id: str, path: str | None, input_path: str | None, force: bool) -> None:
     """Write a starter file for PROBLEM_ID to PATH (default ./PROBLEM_ID.py)."""
     from pathlib import Path
 
-    from judge.starter import write_starter
+    from judge.starter import write_input_template, write_starter
 
-    target = write_starter(judge().problem(problem_id), Path(path) if path else None, force=force)
-    click.echo(f"wrote {target}")
-    click.echo(f"try the public examples:   judge run {problem_id} {target} --examples")
-    click.echo(f"submit (hidden tests too): judge run {problem_id} {target}")
+    problem = judge().problem(problem_id)
+    target = None
+    if path is not None or input_path is None:
+        target = write_starter(problem, Path(path) if path else None, force=force)
+        click.echo(f"wrote {target}")
+    if input_path is not None:
+        written = write_input_template(problem, Path(input_path), force=force)
+        click.echo(f"wrote {written} (the example {problem.examples[0].name}'s input: edit it)")
+        click.echo(f"run on it: judge run {problem_id} {target or 'YOUR_FILE.py'} --input {written}")
+    if target is not None:
+        click.echo(f"try the public examples:   judge run {problem_id} {target} --examples")
+        click.echo(f"submit (hidden tests too): judge run {problem_id} {target}")
 
 
 @main.command()
@@ -361,7 +372,8 @@ def history(judge, problem_id: str | None, limit: int, as_json: bool, show_n: in
 @click.option("-v", "--verbose", is_flag=True, help="Show details of every failure and the submission's output.")
 @click.option("--examples", "examples_only", is_flag=True, help="Run only the public examples.")
 @click.option("--input", "input_file", type=click.Path(dir_okay=False), default=None,
-              help="Run on your own input (a YAML file in the examples' input format) beside the reference.")
+              help="Run on your own input beside the reference: a YAML file of the arguments' values "
+                   "(`judge start ID --input FILE` writes one from the first example to edit).")
 @click.option("--watch", is_flag=True, help="Judge again every time FILE is saved (Ctrl+C to stop).")
 @click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="Colour the output (auto: on a terminal, unless NO_COLOR; FORCE_COLOR forces it).")

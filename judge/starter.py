@@ -1,10 +1,15 @@
-"""Starter files: what `judge start ID [PATH]` writes for a learner to fill in.
+"""Starter files: what `judge start ID [PATH]` writes for a learner to fill in, and `--input FILE`.
 
 A starter is the problem's contract as a module docstring (the statement, the
 signature, the limits and how to run the judge), followed by the problem's
 starter code, whose function body raises NotImplementedError. Judging it
 untouched says "not attempted yet" (see judge.verdict.NOT_ATTEMPTED). An
 existing file is never overwritten unless the caller forces it.
+
+An input template (`judge start ID --input FILE`) is the first public
+example's inputs in the format `judge run ID FILE --input INPUT.yaml` reads, as
+the problem's YAML states them, under comments saying what each form means:
+a learner edits a working input rather than writing one from a description.
 """
 from __future__ import annotations
 
@@ -47,6 +52,57 @@ def write_starter(problem: Problem, path: Path | None = None, *, force: bool = F
     except OSError as exc:
         raise ConfigError(f"cannot write the starter: {exc.strerror or exc}", file=target) from None
     return target
+
+
+def input_template(problem: Problem) -> str:
+    """The YAML text of an input file for `judge run --input`: the first public example's inputs."""
+    import yaml
+
+    from judge.yamlfile import load_yaml
+
+    examples = load_yaml(problem.path).get("examples") or []
+    first = examples[0] if examples and isinstance(examples[0], dict) else {}
+    inputs = first.get("inputs") if isinstance(first.get("inputs"), dict) else {}
+    values = {name: _plain(inputs[name]) for name in problem.args if name in inputs}
+    if not values:
+        raise ConfigError("has no public example with inputs to start from", file=problem.path, field="examples")
+    body = yaml.safe_dump(values, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
+    name = first.get("name", "the first example")
+    return "\n".join([
+        f"# Your own input for {problem.id}: judge run {problem.id} YOUR_FILE.py --input THIS_FILE.yaml",
+        f"# runs your function and the reference on it and shows both outputs. Arguments: {', '.join(problem.args)}.",
+        f"# Filled in from the public example {name}; change any value. A value is plain YAML (a number, a",
+        "# string, a list: a tensor's or an array's values) or a generator, such as",
+        "#   {arange: [1, 1, 4, 4]}      0, 1, 2, ... in that shape (float32)",
+        "#   {normal: [4, 3, 96, 96]}    standard normal values; {uniform: ...}, {randint: ...}, {full: ...}",
+        "# (docs/authoring.md lists every generator and its options, such as dtype: float64).",
+        "",
+    ]) + body
+
+
+def write_input_template(problem: Problem, path: Path, *, force: bool = False) -> Path:
+    """Write `input_template(problem)` to `path`; refuses to replace an existing file unless `force`."""
+    if path.exists() and not force:
+        raise ConfigError("already exists; pass --force to overwrite it", file=path)
+    if path.suffix not in (".yaml", ".yml"):
+        raise ConfigError("an input file is YAML: give a path ending in .yaml", file=path)
+    if not path.parent.is_dir():
+        raise ConfigError(f"folder {path.parent} does not exist; create it first (a typo in the path?)", file=path)
+    text = input_template(problem)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot write the input: {exc.strerror or exc}", file=path) from None
+    return path
+
+
+def _plain(value: object) -> object:
+    """A YAML value as plain dicts and lists (the loader's mappings carry line numbers)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _docstring(problem: Problem, filename: str) -> str:

@@ -98,3 +98,37 @@ def test_cli_start(tmp_path, repo):
     assert forced.exit_code == 0
     unknown = runner.invoke(main, ["--problems-dir", str(repo), "start", "nope", str(tmp_path / "n.py")])
     assert unknown.exit_code == 2 and "unknown problem id" in unknown.output
+
+
+def test_an_input_template_is_the_first_example_and_judge_run_takes_it(judge, patchify, tmp_path):
+    """`judge start ID --input FILE`: the example's inputs, editable, in the format `--input` reads."""
+    import yaml
+
+    from judge.starter import input_template
+
+    text = input_template(patchify)
+    assert text.startswith("# Your own input for patchify: judge run patchify")
+    assert yaml.safe_load(text) == {"images": {"arange": [1, 1, 4, 4]}, "patch_height": 2, "patch_width": 2}
+    case = tmp_path / "case.yaml"
+    case.write_text(text.replace("patch_width: 2", "patch_width: 4"))  # a learner's edit
+    solution = tmp_path / "mine.py"
+    solution.write_text((judge.root / "submissions/patchify/accepted/reshape_permute.py").read_text())
+    report = judge.run_on_input("patchify", solution, case)
+    assert report.accepted and [t.name for t in report.tests] == ["case"]
+
+
+def test_cli_start_input_writes_only_the_input_unless_a_path_is_given(tmp_path, repo, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    only = runner.invoke(main, ["--problems-dir", str(repo), "start", "patchify", "--input", "case.yaml"])
+    assert only.exit_code == 0, only.output
+    assert "wrote case.yaml (the example tiny_index_image's input: edit it)" in only.output
+    assert "judge run patchify YOUR_FILE.py --input case.yaml" in only.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["case.yaml"]
+    again = runner.invoke(main, ["--problems-dir", str(repo), "start", "patchify", "--input", "case.yaml"])
+    assert again.exit_code == 2 and "case.yaml: already exists; pass --force" in again.output
+    both = runner.invoke(main, ["--problems-dir", str(repo), "start", "patchify", "p.py", "--input", "c2.yaml"])
+    assert both.exit_code == 0 and "judge run patchify p.py --input c2.yaml" in both.output
+    assert (tmp_path / "p.py").exists() and (tmp_path / "c2.yaml").exists()
+    wrong = runner.invoke(main, ["--problems-dir", str(repo), "start", "patchify", "--input", "case.txt"])
+    assert wrong.exit_code == 2 and "give a path ending in .yaml" in wrong.output
