@@ -202,7 +202,8 @@ def run_gate(judge, problem_id: str, options: GateOptions = GateOptions(),
     outcomes: list[Outcome | None] = [None] * len(work)
 
     def one(i: int) -> None:
-        outcome = classify(work[i])
+        with quiet():   # what judging a mutant's odd output warns (an overflow in a diagnosis) is noise here
+            outcome = classify(work[i])
         outcomes[i] = outcome
         if on_outcome is not None:
             with lock:
