@@ -6,6 +6,11 @@ A thin face over `judge.session.Judge`: `api` takes submissions over HTTP,
 pool when there is no Redis), `worker` judges them with one warm `Judge` per
 process, and `reaper` re-enqueues what a lost worker or a lost message left
 behind. `storage` also shares the judging fairly between accounts and bounds
-each account's queued work; `gradebook` and `similarity` are the instructors'
-views of a course; `commands` is the `judge service` CLI. Its dependencies are the `service` extra: `pip install -e '.[service]'`.
+each account's queued work; `faults` says which errors are passing ones, logged
+in one line. For instructors: `roster` brings a class in, `course` reads a
+course file (points, dates, late rules), `gradebook` grades by it (long and
+wide), `similarity` finds alike submissions, `analytics` counts mistakes and
+failed tests, `regrade` judges a changed problem's submissions again, and
+`review` is their pages. `commands` is the `judge service` CLI. Its
+dependencies are the `service` extra: `pip install -e '.[service]'`.
 """
