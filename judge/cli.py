@@ -95,7 +95,8 @@ class _LazyJudge:
 @click.pass_obj
 def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], difficulty: str | None,
           status: str | None) -> None:
-    """List every problem: id, title, difficulty, tags, and your status (solved, attempted, new)."""
+    """List every problem in course order: id, title, difficulty, tags, and your status (solved, attempted,
+    new); a unit's extras are marked."""
     listing = judge().tutor.listing()
     for broken in listing.broken:  # one broken file must not hide the others
         click.echo(f"warning: {broken.id} is not listed: {broken.error}", err=True)
@@ -109,7 +110,8 @@ def list_(judge, as_json: bool, unit_id: str | None, tags: tuple[str, ...], diff
     # A unit's tag (unit-5.5) means the unit's own list, as `judge unit` and `judge progress` count it.
     units = {f"unit-{u.id}": {*u.problems, *u.extras} for u in judge().tutor.units()} if any(
         t.startswith("unit-") for t in tags) else {}
-    items = [e.to_json() for e in entries
+    extras = judge().tutor.extras()
+    items = [{**e.to_json(), "extra": e.problem.id in extras} for e in entries
              if all(e.problem.id in units[t] if t in units else t in e.problem.tags for t in tags)
              and (difficulty is None or e.problem.difficulty == difficulty)
              and (status is None or e.status == status)]

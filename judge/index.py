@@ -22,7 +22,7 @@ from judge import layout, locate
 from judge.errors import ConfigError
 
 NAME = "listing-index.json"
-FORMAT = 1
+FORMAT = 2  # 2: in course order, with `extra`
 _CHOICES = {"--difficulty": ("easy", "medium", "hard"), "--status": ("solved", "attempted", "new")}
 _JUDGE = Path(__file__).resolve().parent
 
@@ -47,8 +47,8 @@ def try_list(argv: list[str]) -> int | None:
         print(f"warning: {problem_id} is not listed: {error}", file=sys.stderr)
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
-    shown = [{**{k: v for k, v in item.items() if k != "pack"}, "status": statuses[item["id"]].value,
-              "pack": item["pack"]} for item in items]  # in the order of Entry.to_json
+    shown = [{**{k: v for k, v in item.items() if k not in ("pack", "extra")}, "status": statuses[item["id"]].value,
+              "pack": item["pack"], "extra": item["extra"]} for item in items]  # the CLI's order of keys
     shown = [item for item in shown if all(t in item["tags"] for t in options["tags"])
              and options["difficulty"] in (None, item["difficulty"]) and options["status"] in (None, item["status"])]
     try:
@@ -96,7 +96,7 @@ def _options(argv: list[str]) -> dict | None:
 
 
 def entries(source: locate.Source, packs: tuple[locate.Source, ...] = ()) -> tuple[list[dict], list[tuple[str, str]]]:
-    """Every problem that loads as a listing item (without its status), in id order, and the broken
+    """Every problem that loads as a listing item (without its status), in course order, and the broken
     ones with the first line of what is wrong: from the index when it is current, else rebuilt."""
     from judge.cache import default_directory
 
@@ -109,8 +109,10 @@ def entries(source: locate.Source, packs: tuple[locate.Source, ...] = ()) -> tup
     from judge.problemset import ProblemSet
     from judge.tutor import Tutor
 
-    listing = Tutor(ProblemSet(source.root, None, packs, source.origin)).listing()
-    items = [{k: v for k, v in entry.to_json().items() if k != "status"} for entry in listing.entries]
+    tutor = Tutor(ProblemSet(source.root, None, packs, source.origin))
+    listing, extras = tutor.listing(), tutor.extras()
+    items = [{**{k: v for k, v in entry.to_json().items() if k != "status"}, "extra": entry.problem.id in extras}
+             for entry in listing.entries]
     pairs = [(b.id, b.error) for b in listing.broken]
     if path is not None:
         _write(path, {"format": FORMAT, "key": key, "items": items, "broken": pairs})
@@ -139,7 +141,7 @@ def _read(path: Path, key: str) -> tuple[list[dict], list[tuple[str, str]]] | No
     if type(items) is not list or type(broken) is not list:
         return None
     for item in items:
-        if type(item) is not dict or set(item) != {*fields, "tags"} \
+        if type(item) is not dict or set(item) != {*fields, "tags", "extra"} or type(item["extra"]) is not bool \
                 or not all(type(item[k]) is t for k, t in fields.items()) \
                 or type(item["tags"]) is not list or not all(type(t) is str for t in item["tags"]):
             return None

@@ -131,18 +131,21 @@ def practice(problem_id: str, problems_dir: str | os.PathLike | None = None) -> 
 
 
 def problems(problems_dir: str | os.PathLike | None = None) -> "ProblemList":
-    """Every problem of the problem set, with your status; a table in a notebook."""
+    """Every problem of the problem set in course order (as `judge list`), with your status; a table in
+    a notebook, a unit's extras marked."""
     from judge.problemset import ProblemSet
     from judge.tutor import Tutor
 
     try:
-        listing = Tutor(ProblemSet.find(problems_dir)).listing()
+        tutor = Tutor(ProblemSet.find(problems_dir))
+        listing, extras = tutor.listing(), tutor.extras()
     except ConfigError as exc:
         raise _one_line(exc) from None
     warnings = [*([listing.warning] if listing.warning else []),
                 *(f"{b.id} is not listed: {b.error}" for b in listing.broken)]
     return ProblemList([ProblemSummary(e.problem.id, e.problem.title, e.problem.difficulty, e.problem.framework,
-                                       tuple(e.problem.tags), e.status) for e in listing.entries],
+                                       tuple(e.problem.tags), e.status, e.problem.id in extras)
+                        for e in listing.entries],
                        "; ".join(warnings) or None)
 
 
@@ -285,6 +288,7 @@ class ProblemSummary:
     framework: str
     tags: tuple[str, ...]
     status: str
+    extra: bool = False   # only a unit's extra practice: no unit's completion counts it
 
 
 class ProblemList(list):
@@ -299,7 +303,8 @@ class ProblemList(list):
             return "no problems"
         width = max(len(p.id) for p in self)
         lines = [f"warning: {self.warning}"] if self.warning else []
-        lines += [f"{p.status:<9}  {p.id.ljust(width)}  {p.title}  [{p.difficulty}, {p.framework}]" for p in self]
+        lines += [f"{p.status:<9}  {p.id.ljust(width)}  {'(extra) ' if p.extra else ''}{p.title}  "
+                  f"[{p.difficulty}, {p.framework}]" for p in self]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:

@@ -93,8 +93,28 @@ class Tutor:
         return self.status(problem_id) is Status.SOLVED
 
     def listing(self) -> "Listing":
-        """Every problem of the set with the learner's status (`judge list`, the index page)."""
-        return self.problem_set.listing(self.store)
+        """Every problem of the set with the learner's status, in course order (judge.units.course_order:
+        `judge list`, the notebook's `problems()`, the index page); by id when a unit file is broken."""
+        import dataclasses
+
+        from judge.units import course_order
+
+        listing = self.problem_set.listing(self.store)
+        order = {pid: i for i, pid in enumerate(course_order([e.problem.id for e in listing.entries],
+                                                             self._units_or_none()))}
+        return dataclasses.replace(listing, entries=tuple(sorted(listing.entries, key=lambda e: order[e.problem.id])))
+
+    def extras(self) -> frozenset[str]:
+        """The problems that are only units' extras (a listing marks them; no completion counts them)."""
+        from judge.units import extra_ids
+
+        return extra_ids(self._units_or_none())
+
+    def _units_or_none(self) -> list["Unit"]:
+        try:
+            return self.units()
+        except ConfigError:  # a broken unit file: `judge units` names it; listings go on by id
+            return []
 
     def units(self) -> list["Unit"]:
         from judge.units import load_units, units_dir

@@ -230,6 +230,20 @@ def load_units(root: Path) -> list[Unit]:
     return [load_unit(root, uid, problem_ids) for uid in unit_ids(root)]
 
 
+def course_order(problem_ids: list[str], units: list[Unit]) -> list[str]:
+    """The problems in course order, the one every listing follows: each unit's problems, then its
+    extras, in the order the units come; then the problems no unit lists, by id."""
+    known = set(problem_ids)
+    ordered = list(dict.fromkeys(pid for u in units for pid in (*u.problems, *u.extras) if pid in known))
+    return ordered + sorted(known - set(ordered))
+
+
+def extra_ids(units: list[Unit]) -> frozenset[str]:
+    """The problems that are only a unit's extras: practice no unit's completion counts."""
+    required = {pid for u in units for pid in u.problems}
+    return frozenset(pid for u in units for pid in u.extras if pid not in required)
+
+
 def progress_of(unit: Unit, store: "ProgressStore") -> tuple[UnitProgress, str | None]:
     """Where the learner stands in `unit`, and a warning when the progress database is unusable.
 

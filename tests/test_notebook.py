@@ -138,7 +138,7 @@ def test_check_accepts_a_path_and_source_text(judge, repo):
 def test_problems_lists_with_status(repo):
     listed = problems(repo)
     ids = [p.id for p in listed]
-    assert "patchify" in ids and ids == sorted(ids)
+    assert "patchify" in ids and ids[0] == "patchify"  # the course's first problem, not the alphabet's
     assert {p.status for p in listed} <= {"solved", "attempted", "new"}
     assert "patchify" in repr(listed) and "<table>" in listed._repr_html_()
 

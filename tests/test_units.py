@@ -332,3 +332,31 @@ def test_in_the_terminal_a_wrong_answer_gets_one_more_try_before_the_answer_is_s
     assert "not quite (a); one more try" in out and "right: b" in out
     twice = cli("quiz", "1.0", "--all", root=problem_set, home=home, stdin="1\n2\n196\n(4, 36, 512)\n16\nb\n")
     assert "wrong: 2; the answer is 196" in twice.stdout and twice.returncode == 1
+
+
+def test_every_listing_follows_the_course_and_marks_its_extras(problem_set: Path, tmp_path: Path) -> None:
+    """`judge list` (its index and the full path), `list --unit`, the notebook's problems() and the page
+    share one order, the course's, whatever the ids' alphabetical order; an extra is marked."""
+    from judge.notebook import problems
+    from judge.units import course_order, extra_ids
+
+    (problem_set / "units" / "1.0.yaml").write_text(UNIT.replace("problems: [patchify]", "problems: [unpatchify]")
+                                                    .replace("extras: [unpatchify]", "extras: [patchify]"))
+    units = load_units(problem_set)
+    assert course_order(["patchify", "unpatchify", "zzz"], units) == ["unpatchify", "patchify", "zzz"]
+    assert extra_ids(units) == {"patchify"}
+    home = tmp_path / "home"
+    env = {**os.environ, "NO_COLOR": "1", "JUDGE_HOME": str(home), "JUDGE_PROBLEMS_DIR": str(problem_set),
+           "JUDGE_CACHE_DIR": str(tmp_path / "cache")}
+    for _ in range(2):  # the index built, then read
+        fast = subprocess.run([sys.executable, "-m", "judge", "list", "--json"], env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert [(i["id"], i["extra"]) for i in json.loads(fast.stdout)] == [("unpatchify", False), ("patchify", True)]
+    human = cli("list", root=problem_set, home=home).stdout.splitlines()
+    assert [line.split()[1] for line in human[1:]] == ["unpatchify", "patchify"]
+    assert "(extra) Patchify a Batch of Images" in human[2] and "(extra)" not in human[1]
+    unit = cli("list", "--unit", "1.0", root=problem_set, home=home).stdout.splitlines()
+    assert [line.split()[1] for line in unit[1:]] == ["unpatchify", "patchify"] and "(extra)" in unit[2]
+    listed = problems(problem_set)
+    assert [(p.id, p.extra) for p in listed] == [("unpatchify", False), ("patchify", True)]
+    assert "(extra) Patchify" in repr(listed) and "(extra) Patchify" in listed._repr_html_()

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -213,10 +215,16 @@ def test_problems_are_listed_in_course_order_and_link_to_the_next(tmp_path, home
 
 
 def test_problems_no_unit_lists_come_last_by_id(client):
-    from judge.web.app import _course_order
+    import dataclasses
 
-    assert _course_order(["a", "b", "c", "d"], [["c"], ["a", "c"]]) == ["c", "a", "b", "d"]
-    assert _course_order(["a", "b"], [["gone", "b"]]) == ["b", "a"]  # a unit naming a missing problem
+    from judge.units import course_order, load_units
+
+    [unit] = load_units(serving.problem_set(Path(tempfile.mkdtemp()) / "set"))
+    c_first = dataclasses.replace(unit, problems=("c",), extras=())
+    a_c = dataclasses.replace(unit, problems=("a",), extras=("c",))
+    assert course_order(["a", "b", "c", "d"], [c_first, a_c]) == ["c", "a", "b", "d"]
+    gone = dataclasses.replace(unit, problems=("gone", "b"), extras=())  # a unit naming a missing problem
+    assert course_order(["a", "b"], [gone]) == ["b", "a"]
     assert rows_of(client.get("/").text) == ["patchify", "unpatchify"]
 
 

@@ -96,7 +96,8 @@ def tampering_html(report: Report) -> str:
 def problems_html(problems: Iterable[Any]) -> str:
     """Problem summaries (status, id, title, difficulty, framework, tags) as an HTML table."""
     rows = "".join(f"<tr><td>{_escape(p.status)}</td><td><code>{_escape(p.id)}</code></td>"
-                   f"<td>{_escape(p.title)}</td><td>{_escape(p.difficulty)}</td>"
+                   f"<td>{'(extra) ' if getattr(p, 'extra', False) else ''}{_escape(p.title)}</td>"
+                   f"<td>{_escape(p.difficulty)}</td>"
                    f"<td>{_escape(p.framework)}</td><td>{_escape(', '.join(p.tags))}</td></tr>"
                    for p in problems)
     return ("<table><thead><tr><th>status</th><th>id</th><th>title</th><th>difficulty</th>"

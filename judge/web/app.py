@@ -92,10 +92,9 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     # ------------------------------------------------------------ pages
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request) -> Response:
-        listing = judge.tutor.listing()
+        listing = judge.tutor.listing()  # in course order
         units = _unit_standings(judge)
-        order = _course_order([e.problem.id for e in listing.entries], [u["all_problems"] for u in units])
-        entries = sorted(listing.entries, key=lambda e: order.index(e.problem.id))
+        entries = listing.entries
         problems = [e.problem for e in entries]
         # One broken problem file is named, not a failed page: the others are listed.
         warning = "; ".join([*([listing.warning] if listing.warning else []),
@@ -319,24 +318,16 @@ def _examples(judge: Judge, problem) -> list[dict]:
     return examples
 
 
-def _course_order(problem_ids: list[str], units: list[list[str]]) -> list[str]:
-    """The problems in course order: each unit's problems (then extras) in the order the units
-    come, then those no unit lists, by id."""
-    known = set(problem_ids)
-    ordered = list(dict.fromkeys(pid for unit in units for pid in unit if pid in known))
-    return ordered + sorted(known - set(ordered))
-
-
 def _following(judge: Judge, problem_id: str):
     """The problem after `problem_id` in course order (None after the last, or for a broken one)."""
-    from judge.units import load_units, units_dir
+    from judge.units import course_order, load_units, units_dir
 
     root = judge.root
     try:
-        units = [[*u.problems, *u.extras] for u in load_units(root)] if units_dir(root).is_dir() else []
+        units = load_units(root) if units_dir(root).is_dir() else []
     except ConfigError:  # a broken unit file: `judge units` names it; the page still links by id
         units = []
-    order = _course_order(judge.problem_set.ids(), units)
+    order = course_order(judge.problem_set.ids(), units)
     for later in order[order.index(problem_id) + 1:] if problem_id in order else []:
         try:
             return judge.problem(later)
