@@ -25,11 +25,17 @@ class Hint:
     def last(self) -> bool:
         return self.level == self.levels
 
-    def lines(self) -> list[str]:
+    def lines(self, face: str = "cli") -> list[str]:
+        """The hint, then how to get more in the face that shows it (`cli` or `notebook`)."""
         head = f"hint {self.level} of {self.levels} for {self.problem}" + (" (the key idea)" if self.last else "")
-        more = ("that is the last hint; `judge show " + self.problem + "` has the full contract" if self.last
+        return [head + ":", f"  {self.text}", self.advice(face)]
+
+    def advice(self, face: str = "cli") -> str:
+        if face == "notebook":  # a notebook's learner calls the handle's methods, not the terminal's commands
+            return ("that is the last hint; .show() has the full contract" if self.last
+                    else f"more: .hint() again, or .hint(level={self.level + 1})")
+        return ("that is the last hint; `judge show " + self.problem + "` has the full contract" if self.last
                 else f"more: judge hint {self.problem} --level {self.level + 1}")
-        return [head + ":", f"  {self.text}", more]
 
 
 def next_level(problem: Problem, reached: int) -> int:

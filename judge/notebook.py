@@ -227,7 +227,7 @@ class ProblemHandle:
             shown, _ = self._judge.tutor.hint(self.id, level)
         except ConfigError as exc:
             raise _one_line(exc) from None
-        return Text("\n".join(shown.lines()))
+        return Text("\n".join(shown.lines("notebook")))
 
     def solution(self, *, confirm: bool = False) -> "Text":
         """The reference and editorial once solved; before that, only with `confirm=True` (recorded)."""

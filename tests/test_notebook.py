@@ -220,7 +220,10 @@ def test_problem_handle_show_check_hint_solution(repo, tmp_path, monkeypatch):
     try:
         assert "Patchify a Batch of Images" in q.show()._repr_markdown_()
         assert "def patchify" in repr(q.show())
-        assert repr(q.hint()).startswith("hint 1 of ")
+        first = repr(q.hint())
+        assert first.startswith("hint 1 of ")
+        assert first.endswith("more: .hint() again, or .hint(level=2)")  # the notebook's way, not the CLI's
+        assert "judge " not in first
         assert repr(q.hint()).startswith("hint 2 of ")      # remembered, as `judge hint`
         with pytest.raises(NotebookError, match="not solved yet"):
             q.solution()

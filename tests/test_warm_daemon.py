@@ -203,3 +203,43 @@ def test_each_installation_and_problem_set_has_its_own_socket(tmp_path, monkeypa
     monkeypatch.setenv("JUDGE_HOME", str(tmp_path / "h"))
     monkeypatch.setattr(protocol, "_JUDGE_DIR", tmp_path / "another" / "judge")  # an installed tool beside a clone
     assert protocol.judge_key(str(root), "/") != here
+
+
+def test_a_notebook_checks_through_the_warm_judge_and_a_watch_too(root, env):
+    """The notebook's check() and `judge run --watch` judge through the warm judge (the kernel holds no fork
+    server of its own) and give the report a judge of their own gives."""
+    script = ("import json\n"
+              "from judge import check\n"
+              "from judge.session import Judge\n"
+              "here = []\n"
+              "submit = Judge.submit\n"
+              "Judge.submit = lambda *a, **k: here.append(1) or submit(*a, **k)  # judged in this process\n"
+              f"source = open({str(WRONG)!r}).read()\n"
+              f"warm = check('patchify', source, problems_dir={str(root)!r}).report\n"
+              "print(json.dumps({'warm': [warm.verdict.value, warm.passed, warm.total], 'kernel_sandbox': bool(here)}))\n")
+    result = subprocess.run([sys.executable, "-c", script], env=env, cwd=root, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    [pid] = warm_pids(env)
+    assert data["kernel_sandbox"] is False  # judged by the warm judge
+    cold = subprocess.run([sys.executable, "-c", script], env={**env, "JUDGE_NO_WARM": "1"}, cwd=root,
+                          capture_output=True, text=True, timeout=300)
+    cold_data = json.loads(cold.stdout.strip().splitlines()[-1])
+    assert cold_data["kernel_sandbox"] is True and cold_data["warm"] == data["warm"]
+    assert data["warm"][0] == "wrong_answer"
+    # A watch: its first run goes to the same warm judge (Ctrl+C after the first report).
+    watch = subprocess.Popen([sys.executable, "-m", "judge", "--problems-dir", str(root), "run", "patchify",
+                              str(CORRECT), "--watch"], env=env, cwd=root, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    lines = []
+    while not any(line.startswith("watching ") for line in lines):
+        line = watch.stdout.readline()
+        assert line, watch.stderr.read()
+        lines.append(line)
+    children = Path(f"/proc/{watch.pid}/task/{watch.pid}/children").read_text().split()
+    watch.send_signal(2)
+    watch.wait(timeout=60)
+    assert any(line.startswith("✓ accepted: ") for line in lines)
+    assert children == []  # no fork server of its own: judged by the warm judge
+    assert warm_pids(env) == [pid]
