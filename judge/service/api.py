@@ -29,7 +29,7 @@ from judge.service.queue import Queue
 from judge.service.ratelimit import RateLimiter
 from judge.service.analytics import analytics, analytics_json
 from judge.service.review import add_review
-from judge.service.similarity import by_problem, course_pairs, fingerprint, shared_regions, similar_pairs, similarity
+from judge.service.similarity import Fingerprints, by_problem, course_pairs, shared_regions, similar_pairs, similarity
 from judge.service.storage import DONE, QUEUED, RUNNING, QuotaExceeded, Quota, Store, User
 
 log = logging.getLogger("judge.service.api")
@@ -141,6 +141,7 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
     # Unknown tokens, per client address: each costs a database lookup, and guessing is what they are.
     failures = RateLimiter(config.auth_failures_per_minute, config.auth_failures_burst)
     quota = Quota(config.max_queued, config.max_queued_bytes)
+    prints = Fingerprints()      # the course's sources are compared on every report: each parsed once
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -377,13 +378,13 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
         (without it) on any problem, with each pair's scores on every problem both submitted to."""
         if problem is None:
             _, submissions = store.course(user.course)
-            pairs = course_pairs(by_problem(submissions), threshold, starters())
+            pairs = course_pairs(by_problem(submissions), threshold, starters(), prints)
             return {"course": user.course, "threshold": threshold, "submissions": len(submissions),
                     "pairs": [pair.to_json() for pair in pairs]}
         if problem not in judge.problem_ids():
             raise ApiError(404, f"no problem {problem!r}")
         _, submissions = store.course(user.course, problem)
-        pairs = similar_pairs(submissions, threshold, boilerplate=starters().get(problem, ""))
+        pairs = similar_pairs(submissions, threshold, boilerplate=starters().get(problem, ""), prints=prints)
         return {"course": user.course, "problem": problem, "threshold": threshold,
                 "submissions": len(submissions), "pairs": [pair.to_json() for pair in pairs]}
 
@@ -392,9 +393,9 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
         """Instructors: two submissions of your course, how alike, and the lines each shares with the other."""
         (sa, oa), (sb, ob) = readable(a, user), readable(b, user)
         starter = starters().get(sa.problem, "") if sa.problem == sb.problem else ""
-        common = fingerprint(starter) if starter else frozenset()
+        common = prints(starter) if starter else frozenset()
         ra, rb = shared_regions(sa.source, sb.source, starter)
-        return {"similarity": round(similarity(fingerprint(sa.source) - common, fingerprint(sb.source) - common), 3),
+        return {"similarity": round(similarity(prints(sa.source) - common, prints(sb.source) - common), 3),
                 "a": {"id": sa.id, "learner": oa.name, "problem": sa.problem, "shared_lines": ra},
                 "b": {"id": sb.id, "learner": ob.name, "problem": sb.problem, "shared_lines": rb}}
 
@@ -408,7 +409,7 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
             return wide_csv(*wide_rows(store, user.course))
         return gradebook_csv(gradebook(store, user.course))
 
-    add_review(app, store, starters, identify, gradebook_for)
+    add_review(app, store, starters, identify, gradebook_for, prints)
     app.add_middleware(BodyLimit, limit=config.max_request_bytes)
     app.add_middleware(HostCheck, allowed=config.allowed_hosts)
     return app

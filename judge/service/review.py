@@ -54,9 +54,11 @@ class Line:
 
 
 def add_review(app: FastAPI, store: Store, starters: Callable[[], dict[str, str]],
-               identify: Callable[[str, str], User | None], gradebook_for: Callable[[User, bool], str]) -> None:
+               identify: Callable[[str, str], User | None], gradebook_for: Callable[[User, bool], str],
+               prints: Callable[[str], frozenset[int]] = fingerprint) -> None:
     """The pages on `app`. `identify(token, client)` is the API's token lookup (rate limited alike);
-    `starters()` maps problem ids to starter code; `gradebook_for(user, wide)` is the course's CSV."""
+    `starters()` maps problem ids to starter code; `gradebook_for(user, wide)` is the course's CSV;
+    `prints` fingerprints sources (the API's, which keeps them)."""
     templates = Environment(loader=PackageLoader("judge.service", "templates"), autoescape=select_autoescape(),
                             finalize=_visible)
     templates.filters["utc"] = _utc
@@ -117,7 +119,7 @@ def add_review(app: FastAPI, store: Store, starters: Callable[[], dict[str, str]
         if not isinstance(user, User):
             return user
         learners, submissions = store.course(user.course)
-        pairs = course_pairs(by_problem(submissions), threshold, starters())
+        pairs = course_pairs(by_problem(submissions), threshold, starters(), prints)
         return render("course.html", user=user, course=user.course, threshold=threshold, pairs=pairs,
                       learners=learners, submissions=len(submissions), analytics=analytics(store, user.course))
 
@@ -142,8 +144,8 @@ def add_review(app: FastAPI, store: Store, starters: Callable[[], dict[str, str]
         (sa, oa), (sb, ob) = found
         starter = starters().get(sa.problem, "") if sa.problem == sb.problem else ""
         ra, rb = shared_regions(sa.source, sb.source, starter)
-        common = fingerprint(starter) if starter else frozenset()
-        score = similarity(fingerprint(sa.source) - common, fingerprint(sb.source) - common)
+        common = prints(starter) if starter else frozenset()
+        score = similarity(prints(sa.source) - common, prints(sb.source) - common)
         sides = [_side(store, s, owner, regions) for s, owner, regions in ((sa, oa, ra), (sb, ob, rb))]
         return render("pair.html", user=user, course=user.course, score=score, sides=sides)
 

@@ -31,9 +31,12 @@ import builtins
 import hashlib
 import io
 import keyword
+import threading
 import tokenize
+import zlib
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Protocol, Sequence
+from typing import Callable, Iterable, Mapping, Protocol, Sequence
 
 K = 12                 # tokens per hashed k-gram: shorter runs are common idiom, not copying
 WINDOW = 6             # any shared run of K + WINDOW - 1 tokens is certain to share a fingerprint
@@ -140,17 +143,20 @@ class _Canonical:
         rest = [s for s in body if not isinstance(s, _IMPORTS + _DEFINITIONS)]
         # Imports and definitions in a canonical order (their own tokens decide it), the rest as written:
         # moving a function above another changes nothing a program does, nor, here, its fingerprint.
-        for statement in (*self._sorted(imports), *rest, *self._sorted(definitions)):
+        self.out.extend(self._sorted(imports))
+        for statement in rest:
             self.statement(statement)
+        self.out.extend(self._sorted(definitions))
         return self.out[:MAX_TOKENS]
 
-    def _sorted(self, statements: list[ast.stmt]) -> list[ast.stmt]:
-        keyed = []
+    def _sorted(self, statements: list[ast.stmt]) -> list[Token]:
+        """The statements' tokens, the statements in the order of their own tokens (each written once)."""
+        written = []
         for statement in statements:
             alone = _Canonical()
             alone.statement(statement)
-            keyed.append(([t.text for t in alone.out], statement))
-        return [statement for _, statement in sorted(keyed, key=lambda pair: pair[0])]
+            written.append(([t.text for t in alone.out], alone.out))
+        return [token for _, tokens in sorted(written, key=lambda pair: pair[0]) for token in tokens]
 
     def emit(self, code: str, first: int, last: int) -> None:
         if len(self.out) < MAX_TOKENS:
@@ -162,11 +168,11 @@ class _Canonical:
         last = max(first, statements[0].lineno - 1) if statements and statements[0].lineno > first else first
         self.emit(header, first, last)
         self.out.append(Token(INDENT, first, last))
-        if sort:
-            definitions = self._sorted([s for s in statements if isinstance(s, _DEFINITIONS)])
-            statements = [s for s in statements if not isinstance(s, _DEFINITIONS)] + definitions
         for statement in statements:
-            self.statement(statement)
+            if not (sort and isinstance(statement, _DEFINITIONS)):
+                self.statement(statement)
+        if sort:
+            self.out.extend(self._sorted([s for s in statements if isinstance(s, _DEFINITIONS)]))
         end = getattr(node, "end_lineno", None) or first
         self.out.append(Token(DEDENT, end, end))
 
@@ -283,10 +289,26 @@ def _raw_tokens(source: str) -> list[Token]:
 
 
 # ------------------------------------------------------------------ fingerprints
+_MODULUS = (1 << 61) - 1     # a Mersenne prime: k-gram hashes as a polynomial rolling hash modulo it
+_BASE = 1_000_003
+
+
 def _kgram_hashes(toks: Sequence[Token], k: int) -> list[int]:
-    return [int.from_bytes(hashlib.blake2b("\x1f".join(t.text for t in toks[i:i + k]).encode(),
-                                           digest_size=8).digest(), "big")
-            for i in range(len(toks) - k + 1)]
+    """The hash of every run of `k` tokens, rolled along in one pass (Rabin-Karp). Each token's number is
+    its text's CRC-32, the same in every process, so fingerprints are too."""
+    numbers: dict[str, int] = {}
+    ids = [numbers.setdefault(t.text, zlib.crc32(t.text.encode("utf-8", "surrogatepass")) + 1) for t in toks]
+    if len(ids) < k:
+        return []
+    high = pow(_BASE, k - 1, _MODULUS)
+    h = 0
+    for x in ids[:k]:
+        h = (h * _BASE + x) % _MODULUS
+    hashes = [h]
+    for i in range(k, len(ids)):
+        h = ((h - ids[i - k] * high) * _BASE + ids[i]) % _MODULUS
+        hashes.append(h)
+    return hashes
 
 
 def _winnow(hashes: list[int], window: int) -> frozenset[int]:
@@ -297,6 +319,30 @@ def _winnow(hashes: list[int], window: int) -> frozenset[int]:
 
 def fingerprint(source: str, k: int = K, window: int = WINDOW) -> frozenset[int]:
     return _winnow(_kgram_hashes(located_tokens(source), k), window)
+
+
+class Fingerprints:
+    """`fingerprint`, keeping the last `size` results (by the source's digest): a service compares the
+    same stored sources on every report and page, and parsing each again would cost milliseconds apiece."""
+
+    def __init__(self, size: int = 20_000):
+        self.size = size
+        self._kept: OrderedDict[bytes, frozenset[int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, source: str) -> frozenset[int]:
+        key = hashlib.blake2b(source.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        found = fingerprint(source)
+        with self._lock:
+            self._kept[key] = found
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return found
 
 
 def similarity(a: frozenset[int], b: frozenset[int]) -> float:
@@ -329,50 +375,68 @@ def _ranges(toks: list[Token], hashes: list[int], shared: set[int], k: int) -> l
 
 
 # ------------------------------------------------------------------ pairs
-def _scores(submissions: Sequence[Submitted], boilerplate: str) -> dict[tuple[str, str], tuple[float, str, str]]:
+def _scores(submissions: Sequence[Submitted], boilerplate: str,
+            prints: Callable[[str], frozenset[int]] = fingerprint) -> dict[tuple[str, str], tuple[float, str, str]]:
     """For each two learners sharing any fingerprint: their highest score and its two submissions
-    (keyed and ordered by learner name)."""
-    common = fingerprint(boilerplate) if boilerplate else frozenset()
-    prints = [(s, fingerprint(s.source) - common) for s in submissions]
+    (keyed and ordered by learner name; of equally alike submissions, the earliest pair in the order given).
+
+    Submissions with the same fingerprint (resubmissions, copies differing only in what the canonical
+    form drops) are scored once as a group, so a class handing in a few common solutions costs a
+    comparison per distinct solution, not per pair of submissions.
+    """
+    common = prints(boilerplate) if boilerplate else frozenset()
+    groups: dict[frozenset[int], list[int]] = {}
+    for index, s in enumerate(submissions):
+        fp = prints(s.source) - common
+        if fp:
+            groups.setdefault(fp, []).append(index)
+    distinct = list(groups)
     holders: dict[int, list[int]] = {}
-    for index, (_, fp) in enumerate(prints):
+    for g, fp in enumerate(distinct):
         for h in fp:
-            holders.setdefault(h, []).append(index)
-    candidates: set[tuple[int, int]] = set()   # only pairs sharing a fingerprint are compared
-    for indices in holders.values():
-        for x in range(len(indices)):
-            for y in range(x + 1, len(indices)):
-                candidates.add((indices[x], indices[y]))
-    best: dict[tuple[str, str], tuple[float, int, str, str]] = {}
-    for i, j in sorted(candidates):
-        (s, fs), (t, ft) = prints[i], prints[j]
-        if s.user == t.user:
-            continue
-        score = similarity(fs, ft)
-        if (s.user, s.id) > (t.user, t.id):
-            s, t = t, s
-        key = (s.user, t.user)
-        # Of equally alike submissions, the earliest pair (the order given: oldest first) is kept.
-        if key not in best or score > best[key][0]:
-            best[key] = (score, i, s.id, t.id)
+            holders.setdefault(h, []).append(g)
+    compared: set[tuple[int, int]] = {(g, g) for g, fp in enumerate(distinct) if len(groups[fp]) > 1}
+    for held in holders.values():     # only groups sharing a fingerprint are compared
+        for x in range(len(held)):
+            for y in range(x + 1, len(held)):
+                compared.add((held[x], held[y]))
+    best: dict[tuple[str, str], tuple[float, tuple[int, int], str, str]] = {}
+    for ga, gb in compared:
+        score = 1.0 if ga == gb else similarity(distinct[ga], distinct[gb])
+        for i in groups[distinct[ga]]:
+            for j in groups[distinct[gb]]:
+                if (ga == gb and j <= i) or submissions[i].user == submissions[j].user:
+                    continue
+                s, t = submissions[min(i, j)], submissions[max(i, j)]
+                order = (min(i, j), max(i, j))
+                if (s.user, s.id) > (t.user, t.id):
+                    s, t = t, s
+                key = (s.user, t.user)
+                kept = best.get(key)
+                if kept is None or score > kept[0] or (score == kept[0] and order < kept[1]):
+                    best[key] = (score, order, s.id, t.id)
     return {key: (score, a, b) for key, (score, _, a, b) in best.items()}
 
 
-def similar_pairs(submissions: Sequence[Submitted], threshold: float, boilerplate: str = "") -> list[Pair]:
+def similar_pairs(submissions: Sequence[Submitted], threshold: float, boilerplate: str = "",
+                  prints: Callable[[str], frozenset[int]] = fingerprint) -> list[Pair]:
     """Pairs of different learners with submissions to one problem at least `threshold` alike, most alike
-    first; each pair of learners appears once, with their most alike submissions."""
-    pairs = [Pair(a, b, score, sa, sb) for (a, b), (score, sa, sb) in _scores(submissions, boilerplate).items()
+    first; each pair of learners appears once, with their most alike submissions. (`prints`: a
+    `Fingerprints` keeps them between reports.)"""
+    pairs = [Pair(a, b, score, sa, sb) for (a, b), (score, sa, sb) in
+             _scores(submissions, boilerplate, prints).items()
              if score >= threshold and score > 0]
     return sorted(pairs, key=lambda p: (-p.similarity, p.a, p.b))
 
 
 def course_pairs(by_problem: Mapping[str, Sequence[Submitted]], threshold: float,
-                 starters: Mapping[str, str] | None = None) -> list[CoursePair]:
+                 starters: Mapping[str, str] | None = None,
+                 prints: Callable[[str], frozenset[int]] = fingerprint) -> list[CoursePair]:
     """Pairs of learners at least `threshold` alike on one problem or more, with their scores on every
     problem both submitted to (0 where nothing is shared): one problem alike may be chance, several
     rarely are. Most problems flagged first, then the highest mean."""
     starters = starters or {}
-    scores = {problem: _scores(subs, starters.get(problem, "")) for problem, subs in by_problem.items()}
+    scores = {problem: _scores(subs, starters.get(problem, ""), prints) for problem, subs in by_problem.items()}
     latest: dict[tuple[str, str], str] = {}     # (problem, learner) -> their latest submission
     for problem, subs in by_problem.items():
         for s in subs:
