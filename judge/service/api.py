@@ -1,4 +1,5 @@
-"""The HTTP API (FastAPI): submissions, problems' public parts, accounts by bearer token.
+"""The HTTP API (FastAPI): submissions, problems' public parts and hints, accounts by bearer token, and the
+instructors' views of their course (gradebook, similarity, analytics; the review pages are judge.service.review).
 
 Fixed paths under /api/v1 (see the README); every error is JSON
 `{"error": {"status": N, "message": "..."}}` with its HTTP status, an
