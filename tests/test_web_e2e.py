@@ -209,7 +209,18 @@ def test_the_solution_before_solving_is_asked_for_and_the_last_problem_has_no_ne
     assert page.locator("#next-problem").count() == 0  # the last problem of the course
     assert "Not solved yet" in page.inner_text("#solution-note")
     assert page.locator("#solution-body").is_hidden()
-    page.click("#show-solution")  # "Show it anyway": recorded as seen before solving
+    # After the editor in the Tab order, not before it.
+    assert page.evaluate("!!(document.getElementById('editor').compareDocumentPosition("
+                         "document.getElementById('show-solution')) & Node.DOCUMENT_POSITION_FOLLOWING)")
+    page.click("#show-solution")  # "Show it anyway…": asks first, as `judge solution` does
+    assert page.locator("#solution-confirm").is_visible()
+    assert "You have not solved unpatchify yet" in page.inner_text("#solution-confirm")
+    assert page.evaluate("document.activeElement.id") == "cancel-solution"  # Enter keeps it hidden
+    page.keyboard.press("Enter")
+    assert page.locator("#solution-confirm").is_hidden() and page.locator("#solution-body").is_hidden()
+    assert page.locator("#show-solution").is_visible()
+    page.click("#show-solution")
+    page.click("#confirm-solution")  # recorded as seen before solving
     page.wait_for_selector("#solution-body pre.reference")
     assert "def unpatchify(" in page.inner_text("#solution-body pre.reference")
 
@@ -271,6 +282,13 @@ def test_a_narrow_screen_shows_one_part_at_a_time(browser, served, shots):
         assert summary.startswith("✗ wrong_answer")
         assert page.get_attribute("#tabs [data-tab=results]", "aria-pressed") == "true"
         assert page.locator("#results .test").first.is_visible() and page.locator("#editor").is_hidden()
+        # Failures first, as the terminal groups them; the passing tests folded after them.
+        verdicts = page.locator("#results .test").evaluate_all("rows => rows.map(r => r.dataset.verdict)")
+        failed = [v for v in verdicts if v != "accepted"]
+        assert failed and verdicts[:len(failed)] == failed and "accepted" in verdicts
+        assert page.locator("#results .passed-tests").get_attribute("open") is None
+        assert page.inner_text("#results .passed-tests > summary") == f"✓ {len(verdicts) - len(failed)} passed"
+        assert page.locator('#results .test[data-verdict="accepted"]').first.is_hidden()
         assert page.inner_text("#tab-verdict") == "✗"
         no_horizontal_overflow(page)
         page.screenshot(path=str(shots / "narrow_results.png"), full_page=True)
@@ -411,3 +429,92 @@ def test_tampering_is_one_line_under_the_verdict(page, served):
     set_source(page, CORRECT)
     judge_and_wait(page, "#run")
     assert page.locator("#summary .tampering").count() == 0  # honest code: no line
+
+
+def test_the_editor_opens_the_last_attempt_unless_the_draft_is_newer(browser, served):
+    """A learner who judged from the terminal (or another browser) finds that attempt in the editor."""
+    mine = CORRECT.replace("def patchify(", "# my last attempt\ndef patchify(", 1)
+    first = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = first.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(served.url)
+    page.goto(served.base + "/problem/patchify")
+    set_source(page, mine)
+    judge_and_wait(page, "#run")  # recorded as an attempt
+    first.close()
+    fresh = browser.new_context(viewport={"width": 1400, "height": 1000})  # no draft here
+    try:
+        page = fresh.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(served.url)
+        page.goto(served.base + "/problem/patchify")
+        page.wait_for_selector("#editor .cm-content")
+        assert editor_text(page) == mine
+        assert page.inner_text("#draft-status").startswith("your last attempt (")
+        set_source(page, "# a newer draft\n")
+        page.reload()
+        page.wait_for_selector("#editor .cm-content")
+        assert editor_text(page) == "# a newer draft\n" and page.inner_text("#draft-status") == "draft restored"
+    finally:
+        fresh.close()
+
+
+def test_a_second_tab_is_told_the_draft_changed(browser, served):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        one, two = context.new_page(), context.new_page()
+        for tab in (one, two):
+            tab.set_default_timeout(TIMEOUT_MS)
+            tab.goto(served.url)
+            tab.goto(served.base + "/problem/unpatchify")
+            tab.wait_for_selector("#editor .cm-content")
+        assert two.locator("#draft-elsewhere").is_hidden()
+        set_source(one, "# typed in the first tab\n")
+        two.wait_for_selector("#draft-elsewhere", state="visible")
+        assert "changed in another tab" in two.inner_text("#draft-elsewhere")
+        two.click("#load-other-draft")
+        assert editor_text(two) == "# typed in the first tab\n" and two.locator("#draft-elsewhere").is_hidden()
+        set_source(two, "# the second tab's own\n")
+        one.wait_for_selector("#draft-elsewhere", state="visible")
+        one.click("#keep-this-draft")  # the first tab's text stays, and is the draft again
+        assert editor_text(one) == "# typed in the first tab\n"
+        assert one.evaluate("JSON.parse(localStorage.getItem('tensor-judge:draft:unpatchify')).text") == editor_text(one)
+    finally:
+        context.close()
+
+
+def test_the_editor_says_how_to_leave_it_and_esc_then_tab_does(page, served):
+    page.goto(served.base + "/problem/patchify")
+    assert page.inner_text("#editor-keys") == "In the editor Tab indents; to leave it, press Esc, then Tab."
+    page.click("#editor .cm-content")
+    page.keyboard.press("Tab")  # indents: the focus stays
+    assert page.evaluate("document.activeElement.closest('#editor') !== null")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "run"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_wide_equation_shows_that_it_scrolls(browser, tmp_path, width):
+    """simsiam_loss's display equation is wider than its column at both widths: it says so."""
+    from problemsets import copy_problems
+
+    root = copy_problems(tmp_path / "problems", "simsiam_loss")
+    server = serving.start(root, serving.environment(tmp_path / "home", tmp_path / "xdg"))
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(server.url)
+        page.goto(server.base + "/problem/simsiam_loss")
+        page.wait_for_selector(".katex-display.scrolls")
+        display = page.locator(".katex-display.scrolls").first
+        assert display.evaluate("d => d.scrollWidth > d.clientWidth")
+        assert "more-right" in display.get_attribute("class")  # the shadow at the edge it continues past
+        cue = page.locator(".katex-display.scrolls + .scroll-cue").first
+        assert cue.is_visible() and "scroll it sideways" in cue.inner_text()
+        display.evaluate("d => { d.scrollLeft = d.scrollWidth; d.dispatchEvent(new Event('scroll')); }")
+        assert "more-left" in display.get_attribute("class") and "more-right" not in display.get_attribute("class")
+    finally:
+        context.close()
+        server.stop()

@@ -112,11 +112,16 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     def problem_page(request: Request, problem_id: str) -> Response:
         problem = judge.problem(problem_id)
         following = _following(judge, problem.id)
+        # The editor opens the learner's last attempt (from any face) unless its draft is newer.
+        attempts, _ = judge.tutor.attempts(problem.id, limit=1)
+        last = ({"source": attempts[0].source, "at": attempts[0].at, "when": attempts[0].when()}
+                if attempts and attempts[0].source is not None else None)
         # Rule ids are the authors' handles (hidden tests, traps): learners read the rules' text only.
         return page("problem.html", request, problem=problem, status=judge.tutor.status(problem.id).value,
                     hints=judge.tutor.hints_shown(problem.id), following=following,
                     statement=markdown_html(problem.statement), rules=[markdown_html(r.text) for r in problem.rules],
-                    examples=_examples(judge, problem), starter=json.dumps(problem.starter).replace("</", "<\\/"))
+                    examples=_examples(judge, problem), starter=_script_json(problem.starter),
+                    last_attempt=_script_json(last))
 
     @app.get("/unit/{unit_id}", response_class=HTMLResponse)
     def unit_page(request: Request, unit_id: str) -> Response:
@@ -282,6 +287,11 @@ async def _body(request: Request, limit: int) -> bytes | None:
             return None
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _script_json(value: object) -> str:
+    """`value` as JSON safe inside a <script> element: no `<` at all, so neither `</script>` nor `<!--`."""
+    return json.dumps(value).replace("<", "\\u003c")
 
 
 def _error(status: int, message: str) -> JSONResponse:

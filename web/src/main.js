@@ -1,6 +1,8 @@
-// The page's behaviour: maths, list filters, the editor, Run/Submit with streamed results,
-// hints, history (view, diff, restore), the solution, unit questions, the narrow-screen tabs,
-// and noticing a stopped server. Every request carries the server's token.
+// The page's behaviour: maths (a cue where an equation scrolls), list filters, the editor (opening
+// the newest of the draft and the last attempt, told when another tab changes the draft),
+// Run/Submit with streamed results (failures first), hints, history (view, diff, restore), the
+// solution (asked for before it is solved), unit questions, the narrow-screen tabs, and noticing a
+// stopped server. Every request carries the server's token.
 import katex from "katex";
 import { EditorState, StateEffect, StateField } from "@codemirror/state";
 import { EditorView, Decoration, keymap, lineNumbers, highlightActiveLine, drawSelection } from "@codemirror/view";
@@ -71,6 +73,33 @@ function renderMath(root) {
   for (const node of root.querySelectorAll(".math")) {
     katex.render(node.textContent, node, { displayMode: node.classList.contains("block"), throwOnError: false });
   }
+  markWideMaths(root);
+  // KaTeX's fonts arrive after this and widen the equations; the window may be resized.
+  document.fonts?.ready.then(() => markWideMaths(root));
+  window.addEventListener("load", () => markWideMaths(root));
+  window.addEventListener("resize", () => markWideMaths(root));
+}
+
+// An equation wider than its column scrolls sideways; nothing in a scrollbar-less browser (a phone,
+// macOS) says so. Each one that overflows gets a cue under it, and shadows at the edges it continues past.
+function markWideMaths(root) {
+  for (const display of root.querySelectorAll(".katex-display")) {
+    const wide = display.scrollWidth > display.clientWidth + 1;
+    display.classList.toggle("scrolls", wide);
+    let cue = display.nextElementSibling?.classList.contains("scroll-cue") ? display.nextElementSibling : null;
+    if (wide && !cue) {
+      cue = el("div", { class: "scroll-cue", "aria-hidden": "true" }, "⇆ this equation is wider than the page: scroll it sideways");
+      display.after(cue);
+      display.addEventListener("scroll", () => edges(display));
+    }
+    if (cue) cue.hidden = !wide;
+    edges(display);
+  }
+}
+
+function edges(display) {
+  display.classList.toggle("more-left", display.scrollLeft > 1);
+  display.classList.toggle("more-right", display.scrollLeft + display.clientWidth < display.scrollWidth - 1);
 }
 
 // ------------------------------------------------------------ problem list
@@ -150,8 +179,13 @@ function setupProblem() {
   const problem = host.dataset.problem;
   const draftKey = `tensor-judge:draft:${problem}`;
   const starter = JSON.parse(document.getElementById("starter").textContent);
-  const saved = localStorage.getItem(draftKey);
+  const lastAttempt = JSON.parse(document.getElementById("last-attempt").textContent);
+  const saved = readDraft(localStorage.getItem(draftKey));
+  let ownDraft = localStorage.getItem(draftKey); // what this tab last saved (the storage event's own echo)
   const status = document.getElementById("draft-status");
+  // The editor opens the newer of this browser's draft and the last attempt (judged from any face).
+  const opened = saved && (!lastAttempt || saved.at >= lastAttempt.at * 1000) ? saved.text
+    : lastAttempt ? lastAttempt.source : starter;
 
   let running = false;
   const run = (examplesOnly) => {
@@ -161,7 +195,7 @@ function setupProblem() {
   const view = new EditorView({
     parent: host,
     state: EditorState.create({
-      doc: saved ?? starter,
+      doc: opened,
       extensions: [
         lineNumbers(), history(), drawSelection(), highlightActiveLine(), bracketMatching(),
         indentUnit.of("    "), python(), syntaxHighlighting(defaultHighlightStyle, { fallback: true }), failingLine,
@@ -172,14 +206,36 @@ function setupProblem() {
         ]),
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;
-          localStorage.setItem(draftKey, update.state.doc.toString());
+          ownDraft = JSON.stringify({ text: update.state.doc.toString(), at: Date.now() });
+          localStorage.setItem(draftKey, ownDraft);
           status.textContent = "draft saved";
         }),
       ],
     }),
   });
   window.judgeEditor = view; // the end-to-end tests type through the real editor, and read it back
-  if (saved !== null) status.textContent = "draft restored";
+  if (opened === saved?.text) status.textContent = "draft restored";
+  else if (lastAttempt && opened === lastAttempt.source) status.textContent = `your last attempt (${lastAttempt.when})`;
+
+  // Another tab (or window) of this problem saved its draft: say so here rather than let the next
+  // keystroke silently overwrite it; the learner picks which version to keep.
+  const elsewhere = document.getElementById("draft-elsewhere");
+  window.addEventListener("storage", (event) => {
+    if (event.key !== draftKey || event.newValue === ownDraft) return;
+    const other = readDraft(event.newValue);
+    elsewhere.hidden = !other || other.text === view.state.doc.toString();
+  });
+  document.getElementById("load-other-draft").addEventListener("click", () => {
+    const other = readDraft(localStorage.getItem(draftKey));
+    elsewhere.hidden = true;
+    if (other) { setSource(other.text); status.textContent = "loaded the other tab's draft"; }
+  });
+  document.getElementById("keep-this-draft").addEventListener("click", () => {
+    elsewhere.hidden = true;
+    ownDraft = JSON.stringify({ text: view.state.doc.toString(), at: Date.now() });
+    localStorage.setItem(draftKey, ownDraft);
+    status.textContent = "kept this draft";
+  });
 
   const setSource = (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text },
     effects: markLine.of(null) });
@@ -195,6 +251,13 @@ function setupProblem() {
   document.getElementById("submit").addEventListener("click", () => run(false));
 
   const results = document.getElementById("results");
+  // Failures first, as the terminal groups them: on a phone the first screen shows what went wrong;
+  // the passing tests follow in a list of their own (folded on a narrow screen).
+  const failedTests = el("div", { class: "failed-tests" });
+  const passedList = el("div", { class: "passed-list" });
+  const passedLabel = el("summary", {});
+  const passedTests = el("details", { class: "passed-tests" }, passedLabel, passedList);
+  let passedCount = 0;
   const diagnoses = new Set(); // a known mistake is named once per run, then referred to
   const summary = document.getElementById("summary");
   const buttons = [document.getElementById("run"), document.getElementById("submit")];
@@ -203,7 +266,12 @@ function setupProblem() {
   async function judge(source, examplesOnly) {
     running = true;
     buttons.forEach((b) => (b.disabled = true));
-    results.replaceChildren();
+    failedTests.replaceChildren();
+    passedList.replaceChildren();
+    passedCount = 0;
+    passedTests.hidden = true;
+    passedTests.open = !narrow.matches;
+    results.replaceChildren(failedTests, passedTests);
     diagnoses.clear();
     marked = null;
     view.dispatch({ effects: markLine.of(null) });
@@ -230,7 +298,14 @@ function setupProblem() {
         await readEvents(response, (event, data) => {
           if (event === "test") {
             received += 1;
-            results.append(testRow(data, examplesOnly));
+            if (data.verdict === "accepted") {
+              passedCount += 1;
+              passedList.append(testRow(data, examplesOnly));
+              passedLabel.textContent = `✓ ${passedCount} passed`;
+              passedTests.hidden = false;
+            } else {
+              failedTests.append(testRow(data, examplesOnly));
+            }
             if (marked === null && data.verdict !== "accepted") {
               const number = editorLine(data);
               if (number !== null && mark(number)) marked = number;
@@ -376,8 +451,24 @@ function setupProblem() {
     document.getElementById("solution-note").textContent = "You solved it: the reference and its editorial are yours to read.";
     if (!showButton.hidden) showButton.textContent = "Show the solution";
   }
-  showButton?.addEventListener("click", async () => {
-    const confirmed = panel.dataset.solved === "yes" ? "" : "?confirmed=1";
+  const confirmBox = document.getElementById("solution-confirm");
+  // Before it is solved the solution is asked for twice (as `judge solution` asks): seeing it is recorded.
+  showButton?.addEventListener("click", () => {
+    if (panel.dataset.solved === "yes") { showSolution(""); return; }
+    confirmBox.hidden = false;
+    showButton.hidden = true;
+    document.getElementById("cancel-solution").focus();
+  });
+  document.getElementById("confirm-solution")?.addEventListener("click", () => {
+    confirmBox.hidden = true;
+    showSolution("?confirmed=1");
+  });
+  document.getElementById("cancel-solution")?.addEventListener("click", () => {
+    confirmBox.hidden = true;
+    showButton.hidden = false;
+    showButton.focus();
+  });
+  async function showSolution(confirmed) {
     const body = document.getElementById("solution-body");
     const response = await api(`/api/solution/${problem}${confirmed}`);
     body.hidden = false;
@@ -391,7 +482,17 @@ function setupProblem() {
     if (shown.warning) parts.push(el("p", { class: "warning" }, `warning: ${shown.warning}`));
     body.replaceChildren(...parts);
     showButton.hidden = true;
-  });
+  }
+}
+
+// A saved draft: {text, at} (at: when it was saved, ms); a draft saved before drafts had times is plain text.
+function readDraft(value) {
+  if (value === null || value === undefined) return null;
+  try {
+    const draft = JSON.parse(value);
+    if (draft && typeof draft.text === "string") return { text: draft.text, at: Number(draft.at) || 0 };
+  } catch { /* plain text, below */ }
+  return { text: value, at: 0 };
 }
 
 class Unanswered extends Error {
