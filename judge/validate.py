@@ -451,30 +451,38 @@ class _ProblemCheck:
 
     # ------------------------------------------------------------ traps
     def traps(self) -> list[Diagnostic]:
-        """Every known mistake is told apart from the reference by some test: a trap that every test
-        accepts (equal to the reference, or differing only where no test looks) can never be named."""
+        """Every known mistake is told apart from the reference by some test it can be named on: a test
+        where the reference returns a value, or an error test whose `hint_when` names it. A trap every
+        such test accepts (equal to the reference, or differing only where no test looks) is never named."""
         hidden = self.hidden
         if not hidden.traps or hidden.traps_file is None:
             return []
         try:
             source = hidden.traps_file.read_text(encoding="utf-8")
+            prepared = self.judge.prepared(self.id)
         except (OSError, UnicodeDecodeError) as exc:
             return [_error(f"{self.id}.traps", f"{_rel(hidden.traps_file, self.judge.root)}: cannot read: {exc}")]
+        except ConfigError as exc:
+            return [_error(f"{self.id}.traps", str(exc))]
         found = []
         for trap in hidden.traps:
             aspect = f"{self.id}.traps.{trap.name}"
+            named_on = [(case, want) for case, want in zip(prepared.cases, prepared.expected)
+                        if want[MAIN].error is None or trap.name in case.test.hint_when]
+            tests = replace(prepared, cases=tuple(c for c, _ in named_on), expected=tuple(w for _, w in named_on),
+                            traps=None)
             # The trap judged as a submission: the traps file with the entry point bound to its function.
             text = f"{source}\n\n{self.problem.entry_point} = {trap.function}\n"
             label = f"{_rel(hidden.traps_file, self.judge.root)}:{trap.function}"
             try:
-                report = self.judge.submit(self.id, Submission(text, label), record=False)
+                report = self.judge.submit(tests, Submission(text, label), record=False)
             except ConfigError as exc:
                 found.append(_error(aspect, str(exc)))
                 continue
             if report.accepted:
-                found.append(_error(aspect, f"trap {trap.name!r} passes every test: no test tells it from the "
-                                            "reference, so it can never be named; add a test on which they "
-                                            "differ, or drop the trap"))
+                found.append(_error(aspect, f"trap {trap.name!r} passes every test it could be named on: no "
+                                            "test tells it from the reference, so it is never named; add a "
+                                            "test on which they differ, or drop the trap"))
             else:
                 found.append(_info(aspect, _summary(report)))
         return found

@@ -368,3 +368,78 @@ def test_unknown_hint_when_is_an_error_listing_what_is_known(problem_set: Path) 
     match = _error(exc)
     assert match["field"].endswith(".hint_when") and "'valeus'" in match["message"]
     assert "values" in match["message"] and "column_major" in match["message"]
+
+
+# ---------------------------------------------------------------- authoring errors said once, before any drawing
+
+def test_an_input_larger_than_the_memory_limit_is_one_line_before_anything_is_drawn(problem_set: Path) -> None:
+    line = _edit(_hidden(problem_set), "inputs: {images: {normal: [2, 3, 32, 48]}, patch_height: 8, patch_width: 8}",
+                 "inputs: {images: {normal: [20000, 20000, 50]}, patch_height: 8, patch_width: 8}")
+    with pytest.raises(ConfigError) as exc:
+        load_hidden(load_problem(problem_set, "patchify"))
+    match = _error(exc)
+    assert int(match["line"]) == line and match["field"].endswith(".inputs.images")
+    assert "74.5 GB" in match["message"] and "limits.memory_mb: 1024 MB" in match["message"]
+
+
+def test_sizes_are_known_before_drawing_for_every_generator(tmp_path: Path) -> None:
+    from judge.yamlfile import Errors, Fields, load_yaml
+
+    def spec(text: str):
+        path = tmp_path / "inputs.yaml"
+        path.write_text(f"x: {text}\n")
+        return generators.parse_input(load_yaml(path)["x"], Fields(load_yaml(path), "", Errors(path)), "x")
+
+    assert spec("{normal: [10, 10]}").nbytes() == 400                           # float32 by default
+    assert spec("{randint: {shape: [10], low: 0, high: 3}}").nbytes() == 80    # int64
+    assert spec("{normal: [10], dtype: float64}").nbytes() == 80
+    assert spec("{repeat_rows: {shape: [3, 4], times: 2}}").nbytes() == 96
+    base = spec("{normal: [5, 5], dtype: float64}")
+    assert spec("{like: {of: a}}").nbytes({"a": base}) == 100                   # the base's elements, float32
+    assert spec("{literal: [[1, 2], [3, 4]]}").nbytes() == 16
+
+
+def test_yaml_aliases_are_refused_with_their_line(problem_set: Path) -> None:
+    path = _hidden(problem_set)
+    line = _edit(path, "inputs: {images: {normal: [2, 3, 32, 48]}, patch_height: 8, patch_width: 8}",
+                 "inputs: {images: &big {normal: [2, 3, 32, 48]}, patch_height: 8, patch_width: 8}")
+    with pytest.raises(ConfigError) as exc:
+        load_hidden(load_problem(problem_set, "patchify"))
+    text = str(exc.value)
+    assert "\n" not in text and f"tests.yaml:{line}:" in text and "anchor &big" in text
+    _edit(path, "&big ", "")
+    _edit(path, "  - name: vit_224\n", "  - name: billion_laughs\n    rules: [errors]\n    inputs: *x\n  - name: vit_224\n")
+    with pytest.raises(ConfigError, match=r"YAML anchors and aliases are not allowed \(found the alias \*x\)"):
+        load_hidden(load_problem(problem_set, "patchify"))
+
+
+@pytest.mark.parametrize("name, said", [("ValueErorr", "did you mean ValueError?"),
+                                        ("os.system", "not one of Python's builtin exception classes")])
+def test_raises_names_a_builtin_exception_class(problem_set: Path, name: str, said: str) -> None:
+    line = _edit(_hidden(problem_set), "    inputs: {images: {normal: [1, 3, 8, 8]}, patch_height: 4.0, patch_width: 4}\n"
+                 "    raises: ValueError\n",
+                 f"    inputs: {{images: {{normal: [1, 3, 8, 8]}}, patch_height: 4.0, patch_width: 4}}\n"
+                 f"    raises: {name}\n") + 1
+    with pytest.raises(ConfigError) as exc:
+        load_hidden(load_problem(problem_set, "patchify"))
+    match = _error(exc)
+    assert int(match["line"]) == line and match["field"].endswith(".raises") and said in match["message"]
+
+
+def test_broken_args_are_one_error_not_one_per_example(problem_set: Path) -> None:
+    _edit(_public(problem_set), "args: [images, patch_height, patch_width]\n", "args: images\n")
+    with pytest.raises(ConfigError) as exc:
+        load_problem(problem_set, "patchify")
+    assert not isinstance(exc.value, ConfigErrors)
+    match = _error(exc)
+    assert match["field"] == "args" and "expected a list of argument names" in match["message"]
+
+
+def test_unreadable_rules_are_one_error_not_one_per_test_naming_a_rule(problem_set: Path) -> None:
+    text = _public(problem_set).read_text()
+    rules = text[text.index("rules:\n"):text.index("starter:")]
+    _public(problem_set).write_text(text.replace(rules, "rules: 3\n"))
+    with pytest.raises(ConfigError) as exc:
+        load_problem(problem_set, "patchify")
+    lines = exc.value.lines() if isinstance(exc.value, ConfigErrors) else [str(exc.value)]
+    assert len(lines) == 1 and "rules: expected a list" in lines[0]

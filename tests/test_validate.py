@@ -324,3 +324,25 @@ def test_the_reference_s_warnings_are_told_to_the_author_and_to_no_learner(set_j
         with Judge(problem_set, cache=ExpectedCache(tmp_path / "cache"), record=False) as learners:
             report = learners.submit(PROBLEM, Submission.from_text(wrong, "mine.py"), record=False)
     assert not report.accepted and shown == []
+
+
+def test_a_trap_no_test_tells_from_the_reference_is_an_error(set_judge, edit, problem_set):
+    traps = problem_set / "hidden_tests" / PROBLEM / "traps.py"
+    tests = problem_set / "hidden_tests" / PROBLEM / "tests.yaml"
+    edit(f"hidden_tests/{PROBLEM}/traps.py", traps.read_text() + (
+        "\n\ndef same_as_reference(tokens, h, w, ph, pw):\n"
+        "    b, c, rows, cols = _sizes(tokens, h, w, ph, pw)\n"
+        "    return tokens.reshape(b, rows, cols, c, ph, pw).permute(0, 3, 1, 4, 2, 5).reshape(b, c, h, w)\n"))
+    edit(f"hidden_tests/{PROBLEM}/tests.yaml", tests.read_text().replace("traps:\n", (
+        "traps:\n  - name: same_as_reference\n    message: \"not a mistake at all\"\n"), 1))
+    found = errors(set_judge, PROBLEM)
+    said = [e for e in found if e.startswith("error: unpatchify.traps.same_as_reference:")]
+    assert said and "passes every test it could be named on: no test tells it from the reference" in said[0], found
+    assert not any(".traps.column_major" in e for e in found)   # a real mistake is told apart
+
+
+def test_a_broken_public_file_is_one_error_not_one_per_test(set_judge, edit, problem_set):
+    public = problem_set / "problems" / f"{PROBLEM}.yaml"
+    edit(f"problems/{PROBLEM}.yaml", public.read_text().replace("difficulty: easy", "difficulty: simple"))
+    found = errors(set_judge, PROBLEM)
+    assert len(found) == 1 and "difficulty: expected one of easy, medium, hard, got 'simple'" in found[0], found
