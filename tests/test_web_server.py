@@ -164,3 +164,41 @@ def test_status_ignores_a_stale_file_and_a_server_that_does_not_know_the_token(r
     result = judge_cli(root, env, "serve", "--status")
     assert result.returncode == 1 and result.stdout.startswith("no judge serve is running")
     assert not list(where.glob("serve-*.json"))
+
+
+def test_ctrl_c_during_a_streamed_submit_is_quiet(root, env):
+    """Ctrl+C with a Submit still streaming: one line, `stopped`, not uvicorn's CancelledError traceback."""
+    import json
+    import signal
+    import threading
+
+    correct = (serving.REPO / "submissions/patchify/accepted/reshape_permute.py").read_text()
+    slow = correct.replace("def patchify(", "import time as _time\n\n\ndef _patchify(", 1) + (
+        "\n\ndef patchify(*args, **kwargs):\n    _time.sleep(1.0)\n    return _patchify(*args, **kwargs)\n")
+    server = serving.start(root, env)
+    streaming = threading.Event()
+
+    def submit() -> None:
+        request = urllib.request.Request(server.base + "/api/run/patchify", method="POST",
+                                         data=json.dumps({"source": slow, "examples_only": False}).encode(),
+                                         headers={"X-Judge-Token": server.token, "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                for line in response:
+                    if line.startswith(b"event: test"):
+                        streaming.set()
+        except OSError:
+            pass  # cut short by the stop: what is tested is the server's terminal
+
+    client = threading.Thread(target=submit)
+    client.start()
+    try:
+        assert streaming.wait(120), "no result streamed"
+        server.process.send_signal(signal.SIGINT)
+        _, err = server.process.communicate(timeout=60)
+    finally:
+        server.stop()
+        client.join(timeout=60)
+    text = err.decode()
+    assert "Traceback" not in text and "CancelledError" not in text, text
+    assert text.splitlines()[-1] == "stopped" and len(text.splitlines()) <= 3, text

@@ -13,6 +13,7 @@ a Judge: the warm judge (judge.warm.daemon) starts one when `judge serve
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import socket
 import sys
@@ -53,22 +54,23 @@ def listen(port: int) -> socket.socket:
     return listener
 
 
-class _Server(uvicorn.Server):
-    """uvicorn, quiet when stopped with a response still streaming (Ctrl+C during a Submit)."""
+class _QuietCancel(logging.Filter):
+    """Drops uvicorn's report of a response cancelled by the server's own stop (Ctrl+C or `--stop`
+    during a streamed Submit: sixty lines of CancelledError). The page says the server stopped."""
 
-    async def shutdown(self, sockets=None) -> None:
-        try:
-            await super().shutdown(sockets)
-        except asyncio.CancelledError:  # the open event stream, cancelled after the grace period
-            pass
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
 
 
 def _server(judge: Judge, guard: Guard, judging: threading.Lock, activity: Activity,
-            stop: Callable[[], None]) -> _Server:
+            stop: Callable[[], None]) -> uvicorn.Server:
     app = create_app(judge, guard, judging=judging, on_activity=activity.touch, on_stop=stop, idle_s=activity.idle_s)
     # A short grace for a Submit under way; the page then says the server stopped.
-    return _Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                                  timeout_graceful_shutdown=2))
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=2)
+    errors = logging.getLogger("uvicorn.error")  # configured by the Config just made
+    if not any(isinstance(f, _QuietCancel) for f in errors.filters):
+        errors.addFilter(_QuietCancel())
+    return uvicorn.Server(config)
 
 
 def _prepare_in_background(judge: Judge, note: Callable[[str], None]) -> None:
