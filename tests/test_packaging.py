@@ -167,3 +167,20 @@ def test_a_pack_package_adds_its_problems_and_a_clash_names_both(installed, tmp_
     assert clash.returncode == 2
     assert clash.stderr.startswith("error: problem id 'scale_rows' is in two problem sets: pack my-pack: ")
     assert "and pack other-pack: " in clash.stderr and len(clash.stderr.splitlines()) == 1
+
+
+def test_the_readme_installs_only_extras_that_exist_and_says_how_to_get_jupyter_and_a_small_tool() -> None:
+    """Every `pip install` of the README names extras pyproject.toml defines; Jupyter is the `notebook`
+    extra; the tool's install takes the pinned CPU build first and says what the other route costs."""
+    import re
+    import tomllib
+
+    readme = (REPO / "README.md").read_text()
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    named = {e for group in re.findall(r"\[([a-z0-9,]+)\]'", readme) for e in group.split(",")}
+    assert named and named <= set(extras), named - set(extras)
+    assert any(d.startswith("jupyterlab") for d in extras["notebook"])
+    assert "pip install -e '.[notebook]'" in readme and "jupyter lab" in readme
+    tool = readme.split("### As a tool, without a clone", 1)[1].split("\n## ", 1)[0]
+    assert "~/tj/bin/pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in tool
+    assert "5.5 GB" in tool and "1 GB" in tool  # what each route makes
