@@ -162,6 +162,21 @@ def test_a_row_lists_its_files_tampering_in_json_and_one_csv_cell(graded, classr
     assert all(r["tampering"] == "" for name, r in rows.items() if name != "tampers.py")
 
 
+def test_a_rejected_files_row_lists_the_mistakes_its_report_names(judge, graded, classroom):
+    """What the learner's report names, each once, so an instructor can count mistakes without judging again."""
+    for row in graded.rows:
+        if not row.file.startswith("wrong_answer__"):
+            continue
+        report = judge.run(PROBLEM, classroom / row.file)
+        named = [(t.mistake.name, t.name) for t in report.tests if t.mistake is not None and not t.mistake.repeated]
+        assert [(m.name, m.test) for m in row.mistakes] == named and named, row.file
+        shown = row.to_json()["mistakes"]
+        assert shown[0] == {"name": row.mistakes[0].name, "message": row.mistakes[0].message,
+                            "known": row.mistakes[0].known, "test": row.mistakes[0].test}
+    assert all(r.mistakes == () for r in graded.rows if r.verdict is Verdict.ACCEPTED)
+    assert "mistakes" not in batch.CSV_COLUMNS   # the CSV keeps its columns; the JSON carries the list
+
+
 def test_the_tampering_column_comes_after_the_others_and_is_escaped():
     assert batch.CSV_COLUMNS[:7] == ("file", "verdict", "passed", "total", "time_ms", "first_failure", "message")
     assert batch.CSV_COLUMNS[-1] == "tampering"
