@@ -672,8 +672,11 @@ def validate(judge, problem_ids: tuple[str, ...], verbose: bool, gate: str, seed
     # The gate judges thousands of files: a judge that keeps a run ready for the next, as `judge grade`.
     with Judge(judge.problems_dir, threads=batch.child_threads(workers), record=False, ahead=options is not None
                ) as j:
+        clashes = j.problem_set.clashes()     # a pack's ids must not be taken once it is installed
+        for clash in clashes:
+            click.echo(f"error: {clash}", err=True)
         result = validate_problems(j, problem_ids or None, on_problem=show, gate=options)
-    failed = [p.problem for p in result.problems if not p.ok]
+    failed = [p.problem for p in result.problems if not p.ok] + (["(ids taken by an installed set)"] if clashes else [])
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2))
     else:

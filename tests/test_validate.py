@@ -1,6 +1,7 @@
 """judge validate: passes on the shipped problems, fails with the right message on broken copies."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -233,6 +234,23 @@ def test_cli_exit_codes(problem_set, edit):
     assert bad.stdout.splitlines()[-1] == "validation failed: unpatchify"
     unknown = _cli(problem_set, "nope")
     assert unknown.returncode == 2 and "unknown problem id 'nope'" in unknown.stderr
+
+
+def test_cli_runs_a_seeded_sample_of_the_gate_and_prints_json(problem_set):
+    """Without --mutants: 12 mutants per accepted file (the reference and reshape_permute.py here)."""
+    done = _cli(problem_set, PROBLEM, "--json", "--seed", "3")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    found = json.loads(done.stdout)
+    checked = found["problems"][0]
+    assert found["ok"] and checked["problem"] == PROBLEM and checked["ok"]
+    gate = checked["mutants"]
+    assert gate["seed"] == 3 and gate["per_file"] == 12 and gate["complete"]
+    assert gate["mutants"]["made"] == 24 and gate["mutants"]["survived"] == 0 and gate["survivors"] == []
+    assert [f["file"] for f in gate["files"]] == [f"hidden_tests/{PROBLEM}/reference.py",
+                                                   f"submissions/{PROBLEM}/accepted/reshape_permute.py"]
+    assert any(d["aspect"] == f"{PROBLEM}.mutants" and d["severity"] == "info" for d in checked["diagnostics"])
+    skipped = json.loads(_cli(problem_set, PROBLEM, "--json", "--no-mutants").stdout)
+    assert skipped["problems"][0]["mutants"] is None
 
 
 # ---------------------------------------------------------------- rules (issue 12)
