@@ -161,7 +161,7 @@ def test_an_id_taken_by_an_installed_set_is_refused_by_new_and_validate(tmp_path
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(working)
         patch.delenv("JUDGE_PROBLEMS_DIR", raising=False)
-        checked = runner.invoke(main, ["validate", "patchify"])
+        checked = runner.invoke(main, ["validate", "patchify", "--no-mutants"])
     assert checked.exit_code == 1
     assert f"error: problem id 'patchify' is taken by checkout: {REPO}: rename the problem" in checked.output
     assert "validation failed" in checked.output
