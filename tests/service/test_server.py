@@ -95,9 +95,9 @@ def test_the_service_and_its_workers_refuse_to_start_on_a_problem_set_in_conflic
         done = subprocess.run([sys.executable, "-m", "judge", *command], cwd=empty, env=env, capture_output=True,
                               text=True, timeout=120)
         assert done.returncode == 2, (command, done.stdout, done.stderr)
-        assert done.stderr.splitlines()[-1] == (
-            f"error: problem id 'patchify' is in two problem sets: checkout: {repo} and pack clash: "
-            f"{site / 'clash_pack'}; uninstall one pack, or pass --problems-dir to use one set alone")
+        last = done.stderr.splitlines()[-1]       # the course as the installed judge finds it, and the pack
+        assert last.startswith("error: problem id 'patchify' is in two problem sets: ") and last.endswith(
+            f" and pack clash: {site / 'clash_pack'}; uninstall one pack, or pass --problems-dir to use one set alone")
         assert "Traceback" not in done.stderr
 
 
