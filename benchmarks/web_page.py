@@ -4,7 +4,8 @@ follows the last result; the page loads are timed from Python through Playwright
 
 Baselines measured in the same run: loading a static page of the same size
 class from Python's http.server in the same browser, and the warm `judge run`
-of the same file through the same server (the judging both faces share).
+of the same file through the same warm judge, which serves the page too
+(`judge serve --background`: the judging both faces share).
 Needs the e2e extra and /usr/bin/chromium.
 
 Usage: python benchmarks/web_page.py   (BENCH_RUNS=N for more runs; default 7)
@@ -14,8 +15,6 @@ from __future__ import annotations
 import functools
 import http.server
 import os
-import select
-import signal
 import statistics
 import subprocess
 import sys
@@ -32,15 +31,14 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--
          "--disable-sync", "--no-first-run"]
 
 
-def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    server = subprocess.Popen(judge_command() + ["serve"], env=env, cwd=REPO, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-    ready, _, _ = select.select([server.stdout], [], [], 300)
-    line = server.stdout.readline().decode().strip() if ready else ""
-    if not line.startswith("http://127.0.0.1:"):
-        server.kill()
-        raise SystemExit("judge serve did not start (is the web extra installed?)")
-    return server, line
+def start_server(env: dict[str, str]) -> str:
+    """The page of the warm judge `judge run` uses (`judge serve --background`): one process for both."""
+    started = subprocess.run(judge_command() + ["serve", "--background"], env=env, cwd=REPO, capture_output=True,
+                             text=True, timeout=300)
+    line = started.stdout.strip()
+    if started.returncode != 0 or not line.startswith("http://127.0.0.1:"):
+        raise SystemExit(f"judge serve --background did not start (is the web extra installed?): {started.stderr}")
+    return line
 
 
 # In the page: click Submit, resolve once the summary says accepted or failed (the last event).
@@ -91,7 +89,7 @@ def main() -> int:
     # Every problem's expected values cached first, as in warm_cli.py: the server's background
     # preparation then only reads them, and does not compete with what is timed.
     subprocess.run(judge_command() + ["prepare"], env=env, cwd=REPO, check=True, capture_output=True)
-    server, url = start_server(env)
+    url = start_server(env)
     static, static_url = static_baseline()
     base = url.split("/?", 1)[0]
     source = SUBMISSION.read_text()
@@ -126,8 +124,7 @@ def main() -> int:
             browser.close()
     finally:
         static.shutdown()
-        server.send_signal(signal.SIGINT)
-        server.wait(timeout=30)
+        subprocess.run(judge_command() + ["serve", "--stop"], env=env, cwd=REPO, capture_output=True, timeout=120)
     medians = {k: statistics.median(v) for k, v in times.items()}
     print(f"medians of {RUNS} runs: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in medians.items())
           + f" (load {os.getloadavg()[0]:.2f})")
