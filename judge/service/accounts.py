@@ -22,6 +22,9 @@ from judge.service.storage import ROLES, NewUser, Store, User
 
 TOKEN_PREFIX = "tj_"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}")
+# What an account may carry besides its name (one account at a time, or a roster's rows).
+EMAIL = re.compile(r"[A-Za-z0-9_.+%-][A-Za-z0-9_.+%'-]*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+")
+STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}")
 DURATION = re.compile(r"(\d+)([mhdw])")
 UNITS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
@@ -72,8 +75,6 @@ def add_user(store: Store, name: str, role: str = "learner", course: str = "",
         raise ConfigError("an instructor needs a course (--course NAME): it is whose submissions they see")
     if course and not NAME.fullmatch(course):
         raise ConfigError(f"course {course!r}: expected 1-64 letters, digits or _.@-")
-    from judge.service.roster import EMAIL, STUDENT_ID
-
     if email is not None and not EMAIL.fullmatch(email):
         raise ConfigError(f"--email {email!r}: expected an address like ada@example.org")
     if student_id is not None and not STUDENT_ID.fullmatch(student_id):

@@ -21,13 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import ConfigError, ConfigErrors
-from judge.service.accounts import NAME, hash_token, new_token
+from judge.service.accounts import EMAIL, NAME, STUDENT_ID, hash_token, new_token
 from judge.service.storage import ROLES, NameTaken, NewUser, Store
 
 COLUMNS = ("name", "course", "email", "id", "role")
 REQUIRED = ("name", "course")
-EMAIL = re.compile(r"[A-Za-z0-9_.+%-][A-Za-z0-9_.+%'-]*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+")
-STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}")
 MAX_ROWS = 10_000
 
 
