@@ -143,12 +143,34 @@ EQUIVARIANT = {"transform": "permute_rows", "args": ["x"], "axis": 1,
                "keys": {"output": {"permuted": [1]}, "weights": {"permuted": [1, 2]}}}
 
 
+def right_only_on(args: dict, right: Callable, wrong: Callable) -> Callable:
+    """A submission right on the test's own inputs `args` and `wrong` on any other: its property
+    breaks while its values on the test's inputs are right."""
+    def submission(*given):
+        same = all(np.array_equal(np.asarray(g), np.asarray(a)) for g, a in zip(given, args.values()))
+        return (right if same else wrong)(*given)
+    return submission
+
+
 def test_token_permutation_equivariance_of_attention() -> None:
     assert run(TOKENS, EQUIVARIANT, attention, attention).passed
-    result = run(TOKENS, EQUIVARIANT, attention, attention_with_positions)
+    result = run(TOKENS, EQUIVARIANT, attention, right_only_on(TOKENS, attention, attention_with_positions))
     assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
     assert result.message.startswith("the rows of `x` along axis 1 were reordered, so `output` should be "
                                      "reordered by the same permutation (along axis 1);")
+
+
+def test_a_property_is_not_judged_where_the_values_are_wrong_already() -> None:
+    """Positions added inside attention break equivariance, but they change the values on the test's own
+    inputs first: the failure is a value failure (diagnosed as one), and the property is not mentioned."""
+    result = run(TOKENS, EQUIVARIANT, attention, attention_with_positions)
+    assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
+    assert result.message.startswith("on the test's own inputs, before any change: `output`: 30 of 30 values differ")
+    assert "reordered" not in result.message
+    assert result.diagnose and result.kind == "values" and result.key == "output"
+    # An equivariant submission with wrong values is a value failure too, never "the rows were reordered".
+    doubled = lambda x, w: {k: v * 2 for k, v in attention(x, w).items()}
+    assert run(TOKENS, EQUIVARIANT, attention, doubled).message.startswith("on the test's own inputs")
 
 
 # ---------------------------------------------------------------- verdicts and messages
@@ -159,7 +181,7 @@ def test_passes_when_every_declared_relation_holds() -> None:
 
 
 def test_fails_naming_the_transform_and_the_broken_key() -> None:
-    result = run(PAIR, SWAP, clip, one_direction)
+    result = run(PAIR, SWAP, clip, right_only_on(PAIR, clip, one_direction))
     assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
     assert result.message.startswith("`image` and `text` were swapped, so `loss` should stay the same; it moved by")
     assert "rtol=1e-05, atol=1e-06" in result.message
@@ -167,7 +189,8 @@ def test_fails_naming_the_transform_and_the_broken_key() -> None:
 
 def test_array_relation_failure_counts_differing_values() -> None:
     params = {"transform": "permute_rows", "args": ["x"], "relation": {"permuted": [0]}}
-    result = run({"x": np.arange(12.0).reshape(4, 3)}, params, lambda x: x * 2, lambda x: np.cumsum(x, axis=0))
+    x = {"x": np.arange(12.0).reshape(4, 3)}
+    result = run(x, params, lambda x: x * 2, right_only_on(x, lambda x: x * 2, lambda x: np.cumsum(x, axis=0)))
     assert not result.passed
     assert result.message.startswith("the rows of `x` were reordered, so the returned value should be reordered "
                                      "by the same permutation (along axis 0);")
@@ -179,7 +202,7 @@ def test_scale_invariance_catches_a_missing_normalisation() -> None:
     x = {"x": np.random.default_rng(0).standard_normal((4, 3))}
     normalised = lambda x: float(np.sum(x / np.linalg.norm(x, axis=1, keepdims=True)))
     assert run(x, params, normalised, normalised).passed
-    result = run(x, params, normalised, lambda x: float(np.sum(x)))
+    result = run(x, params, normalised, right_only_on(x, normalised, lambda x: float(np.sum(x))))
     assert not result.passed and "multiplied by its own positive factor" in result.message
 
 
@@ -257,9 +280,11 @@ def symmetric_clip_loss(image_embeddings, text_embeddings, temperature):
 '''
 
 
-def test_clip_swap_symmetry_catches_a_one_directional_loss(judge) -> None:
+def test_clip_swap_symmetry_names_a_one_directional_loss_as_the_value_it_is(judge) -> None:
+    """A one-directional loss is wrong on the symmetry test's own inputs: the test says so and names the
+    mistake; it does not call the wrong value a broken symmetry (nor shows the symmetry's hint)."""
     report = judge.submit("clip_loss", Submission.from_text(ONE_DIRECTION, "one_direction.py"))
     result = {t.name: t for t in report.tests}["image_text_swap_symmetry"]
     assert result.verdict is Verdict.WRONG_ANSWER
-    assert result.message.startswith("`image_embeddings` and `text_embeddings` were swapped, so `loss` should stay "
-                                     "the same")
+    assert result.message.startswith("on the test's own inputs, before any change: `loss` is wrong")
+    assert result.mistake is not None and result.mistake.name == "one_direction" and result.hint is None

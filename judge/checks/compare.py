@@ -39,17 +39,41 @@ def passes(case, expected, actual) -> bool:
     return all(stage.check(case, expected, actual).passed for _, stage in STAGES[:-1])
 
 
+ON_OWN_INPUTS = "on the test's own inputs, before any change"
+
+
+def values_first(case, expected: Observation, actual: Observation, keys: list[str] | None = None) -> CheckResult | None:
+    """A property check's first step: the values on the test's own inputs, or None when they are right.
+
+    A property (invariance, independent samples) is judged only where the values are right: a
+    wrong value makes every transformed call differ from the reference too, and calling that a
+    broken property would send the learner after the wrong bug. The failure is a value failure
+    (its stage's kind, diagnosed like any wrong value), and says nothing of the property.
+    """
+    if expected.error is not None:
+        return None  # the reference raised here: the call's error is judged elsewhere
+    result = check(case, *_restricted(expected, actual, keys))
+    if result.passed:
+        return None
+    return replace(result, message=f"{ON_OWN_INPUTS}: {result.message}", diagnose=True, kind=result.kind or "values")
+
+
 def matches_reference(case, expected: Observation, actual: Observation, what: str,
                       keys: list[str] | None = None) -> CheckResult:
     """One call's output against the reference's on the same inputs (limited to `keys` of a dict output)."""
     if expected.error is not None:
         return ok()  # the reference raised here: the call's error is judged elsewhere
+    result = check(case, *_restricted(expected, actual, keys))
+    if result.passed:
+        return result
+    return fail(f"{what}: {result.message}", lines=result.lines, verdict=result.verdict)
+
+
+def _restricted(expected: Observation, actual: Observation, keys: list[str] | None) -> tuple[Observed, Observed]:
+    """Both values as the checks see them, limited to `keys` of a dict output."""
     want, got = expected.value, actual.value
     if keys is not None and isinstance(want, dict):
         want = {k: v for k, v in want.items() if k in keys}
         if isinstance(got, dict):
             got = {k: v for k, v in got.items() if k in keys}
-    result = check(case, Observed(main=Observation(value=want)), Observed(main=Observation(value=got)))
-    if result.passed:
-        return result
-    return fail(f"{what}: {result.message}", lines=result.lines, verdict=result.verdict)
+    return Observed(main=Observation(value=want)), Observed(main=Observation(value=got))

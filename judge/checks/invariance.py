@@ -36,7 +36,9 @@ the transformed call's value equals the original call's `from` key (default:
 the same key), transposed and/or with the input permutation applied along
 `axes` (for `permute_rows` only). Comparison uses the test's tolerance (per
 key where declared). The reference must satisfy the relation too; if it does
-not, the declaration is wrong and the test is a judge error.
+not, the declaration is wrong and the test is a judge error. The property is
+judged only where the values on the test's own inputs are right; a value
+already wrong there fails as a value, and nothing is said of the property.
 """
 from __future__ import annotations
 
@@ -46,8 +48,8 @@ from typing import Any
 import numpy as np
 
 from judge import verdicts
-from judge.checks.compare import matches_reference
-from judge.checks.result import KEYS, CheckResult, Param, Traits, fail, failed, ok, params
+from judge.checks.compare import matches_reference, values_first
+from judge.checks.result import KEYS, VALUE, CheckResult, Param, Traits, fail, failed, ok, params
 from judge.errors import ConfigError
 from judge.execute import Call
 from judge.numerics import errors, within
@@ -67,7 +69,8 @@ PARAMS = params(
     Param("high", float, default=100.0, what="the largest scale factor"),
     Param("axis", int, default=0, what="the input axis whose slices are the rows (>= 0)"),
 )
-TRAITS = Traits(licenses=("invariance",), observes=KEYS, key_param="keys")
+# A wrong value on the test's own inputs fails as a value (compare.values_first), diagnosed as one.
+TRAITS = Traits(licenses=("invariance",), observes=KEYS, key_param="keys", diagnoses=VALUE)
 
 
 @dataclass(frozen=True)
@@ -305,10 +308,13 @@ def check(case, expected, actual, *, transform: str, args: list[str], keys: dict
     if broken:  # the declaration, not the submission, is wrong
         return failed(verdicts.judge_failed(f"the reference breaks this declared invariance ({what}): {broken[0]}; "
                                             f"fix the test at {case.test.source}"))
+    keys = None if None in rels else sorted({k for k in rels} | {r.source for r in rels.values() if r.source})
+    wrong = values_first(case, expected.main, actual.main, keys)
+    if wrong is not None:
+        return wrong
     broken = violations(case, actual.main.value, actual[CALL].value, rels, perm)
     if broken:
         return fail(f"{what}, so {broken[0]}", lines=broken[1:])
-    keys = None if None in rels else sorted({k for k in rels} | {r.source for r in rels.values() if r.source})
     same = matches_reference(case, expected[CALL], actual[CALL],
                              f"when {what}", keys)
     if not same.passed:

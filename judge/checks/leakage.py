@@ -26,14 +26,15 @@ already spans, so labels stay valid labels; bool values flip.
 
 Both calls' outputs (of the listed outputs) must also equal the reference's:
 a submission that remembers an earlier call and answers the redrawn batch
-from it fails (issue 10, class 3).
+from it fails (issue 10, class 3). The test's own call is compared first: a
+value already wrong there fails as a value, and nothing is said of leakage.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from judge.checks.compare import matches_reference
-from judge.checks.result import KEYS, CheckResult, Param, Traits, fail, ok, params
+from judge.checks.compare import matches_reference, values_first
+from judge.checks.result import KEYS, VALUE, CheckResult, Param, Traits, fail, ok, params
 from judge.errors import ConfigError
 from judge.execute import Call
 from judge.values import leaves
@@ -45,7 +46,8 @@ PARAMS = params(Param("arg", str, required=True, what="the name of the batched a
                 Param("watch", (list, str), default=None, what="a list of row indices, or all"),
                 Param("outputs", list, default=None, what="a list of output keys"),
                 Param("message", str, default=None, what="what a change means, for the learner"))
-TRAITS = Traits(licenses=("leakage",), observes=KEYS, key_param="outputs")
+# A wrong value on the test's own inputs fails as a value (compare.values_first), diagnosed as one.
+TRAITS = Traits(licenses=("leakage",), observes=KEYS, key_param="outputs", diagnoses=VALUE)
 
 CALL = "perturbed"  # the extra call: the test's inputs with some rows of `arg` redrawn
 _MIXED = "samples are mixed across the batch (a reshape or sum over the batch dimension?)"
@@ -106,6 +108,9 @@ def check(case, expected, actual, *, arg: str, sample: int = -1, rows=None, watc
     watched = _indices(watch, batch, "watch") if watch is not None else [i for i in range(batch) if i not in changed]
     redrawn = f"sample {changed[0]}" if len(changed) == 1 else "every row" if len(changed) == batch \
         else f"rows {_listing(changed)}"
+    wrong = values_first(case, expected.main, actual.main, outputs)
+    if wrong is not None:
+        return wrong
     base, perturbed = actual.main.value, actual[CALL].value
     compared = False
     for path, a, b in leaves(base, perturbed):
@@ -124,12 +129,7 @@ def check(case, expected, actual, *, arg: str, sample: int = -1, rows=None, watc
         wanted = f"`{'`, `'.join(outputs)}`" if outputs else "an output"
         return fail(f"leakage: {wanted} with one row per row of `{arg}` ({batch}) was expected in both calls; "
                     "nothing could be compared")
-    for want, got, what in ((expected.main, actual.main, "on the test's inputs"),
-                            (expected[CALL], actual[CALL], f"with {redrawn} redrawn")):
-        same = matches_reference(case, want, got, what, outputs)
-        if not same.passed:
-            return same
-    return ok()
+    return matches_reference(case, expected[CALL], actual[CALL], f"with {redrawn} redrawn", outputs)
 
 
 def _listing(indices: list[int]) -> str:
