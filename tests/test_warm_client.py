@@ -25,13 +25,27 @@ def test_anything_else_goes_to_the_normal_command_line(argv):
     assert parse(argv) is None
 
 
-def test_without_a_server_or_when_switched_off_the_client_steps_aside(tmp_path, monkeypatch):
+def test_switched_off_or_without_a_private_directory_the_client_steps_aside_and_starts_nothing(tmp_path,
+                                                                                              monkeypatch):
+    import os
+
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
     solution = tmp_path / "s.py"
     solution.write_text("def patchify(*a):\n    return {}\n")
-    assert client.try_run(["run", "patchify", str(solution)]) is None  # no socket directory
     monkeypatch.setenv("JUDGE_NO_WARM", "1")
     assert client.try_run(["run", "patchify", str(solution)]) is None
+    assert not (tmp_path / f"tensor-judge-{os.geteuid()}").exists()  # nothing started, nothing made
+    monkeypatch.delenv("JUDGE_NO_WARM")
+    (tmp_path / f"tensor-judge-{os.geteuid()}").mkdir(mode=0o755)  # open to others: never used
+    (tmp_path / f"tensor-judge-{os.geteuid()}").chmod(0o755)
+    assert client.try_run(["run", "patchify", str(solution)]) is None
+    assert os.listdir(tmp_path / f"tensor-judge-{os.geteuid()}") == []
+
+
+def test_the_color_option_is_taken_too():
+    assert parse(["run", "patchify", "a.py", "--color", "always"]) == RunArgs(None, "patchify", "a.py", color="always")
+    assert parse(["run", "patchify", "a.py", "--color=never"]) == RunArgs(None, "patchify", "a.py", color="never")
+    assert parse(["run", "patchify", "a.py", "--color", "pink"]) is None  # click's message
 
 
 def test_files_it_cannot_read_are_left_to_the_normal_path(tmp_path):

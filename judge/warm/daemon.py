@@ -22,6 +22,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sys
+from pathlib import Path
 
 from judge.warm import protocol
 
@@ -73,64 +74,59 @@ def main(argv: list[str]) -> None:
 
 
 class _Daemon:
-    """The warm judge's life: start, serve runs (and the page once asked), leave when idle or told."""
+    """The warm judge's life: start, serve runs (and the page once asked), leave when idle or told.
+
+    Requests arrive on the warm server's threads; `changed` guards what they change (the page, the
+    socket and lock, the registry file)."""
 
     def __init__(self, problems_dir: str | None, key: str, lock: int, idle_s: float):
         import threading
+        import time
+
+        from judge.warm.server import Activity
 
         self.problems_dir = problems_dir
         self.key = key
-        self.lock: int | None = lock
+        self.lock: int | None = lock       # the key's flock, held while this judge answers on its socket
         self.idle_s = idle_s
+        self.started = time.time()
+        self.activity = Activity()
+        self.judging = threading.Lock()    # one submission at a time, from the socket or the page
         self.stopping = threading.Event()
-        self.changed = threading.Lock()  # the page and the registry file, changed by requests' threads
-        self.page = None
+        self.changed = threading.Lock()
+        self.judge = None
         self.warm = None
-        self.entry_path = None
+        self.page = None
+        self.entry_path: Path | None = None
 
     def serve(self) -> int:
         import signal
-        import threading
-        import time
 
         from judge.sandbox.launch import launch
 
-        launched = launch()  # its imports overlap ours
+        launched = launch()  # the fork server imports numpy and torch while we import the judge
         from judge.errors import ConfigError
         from judge.session import Judge
-        from judge.warm.server import Activity, Controls, WarmServer
+        from judge.warm.server import Controls, WarmServer
         from judge.web import registry
 
         signal.signal(signal.SIGTERM, lambda *_: self.stopping.set())
-        self.started = time.time()
-        self.judge = judge = Judge(self.problems_dir, launched=launched, ahead=True)
-        self.activity = Activity()
-        self.judging = threading.Lock()
-        self.registry = registry
+        self.judge = Judge(self.problems_dir, launched=launched, ahead=True)
         try:
             try:
-                judge.warm()
+                self.judge.warm()
             except ConfigError as exc:  # a broken problem file: its runs say so; serve the rest
                 self.note(f"not warmed up: {exc}")
             controls = Controls(status=self.status, stop=self.stopping.set, page=self.serve_page)
-            self.warm = WarmServer(judge, self.judging, on_activity=self.activity.touch, on_stale=self.on_stale,
-                                   on_note=self.note, controls=controls)
+            self.warm = WarmServer(self.judge, self.judging, on_activity=self.activity.touch,
+                                   on_stale=self.on_stale, on_note=self.note, controls=controls)
             remark = self.warm.start(protocol.socket_path(self.key))
             if remark:
                 self.note(remark)
                 return 0
             self.activity.touch()  # idle from now, not from before the fork server's start
             self.register()
-            while not self.stopping.wait(min(1.0, max(0.05, self.idle_s - self.activity.idle_s()))):
-                if self.judging.locked():  # a run (or a Submit) under way is no idle time, however long
-                    self.activity.touch()
-                if self.activity.idle_s() >= self.idle_s:
-                    break
-                if self.lock is not None and not self.warm.owns_socket():
-                    self.note("another server took this judge's socket")
-                    self.give_up_socket()
-                if self.lock is None and self.page is None:
-                    break
+            self.wait()
             return 0
         finally:
             with self.changed:
@@ -139,7 +135,20 @@ class _Daemon:
                 registry.unregister(self.entry_path)
             if self.warm is not None:
                 self.warm.close()
-            judge.close()
+            self.judge.close()
+
+    def wait(self) -> None:
+        """Until stopped, idle for `idle_s`, or left with neither socket nor page."""
+        while not self.stopping.wait(min(1.0, max(0.05, self.idle_s - self.activity.idle_s()))):
+            if self.judging.locked():  # a run (or a Submit) under way is no idle time, however long
+                self.activity.touch()
+            if self.activity.idle_s() >= self.idle_s:
+                return
+            if self.lock is not None and not self.warm.owns_socket():
+                self.note("another server took this judge's socket")
+                self.give_up_socket()
+            if self.lock is None and self.page is None:
+                return
 
     # ------------------------------------------------------------ asked through the socket
     def status(self) -> dict:
@@ -148,6 +157,7 @@ class _Daemon:
                 "idle_timeout_s": self.idle_s}
 
     def serve_page(self, idle_timeout_s: float | None, port: int) -> dict:
+        """Serve the page too (started once); the idle timeout asked for, if any, from now on."""
         with self.changed:
             if idle_timeout_s is not None:
                 self.idle_s = idle_timeout_s
@@ -169,35 +179,33 @@ class _Daemon:
     def on_stale(self, reason: str) -> None:
         """A newer version of this installation asked: its own warm judge takes our socket and lock."""
         self.note(f"{reason}: leaving the warm socket to the new version")
-        with self.changed:
-            self.give_up_socket_locked()
+        self.give_up_socket()
 
     # ------------------------------------------------------------ helpers
     def give_up_socket(self) -> None:
         with self.changed:
-            self.give_up_socket_locked()
-
-    def give_up_socket_locked(self) -> None:
-        if self.lock is None:
-            return
-        self.warm.close()
-        os.close(self.lock)  # releases it: the new version's judge may start now
-        self.lock = None
-        if self.page is None:
-            self.stopping.set()
-        else:
-            self.register_locked()
+            if self.lock is None:
+                return
+            self.warm.close()
+            os.close(self.lock)  # releases it: the new version's judge may start now
+            self.lock = None
+            if self.page is None:
+                self.stopping.set()
+            else:
+                self.register_locked()
 
     def register(self) -> None:
         with self.changed:
             self.register_locked()
 
     def register_locked(self) -> None:
-        entry = self.registry.Entry(url=self.page.url if self.page is not None else None, pid=os.getpid(),
-                                    root=str(self.judge.root), kind="warm", idle_timeout_s=self.idle_s,
-                                    socket=str(self.warm.path) if self.lock is not None else None,
-                                    started=self.started)
-        self.entry_path = self.registry.register(entry)
+        from judge.web import registry
+
+        entry = registry.Entry(url=self.page.url if self.page is not None else None, pid=os.getpid(),
+                               root=str(self.judge.root), kind="warm", idle_timeout_s=self.idle_s,
+                               socket=str(self.warm.path) if self.lock is not None else None,
+                               started=self.started)
+        self.entry_path = registry.register(entry)
 
     def note(self, text: str) -> None:
         print(f"note: {text}", file=sys.stderr, flush=True)
