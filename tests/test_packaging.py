@@ -184,3 +184,33 @@ def test_the_readme_installs_only_extras_that_exist_and_says_how_to_get_jupyter_
     tool = readme.split("### As a tool, without a clone", 1)[1].split("\n## ", 1)[0]
     assert "~/tj/bin/pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in tool
     assert "5.5 GB" in tool and "1 GB" in tool  # what each route makes
+
+
+def test_an_installed_judge_and_a_clone_each_have_their_own_warm_judge(installed, tmp_path):
+    """The installed tool's `judge run` neither uses nor stops the clone's warm judge serving its page
+    (it stopped it, as another version, and the learner lost the page): each starts and keeps its own."""
+    runtime = tmp_path / "xdg"
+    runtime.mkdir(mode=0o700)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "JUDGE_PROBLEMS_DIR",
+                                                              "JUDGE_NO_WARM")}
+    env.update(XDG_RUNTIME_DIR=str(runtime), JUDGE_WARM_IDLE="120", NO_COLOR="1", JUDGE_HOME=str(tmp_path / "home"))
+    clone = {**env, "PYTHONPATH": str(REPO)}
+    tool = {**env, "PYTHONPATH": str(installed.site)}
+
+    def judge(environ: dict, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "judge", *args], cwd=cwd, env=environ, capture_output=True,
+                              text=True, timeout=600)
+
+    try:
+        page = judge(clone, "serve", "--background", cwd=REPO)
+        assert page.returncode == 0, page.stderr
+        url = page.stdout.strip()
+        ran = judge(tool, "run", "patchify", str(installed.course / ACCEPTED), cwd=installed.scratch)
+        assert ran.returncode == 0, ran.stderr
+        status = judge(clone, "serve", "--status", cwd=REPO).stdout
+        heads = [line for line in status.splitlines() if line.startswith("warm judge")]
+        assert len(heads) == 2, status
+        assert any(line.endswith(f"page at {url}") for line in heads)  # the clone's, still serving its page
+        assert f"judge {installed.site / 'judge'}" in status  # the tool's, named by its installation
+    finally:
+        judge(clone, "serve", "--stop", cwd=REPO)
