@@ -230,7 +230,20 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
     tampering = collect(program.source, run.tampering)
     return Report(problem=problem.id, submission=submission, tests=results,
                   time_ms=(time.perf_counter() - started) * 1000,
-                  output=escape_controls(run.output, keep="\n\t"), warnings=warnings, tampering=tampering)
+                  output=escape_controls(run.output, keep="\n\t"), warnings=warnings, tampering=tampering,
+                  loading_output=escape_controls(_loading_output(run), keep="\n\t"))
+
+
+def _loading_output(run: RunResult) -> str:
+    """What the file printed while it loaded: the run's output before the first call's. The run's output
+    is the loading's, then every call's in turn; a warning a call raised is in that call's output."""
+    calls = "".join(o.output for o in run.outcomes)
+    if not calls:
+        return run.output
+    if run.output.endswith(calls):
+        return run.output[:len(run.output) - len(calls)]
+    first = next(o.output for o in run.outcomes if o.output)
+    return run.output.split(first, 1)[0]  # the run's output was cut short (an output flood)
 
 
 def unjudged(problem: Problem, cases: list[Case], submission: str, decision: verdicts.Decision,

@@ -145,6 +145,10 @@ class Report:
     # Where the submission's own code reached into the judge's or the interpreter's internals
     # (judge.tampering): shown, never a verdict.
     tampering: tuple[str, ...] = ()
+    # The part of `output` printed while the file loaded, outside every test's call (a warning raised
+    # inside a call is that test's `output`, never this); None for a report read back from JSON
+    # before reports said it (then nothing is shown as printed while loading).
+    loading_output: str | None = None
 
     @property
     def passed(self) -> int:
@@ -185,14 +189,14 @@ class Report:
         return {"problem": self.problem, "submission": self.submission, "verdict": self.verdict.value,
                 "passed": self.passed, "total": self.total, "time_ms": _finite_ms(self.time_ms),
                 "tests": [t.to_json() for t in self.tests], "output": self.output, "warnings": list(self.warnings),
-                "tampering": list(self.tampering)}
+                "tampering": list(self.tampering), "loading_output": self.loading_output or ""}
 
     @classmethod
     def from_json(cls, data: Any) -> "Report":
         """The report `to_json` wrote (a stored or sent report); anything else is a ValueError.
 
         `verdict`, `passed` and `total` are derived from the tests, so they must agree with them. A report
-        stored before reports had `tampering` has none.
+        stored before reports had `tampering` has none, and one before `loading_output` says nothing of it.
         """
         fields = _fields(data, "report", {"problem": str, "submission": str, "verdict": str, "passed": int,
                                           "total": int, "time_ms": (int, float), "tests": list, "output": str,
@@ -202,9 +206,13 @@ class Report:
         tampering = fields.get("tampering", [])
         if type(tampering) is not list or not all(type(t) is str for t in tampering):
             raise ValueError("a report's tampering is a list of text")
+        loading_output = fields.get("loading_output")
+        if loading_output is not None and type(loading_output) is not str:
+            raise ValueError("a report's loading_output is text")
         report = cls(problem=fields["problem"], submission=fields["submission"],
                      tests=[TestResult.from_json(t) for t in fields["tests"]], time_ms=float(fields["time_ms"]),
-                     output=fields["output"], warnings=list(fields["warnings"]), tampering=tuple(tampering))
+                     output=fields["output"], warnings=list(fields["warnings"]), tampering=tuple(tampering),
+                     loading_output=loading_output)
         if (report.verdict.value, report.passed, report.total) != (fields["verdict"], fields["passed"], fields["total"]):
             raise ValueError("a report's verdict, passed and total disagree with its tests")
         return report

@@ -246,6 +246,18 @@ def test_a_traceback_marks_the_failing_line_in_the_editor(page, served, shots):
     assert page.locator("#editor .cm-failing-line").count() == 0
 
 
+def test_a_wrong_value_marks_no_line_even_where_a_must_raise_test_raised_the_wrong_error(page, served):
+    """Only a runtime error's traceback points at the bug: this file's wrong value is in its loops, and its
+    line 7 (a TypeError where ValueError is due) only fails a must-raise test, which is no place to send it."""
+    page.goto(served.base + "/problem/patchify")
+    set_source(page, WRONG.replace('raise ValueError("images must be a 4-D tensor")',
+                                   'raise TypeError("images must be a 4-D tensor")'))
+    summary = judge_and_wait(page, "#submit")
+    assert summary.startswith("✗ wrong_answer")
+    assert "failed on line" not in summary
+    assert page.locator("#editor .cm-failing-line").count() == 0
+
+
 def no_horizontal_overflow(page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= NARROW["width"], f"the page is {width} px wide at {NARROW['width']} px"

@@ -181,31 +181,31 @@ def _detail_lines(details: tuple[str, ...], style: str) -> list[Line]:
 def _by_reason(failures: list[TestResult]) -> list[tuple[int, str]]:
     """Failures grouped by what failed, most frequent first: (count, reason).
 
-    The reason is the named mistake when there is one, else the message's first line; messages
-    that differ only in their numbers (`3 of 16 values differ`) are one reason, shown with "…".
+    The reason is the named mistake's message when there is one (a mistake named above is still said
+    in words, never by its name), else the message's first line. Messages that differ only in their
+    numbers (`3 of 16 values differ`) are one reason, shown as the first of them says it: a reason
+    is always a sentence a test really said, never a template with its numbers left out.
     """
     import re
 
     groups: dict[str, list[str]] = {}
     for test in failures:
-        if test.mistake is not None and not test.mistake.repeated:
+        if test.mistake is not None:
             text = test.mistake.message
-        elif test.mistake is not None:
-            text = next((t.mistake.message for t in failures if t.mistake is not None and t.mistake.name
-                         == test.mistake.name and not t.mistake.repeated), test.mistake.name)
         else:
             text = (test.message.splitlines() or [test.verdict.value])[0] or test.verdict.value
         groups.setdefault(re.sub(r"\d+(\.\d+)?(e[-+]?\d+)?", "#", text), []).append(text)
     reasons = []
-    for key, texts in groups.items():
-        shown = texts[0] if len(set(texts)) == 1 else key.replace("#", "…")
+    for texts in groups.values():
+        shown = texts[0] if len(set(texts)) == 1 else f"{texts[0]} (the others alike, with other numbers)"
         reasons.append((len(texts), shown))
     return sorted(reasons, key=lambda r: -r[0])
 
 
 def _loading_output(report: Report, verbose: bool) -> list[Line]:
-    """What the file printed while it was loaded (not during a test), first lines; -v shows all."""
-    printed = report.output.splitlines()
+    """What the file printed while it was loaded (not during a test: a warning raised in a test's call
+    is under that test), first lines; -v shows all the output."""
+    printed = (report.loading_output or "").splitlines()
     if not printed or verbose:
         return []
     keep = printed[:PRINTED_LINES]

@@ -163,7 +163,7 @@ def test_json_report_is_unchanged_by_shown_values():
     report = Report("p", "s.py", [example({"out": arr([1.0])}, {"out": arr([2.0])})], time_ms=3.0)
     data = report.to_json()
     assert set(data) == {"problem", "submission", "verdict", "passed", "total", "time_ms", "tests", "output",
-                         "warnings", "tampering"}
+                         "warnings", "tampering", "loading_output"}
     assert set(data["tests"][0]) == {"name", "group", "verdict", "message", "time_ms", "details", "output",
                                      "mistake", "hint", "not_attempted", "not_run", "failure"}  # no values
     json.dumps(data)
@@ -210,7 +210,7 @@ def test_printed_output_is_attributed_to_the_test_that_printed_it(judge):
     assert tests["tiny_index_image"].output == "shape (1, 1, 4, 4)\n"
     assert tests["worked_example_96px"].output.startswith("shape (4, 3, 96, 96)\n")
     assert not any("loading the module" in t.output for t in report.tests)  # printed while loading
-    assert "loading the module" in report.output
+    assert "loading the module" in report.output and report.loading_output == "loading the module\n"
     text = render_text(report)
     assert "      printed:\n      | shape (1, 1, 4, 4)" in text
     assert "printed:" in render_text(report, verbose=True).split("✓", 1)[1]  # passing tests too, with -v
@@ -229,7 +229,18 @@ def test_failures_not_shown_are_grouped_by_reason():
     text = render_text(Report("patchify", "mine.py", tests, time_ms=1.0))
     assert "more failure(s) without details, by reason" in text
     assert "5 × returned a value instead of raising ValueError" in text
-    assert "3 × tokens: … of … values differ, first at index (…, …)" in text  # 3 of the 6 were detailed
+    # 3 of the 6 were detailed; the other 3 are said as the first of them says it, never as a template
+    assert "3 × tokens: 5 of 16 values differ, first at index (0, 3) (the others alike, with other numbers)" in text
+    assert "…" not in text
+
+
+def test_grouped_failures_say_a_mistake_named_above_in_words_not_by_its_name():
+    named = Mistake("column_major_tokens_only", "tokens are enumerated column-major", known=True)
+    tests = [_hidden(f"values_{i}", message=f"tokens: {i + 2} of 16 values differ", mistake=named if i < 4 else
+                     Mistake(named.name, named.message, True, repeated=True)) for i in range(12)]
+    text = render_text(Report("patchify", "mine.py", tests, time_ms=1.0))
+    assert "9 × tokens are enumerated column-major" in text
+    assert "column_major_tokens_only" not in text
     assert "20 more failure(s)" not in text
 
 
@@ -248,9 +259,38 @@ def test_a_traceback_sits_under_its_tests_verdict():
 
 
 def test_output_printed_while_loading_is_shown_without_verbose():
-    report = Report("patchify", "mine.py", [_hidden("t1")], time_ms=1.0, output="loading my model\nready\n")
+    report = Report("patchify", "mine.py", [_hidden("t1")], time_ms=1.0, output="loading my model\nready\nin t1\n",
+                    loading_output="loading my model\nready\n")
     text = render_text(report)
     assert "printed while loading the file:" in text and "| loading my model" in text and "| ready" in text
+    assert "| in t1" not in text
+
+
+OVERFLOWS = '''
+import numpy as np
+
+
+def contrastive_loss(embeddings, temperature):
+    if embeddings.ndim != 2 or len(embeddings) < 2 or len(embeddings) % 2 or temperature <= 0:
+        raise ValueError("bad input")
+    z = embeddings / np.maximum(np.linalg.norm(embeddings, axis=1, keepdims=True), 1e-12)
+    s = z @ z.T / temperature
+    idx = np.arange(len(s))
+    exp_s = np.exp(s)
+    return float(np.mean(-s[idx, idx ^ 1] + np.log(exp_s.sum(axis=1) - exp_s[idx, idx])))
+'''
+
+
+def test_a_warning_raised_in_a_call_is_that_tests_output_not_the_loading(judge):
+    """numpy's overflow warning is printed during the tiny-temperature test's call: it is that test's output,
+    and nothing was printed while the file loaded."""
+    report = judge.submit("info_nce", Submission.from_text(OVERFLOWS, "overflows.py"), record=False)
+    warned = [t for t in report.tests if "RuntimeWarning: overflow encountered in exp" in t.output]
+    assert warned and all(t.verdict is not Verdict.ACCEPTED for t in warned)
+    assert "RuntimeWarning" in report.output and report.loading_output == ""
+    text = render_text(report)
+    assert "printed while loading the file" not in text
+    assert "      printed:\n      | overflows.py:" in text  # under the failing test that raised it
 
 
 def test_tests_not_run_after_a_time_out_say_not_run():

@@ -306,7 +306,10 @@ function setupProblem() {
             } else {
               failedTests.append(testRow(data, examplesOnly));
             }
-            if (marked === null && data.verdict !== "accepted") {
+            // Only a test that raised (or a file that does not compile) points at a line: a wrong value's
+            // bug is wherever the value goes wrong, and a frame in its details (a must-raise test's
+            // exception) is not that place.
+            if (marked === null && (data.verdict === "runtime_error" || data.verdict === "compile_error")) {
               const number = editorLine(data);
               if (number !== null && mark(number)) marked = number;
             }
