@@ -271,10 +271,12 @@ async def _judge_events(state: WebState, problem, source: str, examples_only: bo
 
     threading.Thread(target=work, name=f"judge-{problem.id}", daemon=True).start()
     while True:
-        event, data = await queue.get()
+        ready = [await queue.get()]
+        while not queue.empty():  # results decided meanwhile go out in one write, not one each
+            ready.append(queue.get_nowait())
         # What the submission printed, raised or returned, escaped as every face escapes it (judge.escape).
-        yield f"event: {event}\ndata: {json.dumps(escape_tree(data))}\n\n"
-        if event in ("done", "error"):
+        yield "".join(f"event: {event}\ndata: {json.dumps(escape_tree(data))}\n\n" for event, data in ready)
+        if any(event in ("done", "error") for event, _ in ready):
             return
 
 
