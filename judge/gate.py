@@ -28,20 +28,16 @@ run and the result says it is incomplete.
 from __future__ import annotations
 
 import random
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
-
 from judge import problem as problem_files
 from judge.errors import ConfigError
 from judge.mutants import Context, Mutant, mutants
 from judge.prepared import PreparedProblem
 from judge.probes import Probe, make_probes
 from judge.quiet import quiet
-from judge.report import Report
 from judge.submission import Submission
 from judge.verdict import Verdict
 from judge.wire import Array
@@ -143,8 +139,7 @@ class GateResult:
 
 # ---------------------------------------------------------------- running it
 
-def run_gate(judge, problem_id: str, options: GateOptions = GateOptions(),
-             on_outcome: Callable[[Outcome], None] | None = None) -> GateResult:
+def run_gate(judge, problem_id: str, options: GateOptions = GateOptions()) -> GateResult:
     """The gate on one problem with a long-lived `judge` (judge.session.Judge, best with ahead=True)."""
     started = time.perf_counter()
     problem = judge.problem(problem_id)
@@ -159,11 +154,11 @@ def run_gate(judge, problem_id: str, options: GateOptions = GateOptions(),
     solutions = _solutions(judge.root, problem, hidden)
     result.files = [label for label, _ in solutions]
     # Probes an accepted solution (or the reference, run in the sandbox) answers otherwise are open.
+    by_name = {p.name: p for p in probes}
     for label, source in solutions:
         report = judge.submit(oracle, Submission(source, label), record=False)
-        by_name = {p.name: p for p in probes}
         for test in report.tests:
-            if test.verdict is not Verdict.ACCEPTED and test.name in by_name:
+            if _differs(test.verdict) and test.name in by_name:
                 result.open.append(Open(by_name[test.name], label, _first_line(test.text)))
     open_names = {o.probe.name for o in result.open}
     agreed = [p for p in probes if p.name not in open_names]
@@ -181,7 +176,6 @@ def run_gate(judge, problem_id: str, options: GateOptions = GateOptions(),
         work += [(label, m) for m in made]
 
     deadline = None if options.budget_s is None else started + options.budget_s
-    lock = threading.Lock()
 
     def classify(item: tuple[str, Mutant]) -> Outcome:
         label, mutant = item
@@ -193,7 +187,7 @@ def run_gate(judge, problem_id: str, options: GateOptions = GateOptions(),
             failing = report.first_failure
             return Outcome(label, mutant, KILLED, test=failing.name if failing else "")
         checked = judge.submit(oracle, Submission(mutant.source, name), record=False)
-        differing = [t for t in checked.tests if t.verdict is not Verdict.ACCEPTED and t.name in by_name]
+        differing = [t for t in checked.tests if _differs(t.verdict) and t.name in by_name]
         if not differing:
             return Outcome(label, mutant, EQUIVALENT)
         first = min(differing, key=lambda t: smallest[t.name])
@@ -203,17 +197,19 @@ def run_gate(judge, problem_id: str, options: GateOptions = GateOptions(),
 
     def one(i: int) -> None:
         with quiet():   # what judging a mutant's odd output warns (an overflow in a diagnosis) is noise here
-            outcome = classify(work[i])
-        outcomes[i] = outcome
-        if on_outcome is not None:
-            with lock:
-                on_outcome(outcome)
+            outcomes[i] = classify(work[i])
 
     with ThreadPoolExecutor(max_workers=max(1, options.workers), thread_name_prefix="judge-gate") as pool:
         list(pool.map(one, range(len(work))))
     result.outcomes = [o for o in outcomes if o is not None]
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _differs(verdict: Verdict) -> bool:
+    """Whether a probe's verdict says the solution does something else than the reference there. A time
+    limit says nothing of that (a loaded machine, not the code, can cause it), nor does a judge error."""
+    return verdict not in (Verdict.ACCEPTED, Verdict.TIME_LIMIT_EXCEEDED, Verdict.JUDGE_ERROR)
 
 
 def _oracle(tests: PreparedProblem, probes: list[Probe]) -> PreparedProblem:

@@ -83,10 +83,8 @@ class Context:
 
 
 # ---------------------------------------------------------------- operators
-# Each takes (node, parent info, context) and yields replacement nodes (or, for statements,
-# lists of statements). They never mutate the node they are given.
-
-Replacement = "ast.AST | list[ast.stmt]"
+# Each takes (node, context) and yields replacement nodes (or, in place of a statement, a list
+# of statements). They never change the node they are given.
 
 
 def _name_of(call: ast.Call) -> str | None:

@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from judge import generators, wire
-from judge.cases import MAIN, Case, Drawn, build_case, derive_seed, with_calls
+from judge.cases import Case, Drawn, build_case, derive_seed, with_calls
 from judge.errors import ConfigError
 from judge.execute import Call, run_call
 from judge.grading import Expected, expect
@@ -136,10 +136,11 @@ def _structural(problem: Problem, case: Case, scalars: dict[str, list], seed: in
         for change, changed in _argument_changes(name, value, rng):
             found.append(_Candidate(case.test, change, _put(case.args, i, changed), case.tolerance))
         if not isinstance(value, (Array, dict)):
-            for other in scalars.get(name, []):
+            for other, room in scalars.get(name, []):
                 if not _same(other, value):
+                    # Another test's mode or temperature may need that test's room (a mean, not a copy).
                     found.append(_Candidate(case.test, f"{name} = {_show(other)} (as another test gives it)",
-                                            _put(case.args, i, other), case.tolerance))
+                                            _put(case.args, i, other), _looser(case.tolerance, room)))
     # float64 only: a float32 probe of a float64 test would need float32's room, which the float32
     # tests already have. A dict argument's float entries (a model's parameters) go with the rest.
     args = tuple(_floats_as(v, "float64") for v in case.args)
@@ -233,17 +234,29 @@ def _grown(data: np.ndarray, axis: int, rng: np.random.Generator) -> np.ndarray:
     return np.concatenate([data, extra], axis=axis)
 
 
-def _scalar_values(problem: Problem, cases: list[Case]) -> dict[str, list]:
-    """Per argument, the plain (non-array) values the tests give it, in test order, each once."""
-    values: dict[str, list] = {}
+def _scalar_values(problem: Problem, cases: list[Case]) -> dict[str, list[tuple[Any, Tolerance]]]:
+    """Per argument, the plain (non-array) values the tests give it, each once (in test order) with the
+    tolerance of the first test that gives it."""
+    values: dict[str, list[tuple[Any, Tolerance]]] = {}
     for case in cases:
         for name, value in zip(case.arg_names, case.args):
             if isinstance(value, (Array, dict)):
                 continue
             known = values.setdefault(name, [])
-            if not any(_same(value, v) for v in known):
-                known.append(value)
+            if not any(_same(value, v) for v, _ in known):
+                known.append((value, case.tolerance))
     return values
+
+
+def _looser(a: Tolerance, b: Tolerance) -> Tolerance:
+    """The room of both: the larger rtol and atol, overall and per output key."""
+    keys = {name for name, _ in (*a.keys, *b.keys)}
+    return Tolerance(max(a.rtol, b.rtol), max(a.atol, b.atol),
+                     tuple((k, _looser_pair(a.for_key(k), b.for_key(k))) for k in sorted(keys)))
+
+
+def _looser_pair(a: Tolerance, b: Tolerance) -> Tolerance:
+    return Tolerance(max(a.rtol, b.rtol), max(a.atol, b.atol))
 
 
 # ---------------------------------------------------------------- settling: what the reference does

@@ -10,10 +10,10 @@ def _emb1d(width, positions):
 
 
 def sincos_2d_positions(grid_height, grid_width, dim, cls_token=False):
-    if not isinstance(dim, int) or dim <= 0 or dim % 4:
+    if type(dim) is not int or dim <= 0 or dim % 4:  # type(...) is int: a bool is not a size
         raise ValueError(f"dim must be a positive multiple of 4, got {dim!r}")
     for name, size in (("grid_height", grid_height), ("grid_width", grid_width)):
-        if not isinstance(size, int) or size <= 0:
+        if type(size) is not int or size <= 0:
             raise ValueError(f"{name} must be a positive int, got {size!r}")
     n = np.arange(grid_height * grid_width)
     rows, cols = n // grid_width, n % grid_width

@@ -3,9 +3,9 @@ import numpy as np
 
 
 def sinusoidal_positions(num_positions, dim, base=10000.0):
-    if not isinstance(dim, int) or dim < 2 or dim % 2:
+    if type(dim) is not int or dim < 2 or dim % 2:  # type(...) is int: a bool is not a size
         raise ValueError(f"dim must be an even int >= 2, got {dim!r}")
-    if not isinstance(num_positions, int) or num_positions < 1:
+    if type(num_positions) is not int or num_positions < 1:
         raise ValueError(f"num_positions must be an int >= 1, got {num_positions!r}")
     if not base > 0:
         raise ValueError(f"base must be > 0, got {base!r}")
