@@ -13,8 +13,6 @@ def _validate(train_features, train_labels, test_features, test_labels, num_clas
         raise ValueError("labels must have one entry per row")
     if train_labels.dtype.kind not in "iu" or test_labels.dtype.kind not in "iu":
         raise ValueError("labels must be integer arrays")
-    if type(num_classes) is not int or num_classes < 1:
-        raise ValueError("num_classes must be a positive int")
     if np.any(train_labels < 0) or np.any(train_labels >= num_classes):
         raise ValueError("train label out of range")
     if np.any(test_labels < 0) or np.any(test_labels >= num_classes):

@@ -61,7 +61,7 @@ def _check(x, params, num_heads):
     if x.dim() != 3:
         raise ValueError("x must be (B, T, D)")
     dim = x.shape[-1]
-    if not isinstance(num_heads, int) or isinstance(num_heads, bool) or num_heads <= 0 or dim % num_heads:
+    if not isinstance(num_heads, int) or num_heads <= 0 or dim % num_heads:
         raise ValueError("num_heads must be a positive divisor of D")
     missing = [k for k in KEYS if k not in params]
     if missing:
