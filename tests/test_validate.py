@@ -101,8 +101,9 @@ def test_wrong_answer_submission_that_passes(set_judge, edit, problem_set):
     edit(f"submissions/{PROBLEM}/wrong_answer/sneaky.py",
          (problem_set / "submissions" / PROBLEM / "accepted" / "reshape_permute.py").read_text())
     found = errors(set_judge, PROBLEM)
+    total = len(set_judge.prepared(PROBLEM).cases)   # the examples and hidden tests
     assert found == ["error: unpatchify.submissions.wrong_answer.sneaky: submissions/unpatchify/wrong_answer/sneaky.py: "
-                     "expected wrong_answer, got accepted; it passed all 29 tests"]
+                     f"expected wrong_answer, got accepted; it passed all {total} tests"]
 
 
 def test_wrong_answer_caught_only_by_an_example(set_judge, edit, problem_set):
