@@ -48,9 +48,10 @@ class NamedMistake:
 
 
 def named_mistakes(report: Report) -> tuple[NamedMistake, ...]:
-    """The mistakes the failing tests of `report` name, each once (a repeat refers back), in test order."""
-    return tuple(NamedMistake(t.mistake.name, t.mistake.message, t.mistake.known, t.name) for t in report.tests
-                 if t.verdict is not Verdict.ACCEPTED and t.mistake is not None and not t.mistake.repeated)
+    """The mistakes the failing tests of `report` name (several where they explain a test together), each
+    once (a repeat refers back), in test order."""
+    return tuple(NamedMistake(m.name, m.message, m.known, t.name) for t in report.tests
+                 if t.verdict is not Verdict.ACCEPTED for m in t.mistakes if not m.repeated)
 
 
 @dataclass(frozen=True)

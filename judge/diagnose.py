@@ -54,9 +54,17 @@ def generic(case, expected: Any, actual: Any) -> Diagnosis | None:
     must have a relation of its own, else a named relation on one key would
     describe a submission whose other keys are wrong for another reason (issue 23).
     """
+    found = relations(case, expected, actual, first_only=True)
+    return found[0] if found else None
+
+
+def relations(case, expected: Any, actual: Any, first_only: bool = False) -> list[Diagnosis]:
+    """Every relation that holds on the first leaf of `actual` that differs, most specific first (a
+    transpose is a rearrangement too), when every differing leaf has one; else none. A report
+    names the relation that holds on its failing tests alike (judge.explain)."""
     factors = input_factors(case.arg_names, case.args)
     counts = tuple(v.data.shape[0] for v in case.args if isinstance(v, Array) and v.data.ndim >= 1)
-    first: Diagnosis | None = None
+    first: list[Diagnosis] | None = None
     for path, e, a in leaves(expected, actual):
         ev, av = numeric(e), numeric(a)
         if ev is None or av is None:
@@ -69,23 +77,26 @@ def generic(case, expected: Any, actual: Any) -> Diagnosis | None:
                 and all_within(ev, av, tol.rtol, tol.atol):
             continue  # this leaf passes the test's own tolerance: nothing to explain
         if ev.size == 0 or av.size == 0 or ev.size > MAX_ELEMENTS or av.size > MAX_ELEMENTS:
-            return None  # an empty output relates to nothing; a huge one is not searched (cost)
-        found = _relation(ev, av, context)
-        if found is None:
-            return None
+            return []  # an empty output relates to nothing; a huge one is not searched (cost)
+        found = _relations(ev, av, context, first_only=first_only or first is not None)
+        if not found:
+            return []
         if first is None:
-            first = Diagnosis(found[0], f"{label(path)} {found[1]}")
-    return first
+            first = [Diagnosis(name, f"{label(path)} {text}") for name, text in found]
+    return first or []
 
 
-def _relation(ev: np.ndarray, av: np.ndarray, context: Context) -> tuple[str, str] | None:
-    """(the diagnosis' name, its text) of the first relation that holds between two leaves."""
+def _relations(ev: np.ndarray, av: np.ndarray, context: Context, first_only: bool) -> list[tuple[str, str]]:
+    """(the diagnosis' name, its text) of each relation that holds between two leaves, in order."""
     scalar = ev.size == 1 and av.size == 1
+    found = []
     for diagnosis in (SCALAR if scalar else ARRAY):
         text = diagnosis(ev.reshape(()) if scalar else ev, av.reshape(()) if scalar else av, context)
         if text:
-            return diagnosis.__name__, text
-    return None
+            found.append((diagnosis.__name__, text))
+            if first_only:
+                break
+    return found
 
 
 def input_factors(names: tuple[str, ...], args: tuple[Any, ...]) -> tuple[tuple[float, str], ...]:

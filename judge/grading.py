@@ -3,11 +3,12 @@
 Each test is judged in the judge's process, from plain data: the sandbox's
 facts about its calls (time, memory, output, crashes) first, then errors
 raised by the submission (both turned into verdicts by judge.verdicts), then
-the checks selected for each test in order. A value
-failure is matched against the problem's known mistakes ("traps"), then
-against generic relations to the expected output (judge.diagnose), so the
-message can name the mistake; a test's hint is shown only for the failures
-it explains.
+the checks selected for each test in order. Once every test is judged, the
+report's wrong values are explained together (judge.explain): by the
+problem's known mistakes ("traps"), by relations to the expected output
+(judge.diagnose) and by slip models (judge.slips), so a message names a
+mistake only where it is proven on every failing test; a test's hint is shown
+only for the failures it explains.
 
 This module owns what a trap's output on a case is (`_TrapOutput`) and its
 plain form; judge.cache owns where that is kept on disk, next to the expected
@@ -25,13 +26,13 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from judge import checks, verdicts, wire
+from judge import checks, explain, verdicts, wire
 from judge.cases import MAIN, Case
 from judge.checks import compare
 from judge.checks.observed import Observed
 from judge.checks.result import TRAPS, VALUE
 from judge.contract import Backend, Limits, Program, Refusal, RunResult
-from judge.diagnose import Diagnosis, generic
+from judge.diagnose import Diagnosis
 from judge.errors import ConfigError
 from judge.escape import escape_controls
 from judge.execute import Call, Observation, restore_unchanged, run_call
@@ -44,6 +45,7 @@ from judge.wire import Array
 
 if TYPE_CHECKING:
     from judge.cache import TrapsEntry
+    from judge.slips import Slips
 
 Expected = dict[str, Observation]
 MAX_PRINTED = 2000  # characters of a test's printed output kept with its result
@@ -89,6 +91,7 @@ class TrapSet:
     load: Callable[[], dict[str, Callable]]
     entry: TrapsEntry | None = None  # where its outputs are kept on disk (judge.cache); None: nowhere
     cases: tuple[Case, ...] = ()     # the cases the entry holds outputs for (a prepared problem's)
+    slips: Slips | None = None       # the slip models of mistakes nobody listed (judge.slips)
     # (case name, trap function) -> its _TrapOutput: each trap runs once per case in a batch (issue 6),
     # and a small output is encoded then, once (issue 26).
     outputs: dict = field(default_factory=dict, compare=False, repr=False)
@@ -185,7 +188,8 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
                            for name in names)
         ends.append(len(calls))  # a case's calls are the slice [ends[i-1], ends[i]) of `calls`
     results: list[TestResult] = []
-    misses: set[str] = set()  # traps that were tried on a failing test's output and did not give it
+    observed: dict[int, Observation] = {}   # each test's main observation, for the explanation of wrong values
+    pendings: dict[int, _Pending] = {}
     said = _SaidOnce()
 
     def settle(run: RunResult, i: int, diagnose: bool = True) -> TestResult:
@@ -194,8 +198,11 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
         printed = "".join(o.output for o in outcomes)  # what this test's calls printed, attributed to it
         if printed:
             result = replace(result, output=cap_message(escape_controls(printed, keep="\n\t"), MAX_PRINTED))
-        if pending is not None and diagnose:
-            misses.update(pending.misses)
+        main = outcomes[orders[i].index(MAIN)].observation if MAIN in orders[i] else None
+        if main is not None and run.load_error is None:
+            observed[i] = restore_unchanged(main, cases[i].calls[MAIN])
+        if pending is not None:
+            pendings[i] = pending
         return _finish(cases[i], result, pending)
 
     def judge_finished(run: RunResult, done: int) -> None:
@@ -222,7 +229,8 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
     run = backend.run(program, calls, limits, on_progress=judge_finished if on_result is not None else judge_passing,
                       node_limits=node_limits)
     judge_finished(run, len(calls))
-    results = _consistent(results, misses)
+    if traps is not None and run.load_error is None:
+        results = _explained(cases, expected, results, observed, pendings, traps, backend, program.framework, limits)
     warnings = []
     if run.isolation.failed:
         warnings.append(escape_controls(run.isolation.exposure))
@@ -288,10 +296,8 @@ class _Pending:
     """A failed test's message before it is final: what failed and the mistakes its output may be."""
 
     kind: str                        # what failed (a check kind, `values.loss`, a verdict), for hint_when
-    trap: Diagnosis | None = None    # the first trap whose output equals the submission's
-    generic: Diagnosis | None = None  # a generic relation to the expected output
-    diagnosed: bool = False          # the failure was about the output's value: traps were tried
-    misses: frozenset[str] = frozenset()  # traps tried on this output that give another one
+    trap: Diagnosis | None = None    # a value where an error was due: the trap `hint_when` names that gives it
+    value: bool = False              # a wrong value: explained with the report's other wrong values (judge.explain)
 
 
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], refusals: dict[str, Refusal],
@@ -342,13 +348,11 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
             if not diagnose:
                 pass
             elif check.traits.diagnoses == VALUE and outcome.diagnose:
-                trap, missed = known_mistakes(case, actual, traps) if traps is not None else (None, frozenset())
-                pending = _Pending(kind, trap, generic_mistake(case, expected, actual), diagnosed=True, misses=missed)
+                pending = _Pending(kind, value=True)
             elif check.traits.diagnoses == TRAPS and main is not None and main.error is None and traps is not None:
                 # A value where an error is due may be a known mistake (silent cropping), but only one
                 # the test names in `hint_when`: on an invalid input unrelated traps coincide too easily.
-                trap = known_mistake(case, actual, traps, only=set(case.test.hint_when))
-                pending = _Pending(kind, trap, diagnosed=True)
+                pending = _Pending(kind, known_mistake(case, actual, traps, only=set(case.test.hint_when)))
             # a `raises` check failing on NotImplementedError: the starter is untouched (issue 7)
             untouched = main is not None and main.error is not None and verdicts.not_attempted(main.error)
             return result(replace(verdicts.of_check(outcome), not_attempted=untouched), outcome.lines, pending)
@@ -356,22 +360,122 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
 
 
 def _finish(case: Case, result: TestResult, pending: _Pending | None) -> TestResult:
-    """The result's mistake (a trap, else a generic diagnosis) and, if it applies, the test's hint."""
+    """The result's known mistake (a value where an error was due) and, if it applies, the test's hint;
+    a wrong value's mistakes are named once every test is judged (`_explained`)."""
     if pending is None:
         return result
-    diagnosis, known = (pending.trap, True) if pending.trap is not None else (pending.generic, False)
-    mistake = Mistake(diagnosis.name, diagnosis.message, known) if diagnosis is not None else None
-    hint = case.test.hint if _hint_applies(case, pending.kind, diagnosis) else None
+    trap = pending.trap
+    mistake = Mistake(trap.name, trap.message, True) if trap is not None else None
+    hint = case.test.hint if _hint_applies(case, pending.kind, (trap.name,) if trap is not None else ()) else None
     return replace(result, mistake=mistake, hint=hint)
 
 
-def _hint_applies(case: Case, kind: str, mistake: Diagnosis | None) -> bool:
+def _hint_applies(case: Case, kind: str, mistakes: tuple[str, ...]) -> bool:
     """A test's hint is shown only for the failures it explains (`hint_when`), or any when none is declared."""
     if not case.test.hint:
         return False
     when = case.test.hint_when
     # `values` covers every key; `values.loss` only a failure on `loss`
-    return not when or kind in when or kind.split(".", 1)[0] in when or (mistake is not None and mistake.name in when)
+    return not when or kind in when or kind.split(".", 1)[0] in when or any(name in when for name in mistakes)
+
+
+def _explained(cases: list[Case], expected: list[Expected], results: list[TestResult],
+               observed: dict[int, Observation], pendings: dict[int, _Pending], traps: TrapSet, backend: Backend,
+               framework: str, limits: Limits) -> list[TestResult]:
+    """The report's wrong values explained together (judge.explain): each failing value test gets the
+    mistakes proven on it, and its hint where they are what the hint is about; a mistake named on an
+    earlier test is referred to, not repeated."""
+    tests = []
+    for i, (case, result) in enumerate(zip(cases, results)):
+        want, got, pending = expected[i].get(MAIN), observed.get(i), pendings.get(i)
+        if want is None or want.error is not None or got is None or got.error is not None \
+                or case.calls.main is None or case.calls.main.experiment is not None:
+            continue  # an error due or raised, or a training run: no value to explain or to keep right
+        if result.verdict is Verdict.ACCEPTED or (pending is not None and pending.value):
+            tests.append(explain.Test(i, case, want, got, passed=result.verdict is Verdict.ACCEPTED))
+    if all(t.passed for t in tests):
+        return results
+    aimed = {name for t in tests if not t.passed for name in t.case.test.hint_when}
+    models = [explain.Model(f"trap:{t.function}", explain.Named(t.name, t.message, True), t.name in aimed)
+              for t in traps.traps]
+    by_key = {m.key: t for m, t in zip(models, traps.traps)}
+    slips = {}
+
+    def predict(wanted: list[explain.Model], on: list[explain.Test]) -> dict[tuple[str, int], Observation | None]:
+        found: dict[tuple[str, int], Observation | None] = {}
+        for model in (m for m in wanted if m.key in by_key):
+            for test in on:
+                made = _made(test.case, traps, by_key[model.key])
+                found[(model.key, test.index)] = None if made is None else Observation(value=made)
+        indices = [slips[m.key].index for m in wanted if m.key in slips]
+        if indices:
+            outputs = traps.slips.outputs(backend, framework, limits, [t.case for t in on], indices, _bytes_of(cases, expected))
+            for model in (m for m in wanted if m.key in slips):
+                for test in on:
+                    made = outputs.get((test.case.name, slips[model.key].index))
+                    found[(model.key, test.index)] = made if isinstance(made, Observation) else None
+        return found
+
+    def slip_models() -> list[explain.Model]:
+        for slip in traps.slips.models:
+            slips[f"slip:{slip.index}"] = slip
+        return [explain.Model(key, explain.Named(slip.name, f"{ONE_SLIP}{slip.words}", False), group=slip.origin)
+                for key, slip in slips.items()]
+
+    def joined(pairs: list[tuple[explain.Model, explain.Model]]) -> list[explain.Model]:
+        made = []
+        for a, b in pairs:
+            both = traps.slips.joined(slips[a.key], slips[b.key])
+            if both is not None:
+                slips[f"slip:{both.index}"] = both
+                parts = tuple(replace(m, named=explain.Named(m.named.name, f"{TWO_SLIPS}{slips[m.key].words}", False))
+                              for m in (a, b))
+                made.append(explain.Model(f"slip:{both.index}", explain.Named(both.name, both.words, False),
+                                          group=both.origin, parts=parts))
+        return made
+
+    found = explain.Slips(slip_models, joined) if traps.slips is not None else None
+    named = explain.explain(tests, models, predict, found)
+    out = list(results)
+    for test in tests:
+        if test.passed:
+            continue
+        found = [Mistake(n.name, n.message, n.known) for n in named.get(test.index, ())]
+        pending = pendings[test.index]
+        hint = test.case.test.hint if _hint_applies(test.case, pending.kind, tuple(m.name for m in found)) else None
+        out[test.index] = replace(out[test.index], mistake=found[0] if found else None, also=tuple(found[1:]),
+                                  hint=hint)
+    return _said_once(out)
+
+
+# How a slip model's words are introduced: they describe a change to the right computation, not the learner's code.
+ONE_SLIP = "your output is what the right computation gives with one slip: "
+TWO_SLIPS = "your output is what the right computation gives with two slips, one of them: "
+
+
+def _bytes_of(cases: list[Case], expected: list[Expected]) -> Callable[[Case], int]:
+    """The bytes of a case's expected main output: a slip model's output there is about as large."""
+    sizes = {}
+    for case, want in zip(cases, expected):
+        value = want[MAIN].value if MAIN in want and want[MAIN].error is None else None
+        sizes[case.name] = sum(math.prod(shape) * 8 for shape in _array_shapes(value).values()) + 64
+    return lambda case: sizes.get(case.name, 64)
+
+
+def _said_once(results: list[TestResult]) -> list[TestResult]:
+    """Each mistake's line said in full on the first failing test that names it, referred to after."""
+    seen: set[str] = set()
+    out = []
+    for r in results:
+        if r.mistake is not None:
+            marked = []
+            for mistake in r.mistakes:
+                full = replace(mistake, repeated=False)
+                marked.append(replace(full, repeated=full.line in seen))
+                seen.add(full.line)
+            r = replace(r, mistake=marked[0], also=tuple(marked[1:]))
+        out.append(r)
+    return out
 
 
 class _SaidOnce:
@@ -423,50 +527,6 @@ def _raises(case: Case) -> bool:
     return any(checks.get(spec.type).traits.expects_error for spec in case.test.checks)
 
 
-def generic_mistake(case: Case, expected: Expected, actual: dict[str, Observation]) -> Diagnosis | None:
-    """How the submission's output relates to the expected one, when a generic diagnosis says (judge.diagnose)."""
-    want, got = expected.get(MAIN), actual.get(MAIN)
-    if want is None or want.error is not None or got is None or got.error is not None:
-        return None
-    return generic(case, want.value, got.value)
-
-
-def _consistent(results: list[TestResult], misses: set[str]) -> list[TestResult]:
-    """Names a trap only if it explains every failing output it was tried on (issue 23).
-
-    A trap can give the submission's output on one degenerate input by
-    coincidence (NaN predictions that argmax to 0 like all-zero scores); when
-    the same trap gives another output than the submission's on a second
-    failing test, it is not the submission's mistake, and naming it would
-    mislead. Such names are dropped (a generic relation found on that test
-    remains only if it was not a trap's), and "named above" is worked out again.
-    """
-    if not misses or not any(r.mistake is not None and r.mistake.known and r.mistake.name in misses for r in results):
-        return results
-    kept = [replace(r, mistake=None) if r.mistake is not None and r.mistake.known and r.mistake.name in misses else r
-            for r in results]
-    seen: set[str] = set()
-    out = []
-    for r in kept:
-        if r.mistake is not None:
-            line = r.mistake.line
-            r = replace(r, mistake=replace(r.mistake, repeated=line in seen))
-            seen.add(line)
-        out.append(r)
-    return out
-
-
-def known_mistakes(case: Case, actual: dict[str, Observation], traps: TrapSet) -> tuple[Diagnosis | None, frozenset[str]]:
-    """known_mistake, and the traps whose output on this case differs from the submission's."""
-    observed = actual.get(MAIN)
-    shapes = _array_shapes(observed.value) if observed is not None and observed.error is None else None
-    matched = {t.name: _trap_matches(case, actual, traps, t, shapes) for t in traps.traps}
-    # A trap whose own output is not finite here (a positive removed from a denominator of one) says
-    # nothing about the submission on this input: that is no evidence against it.
-    missed = frozenset(t.name for t in traps.traps if matched[t.name] is False and _trap_output(case, traps, t).finite)
-    return known_mistake(case, actual, traps, matched=matched), missed
-
-
 def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet,
                   only: set[str] | None = None, matched: dict[str, bool | None] | None = None) -> Diagnosis | None:
     """The trap (of those named in `only`, when given) whose output equals the submission's
@@ -488,7 +548,7 @@ def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet,
         # Within tolerance several fit; the one that returns the very types the submission did (a numpy
         # integer rather than a float) is the mistake, if exactly one does.
         observed = actual.get(MAIN)
-        exact = [t for t in matches if observed is not None and _kinds(_made(case, traps, t)) == _kinds(observed.value)]
+        exact = [t for t in matches if observed is not None and explain.kinds(_made(case, traps, t)) == explain.kinds(observed.value)]
         matches = exact if len({t.message for t in exact}) == 1 else []
     if not matches:
         return None
@@ -625,17 +685,6 @@ def _finite_output(value: Any) -> bool:
     if callable(getattr(value, "is_floating_point", None)):  # a torch tensor, from a trap run here
         return not (value.is_floating_point() or value.is_complex()) or bool(value.isfinite().all())
     return True
-
-
-def _kinds(value: Any) -> Any:
-    """The types of a plain value's leaves: a Python int, a float, an array of one dtype, nested alike."""
-    if isinstance(value, dict):
-        return {k: _kinds(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_kinds(v) for v in value]
-    if isinstance(value, Array):
-        return ("array", value.library, value.dtype, value.data.ndim)
-    return type(value).__name__
 
 
 def _trap_matches(case: Case, actual: dict[str, Observation], traps: TrapSet, trap: Trap,

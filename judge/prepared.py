@@ -19,10 +19,12 @@ from judge.cases import MAIN, Case, build_case
 from judge.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.errors import ConfigError
 from judge.grading import Expected, TrapSet, expect, grade, unjudged
+from judge.mutants import Context
 from judge.execute import ErrorInfo, describe_error, run_call
 from judge.problem import CheckSpec, Hidden, Problem, TestSpec
 from judge.quiet import quiet
 from judge.report import Report, TestResult
+from judge.slips import Slips
 from judge.solution import load_function, load_module
 from judge.submission import Submission
 
@@ -163,11 +165,26 @@ def _expected(problem: Problem, hidden: Hidden | None, cases: list[Case], cache:
 
 
 def trap_set(problem: Problem, hidden: Hidden, cases: Sequence[Case] = (), entry: TrapsEntry | None = None
-             ) -> TrapSet | None:
-    """The problem's traps; with `entry`, their outputs on `cases` are kept there (judge.cache)."""
-    if not hidden.traps or hidden.traps_file is None:
-        return None
-    return TrapSet(hidden.traps, functools.partial(_trap_functions, problem, hidden), entry, tuple(cases))
+             ) -> TrapSet:
+    """The problem's traps and slip models (judge.slips); with `entry`, the traps' outputs on `cases`
+    are kept there (judge.cache)."""
+    traps = hidden.traps if hidden.traps_file is not None else ()
+    context = Context(framework=problem.framework, entry_point=problem.entry_point)
+    slips = Slips(functools.partial(_trusted_sources, problem, hidden), context, problem.args)
+    return TrapSet(traps, functools.partial(_trap_functions, problem, hidden), entry, tuple(cases), slips)
+
+
+def _trusted_sources(problem: Problem, hidden: Hidden) -> list[tuple[str, str]]:
+    """(label, source) of the trusted solutions the slip models are made from: the reference, then the
+    accepted known submissions (the problem set's; a pack may have none)."""
+    found = [("reference", hidden.reference_source())]
+    folder = problem.submissions_dir / "accepted"
+    for path in sorted(folder.glob("*.py")) if folder.is_dir() else []:
+        try:
+            found.append((path.name, path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError):
+            continue  # judge validate reports a known submission that cannot be read; no model comes of it
+    return found
 
 
 def _trap_functions(problem: Problem, hidden: Hidden) -> dict[str, Callable]:

@@ -54,9 +54,10 @@ class Shown:
 
 @dataclass(frozen=True)
 class Mistake:
-    """The mistake a failure was recognised as: a trap the author named, or a generic diagnosis."""
+    """The mistake a failure was recognised as: a trap the author named, a relation to the expected
+    value (judge.diagnose) or a slip (judge.slips)."""
 
-    name: str                 # the trap's name, or the generic diagnosis' function name
+    name: str                 # the trap's name, the relation's function name, or the slip's `slip_...` name
     message: str
     known: bool               # a trap (a known mistake) rather than a generic diagnosis
     repeated: bool = False    # already named on an earlier test of the same report
@@ -94,16 +95,22 @@ class TestResult:
     shown: Shown | None = None
     output: str = ""                  # what the submission printed during this test's calls
     mistake: Mistake | None = None
+    also: tuple[Mistake, ...] = ()    # more mistakes that, with `mistake`, explain the failure together
     hint: str | None = None           # shown only for the failures it explains (`hint_when`)
     not_attempted: bool = False       # failed only because the function still raises NotImplementedError
     not_run: bool = False             # not run: the file failed to load (said on the first test)
 
     @property
+    def mistakes(self) -> tuple[Mistake, ...]:
+        """Every mistake named on this test: `mistake`, then those it explains the failure with."""
+        return (self.mistake, *self.also) if self.mistake is not None else ()
+
+    @property
     def text(self) -> str:
-        """The whole message: what failed, then the mistake it matches, then the hint."""
+        """The whole message: what failed, then the mistakes it matches, then the hint."""
         text = self.message
-        if self.mistake is not None:
-            text = f"{text}\n{self.mistake.line}"
+        for mistake in self.mistakes:
+            text = f"{text}\n{mistake.line}"
         if self.hint is not None:
             text = f"{text}\n{HINT}{self.hint}" if text else f"{HINT}{self.hint}"
         return text
@@ -113,7 +120,7 @@ class TestResult:
                 "message": self.text, "failure": self.message, "time_ms": _finite_ms(self.time_ms),
                 "details": list(self.details), "output": self.output,
                 "mistake": self.mistake.to_json() if self.mistake is not None else None,
-                "hint": self.hint, "not_attempted": self.not_attempted, "not_run": self.not_run}
+                "mistakes": [m.to_json() for m in self.mistakes], "hint": self.hint, "not_attempted": self.not_attempted, "not_run": self.not_run}
 
     @classmethod
     def from_json(cls, data: Any) -> "TestResult":
@@ -125,9 +132,16 @@ class TestResult:
         if not all(type(d) is str for d in fields["details"]):
             raise ValueError("a test's details are text")
         mistake = Mistake.from_json(fields["mistake"]) if fields["mistake"] is not None else None
+        # A report stored before tests had `mistakes` names at most its `mistake`.
+        listed = data.get("mistakes", [] if mistake is None else [fields["mistake"]])
+        if type(listed) is not list:
+            raise ValueError("a test's mistakes are a list")
+        mistakes = tuple(Mistake.from_json(m) for m in listed)
+        if mistakes[:1] != ((mistake,) if mistake is not None else ()):
+            raise ValueError("a test's mistake is the first of its mistakes")
         result = cls(name=fields["name"], group=fields["group"], verdict=_verdict(fields["verdict"]),
                      message=fields["failure"], time_ms=float(fields["time_ms"]),
-                     details=tuple(fields["details"]), output=fields["output"], mistake=mistake,
+                     details=tuple(fields["details"]), output=fields["output"], mistake=mistake, also=mistakes[1:],
                      hint=fields["hint"], not_attempted=fields["not_attempted"], not_run=fields["not_run"])
         if result.text != fields["message"]:
             raise ValueError("a test's message is not its failure, mistake and hint joined")

@@ -140,7 +140,9 @@ def test_submit_diagnoses_a_known_mistake_and_never_shows_hidden_values(client):
     assert done[1]["total"] == len(tests) > 10
     assert {t["group"] for t in tests} == {"example", "hidden", "check"}
     failing = [t for t in tests if t["verdict"] != "accepted"]
-    assert any("column-major" in (t["diagnosis"] or "") for t in failing)
+    # Mistakes are named once every test is judged: the `done` event carries the failures again, named.
+    assert [t["name"] for t in done[1]["failed"]] == [t["name"] for t in failing]
+    assert any("column-major" in (t["diagnosis"] or "") for t in done[1]["failed"])
     assert all(t["values"] is None for t in tests if t["group"] != "example")
     assert all("this matches a known mistake" not in t["message"] for t in tests)  # split out as `diagnosis`
 

@@ -76,9 +76,9 @@ def check_html(report: Report, examples_only: bool) -> str:
         parts.append(f"<p style='margin:2px 0'><b style='color:{_CSS['red']}'>✗ Incorrect</b> "
                      f"<span style='color:{_CSS['dim']}'>({_escape(report.verdict.value)}, {summary})</span> "
                      f"{name}{inline_html(what)}</p>")
-        if first is not None and first.mistake is not None:
+        for mistake in first.mistakes if first is not None else ():
             parts.append(f"<p style='margin:2px 0;padding:2px 6px;background:#fff8c5;border-left:3px solid "
-                         f"{_CSS['yellow']}'><b>{_escape(first.mistake.line)}</b></p>")
+                         f"{_CSS['yellow']}'><b>{_escape(mistake.line)}</b></p>")
         if first is not None and first.hint:
             parts.append(f"<p style='margin:2px 0;color:{_CSS['cyan']}'>hint: {_escape(first.hint)}</p>")
     parts.append(tampering_html(report))

@@ -191,7 +191,7 @@ def _by_reason(failures: list[TestResult]) -> list[tuple[int, str]]:
     groups: dict[str, list[str]] = {}
     for test in failures:
         if test.mistake is not None:
-            text = test.mistake.message
+            text = "; ".join(m.message for m in test.mistakes)
         else:
             text = (test.message.splitlines() or [test.verdict.value])[0] or test.verdict.value
         groups.setdefault(re.sub(r"\d+(\.\d+)?(e[-+]?\d+)?", "#", text), []).append(text)
@@ -227,9 +227,9 @@ def _message(test: TestResult, mistakes: set[str], width: int = 100) -> list[Lin
     in this rendering is referred to, not repeated."""
     parts = test.message.splitlines() or ([""] if test.mistake is not None else [])
     lines: list[Line] = [[(text, None)] for part in parts for text in _wrap(part, width, "      ")]
-    if test.mistake is not None:
-        line = test.mistake.line
-        if not test.mistake.repeated and line in mistakes:
+    for mistake in test.mistakes:
+        line = mistake.line
+        if not mistake.repeated and line in mistakes:
             lines.append([("      this matches the known mistake named above", "yellow")])
         else:
             mistakes.add(line)

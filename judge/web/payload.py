@@ -1,7 +1,7 @@
 """Results and attempts as the page's JSON: the terminal report's content, split for display.
 
 A test's message, the known mistake it matches and the test's hint are
-apart (fields of the result); a public example carries its inputs, expected
+apart (fields of the result; other mistakes named stay lines of the message); a public example carries its inputs, expected
 and actual outputs as the terminal draws them (side by side). Hidden tests
 never carry values: `TestResult.shown` is None for them.
 """
@@ -11,6 +11,7 @@ import textwrap
 
 from judge.render import to_text, values_lines
 from judge.report import Report, TestResult
+from judge.verdict import Verdict
 
 
 def test_payload(test: TestResult) -> dict:
@@ -18,10 +19,11 @@ def test_payload(test: TestResult) -> dict:
     # reference to a mistake named above stays part of the message
     message = test.message.splitlines()
     diagnosis = None
-    if test.mistake is not None and test.mistake.known and not test.mistake.repeated:
-        diagnosis = test.mistake.message
-    elif test.mistake is not None:
-        message.append(test.mistake.line)
+    for mistake in test.mistakes:
+        if diagnosis is None and mistake.known and not mistake.repeated:
+            diagnosis = mistake.message
+        else:
+            message.append(mistake.line)
     values = None
     if test.shown is not None:
         lines, _ = values_lines(test.shown)
@@ -31,7 +33,10 @@ def test_payload(test: TestResult) -> dict:
 
 
 def report_payload(report: Report, examples_only: bool) -> dict:
-    return {"verdict": report.verdict.value, "passed": report.passed, "total": report.total,
+    """The verdict and, again, every failed test: a wrong value's mistakes are named once all tests are
+    judged (judge.explain), after its result was streamed, so the page shows these in its place."""
+    return {"failed": [test_payload(t) for t in report.tests if t.verdict is not Verdict.ACCEPTED],
+            "verdict": report.verdict.value, "passed": report.passed, "total": report.total,
             "time_ms": round(report.time_ms, 1), "examples_only": examples_only,
             "not_attempted": report.not_attempted, "warnings": list(report.warnings),
             "output": report.output, "tampering": list(report.tampering), "tampering_line": report.tampering_line}

@@ -313,7 +313,13 @@ function setupProblem() {
               const number = editorLine(data);
               if (number !== null && mark(number)) marked = number;
             }
-          } else if (event === "done") { ended = true; showSummary(data); }
+          } else if (event === "done") {
+            ended = true;
+            // A wrong value's mistakes are named once every test is judged: the failures again, named.
+            diagnoses.clear();
+            failedTests.replaceChildren(...data.failed.map((test) => testRow(test, examplesOnly)));
+            showSummary(data);
+          }
           else if (event === "error") { ended = true; throw new Error(data.message); }
         });
       } catch (error) {

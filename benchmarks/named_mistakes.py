@@ -1,0 +1,286 @@
+"""How often the judge names the mistake of a wrong file, measured as a learner meets it.
+
+The corpus is made here, never stored: each accepted known submission of a
+problem (`submissions/<id>/accepted/*.py`) is mutated by the mutation gate's
+operators (judge.mutants), a seeded sample per problem, and each mutant is
+judged like any submission. Two-slip files are two mutants of the same file
+at different places, applied together.
+
+The judge's slip models (judge.slips) are mutants of the trusted solutions
+too, so each file is judged with none made from the file it came from: a
+slip is named only when another solution (the reference, another accepted
+file) has a model of it. That is how the judge meets a learner's file,
+whose structure is its own.
+
+For every file rejected for a wrong value (its first failing test expected a
+value and got another), the first such test is:
+
+- named: it names a mistake, and judged again on the tests plus fresh inputs
+  (every test's generators drawn again: judge.probes' redraws) the report
+  names it again;
+- misnamed: with the fresh inputs the report names something else instead;
+- unconfirmed: with the fresh inputs it names nothing (a name the judge
+  could not prove again: listed to be read, not counted as named);
+- silent: nothing named.
+
+Two-slip files (each slip named when alone) count as both named when the
+report names what each slip alone was named; a name neither slip gets alone
+that fresh inputs do not confirm is misnamed.
+
+    python benchmarks/named_mistakes.py                 # units 5.5 and 5.6, 30 mutants each
+    python benchmarks/named_mistakes.py info_nce -n 60  # one problem, a larger sample
+    python benchmarks/named_mistakes.py --pairs 20      # also 20 two-slip files per problem
+    python benchmarks/named_mistakes.py --show silent   # list each silent file's slip and message
+
+Nothing is cached in the repository; the judge's own cache (~/.cache) keeps
+the reference's values as for any run.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from _timing import REPO
+
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("JUDGE_NO_RECORD", "1")
+os.environ.setdefault("JUDGE_HOME", tempfile.mkdtemp(prefix="named-mistakes-"))
+
+from judge import problem as problem_files  # noqa: E402
+from judge.cases import MAIN  # noqa: E402
+from judge.checks.compare import ON_OWN_INPUTS  # noqa: E402
+from judge.mutants import Context, Mutant, mutants  # noqa: E402
+from judge.probes import make_probes  # noqa: E402
+from judge.quiet import quiet  # noqa: E402
+from judge.report import Report  # noqa: E402
+from judge.session import Judge  # noqa: E402
+from judge.submission import Submission  # noqa: E402
+from judge.units import load_unit  # noqa: E402
+from judge.verdict import Verdict  # noqa: E402
+from judge.wire import Array  # noqa: E402
+
+NAMED, MISNAMED, UNCONFIRMED, SILENT = "named", "misnamed", "unconfirmed", "silent"
+# Failures of a value test that are not about its value: gradients and inputs written in place.
+NOT_VALUES = ("no gradient reaches", "a gradient reaches", "the gradient w.r.t.", "the input", "on the test's inputs:")
+
+
+@dataclass
+class Tally:
+    """One problem's counts."""
+
+    made: int = 0
+    rejected: int = 0
+    value: int = 0                  # rejected for a wrong value
+    outcomes: Counter = field(default_factory=Counter)   # NAMED / MISNAMED / SILENT among `value`
+    pairs: int = 0                  # two-slip files whose slips each change a value alone
+    both: int = 0                   # ... that name what each slip alone is named
+    pair_misnamed: int = 0
+    pair_silent: int = 0
+    seconds: float = 0.0
+    listed: list = field(default_factory=list)  # (outcome, label, names, message) for --show
+
+    def to_json(self) -> dict:
+        return {"made": self.made, "rejected": self.rejected, "wrong_value": self.value,
+                **{k: self.outcomes[k] for k in (NAMED, MISNAMED, UNCONFIRMED, SILENT)},
+                "pairs": self.pairs, "both_named": self.both, "pairs_misnamed": self.pair_misnamed,
+                "pairs_silent": self.pair_silent, "seconds": round(self.seconds, 1)}
+
+
+class Bench:
+    def __init__(self, judge: Judge, problem_id: str, seed: int):
+        self.judge, self.id, self.seed = judge, problem_id, seed
+        self.prepared = judge.prepared(problem_id)
+        problem = judge.problem(problem_id)
+        hidden = problem_files.load_hidden(problem)
+        with quiet():
+            reference = hidden.reference_function(problem.entry_point)
+            probes = make_probes(problem, hidden, reference, seed=seed + 1)
+        # Fresh inputs: every test's generators drawn again (judge.probes' redraws), where the reference
+        # returns a value: more evidence of the same kind, none of the degenerate inputs other probes are.
+        probes = [p for p in probes if p.raises is None and p.change.startswith("redrawn")]
+        self.checked = replace(self.prepared, cases=self.prepared.cases + tuple(p.case for p in probes),
+                               expected=self.prepared.expected + tuple(p.expected for p in probes))
+        self.raising = {c.name for c, e in zip(self.prepared.cases, self.prepared.expected)
+                        if e[MAIN].error is not None}
+        self.context = Context(framework=problem.framework, entry_point=problem.entry_point,
+                               array_args=tuple(sorted({i for c in self.prepared.cases for i, v in enumerate(c.args)
+                                                        if isinstance(v, Array) and v.library == "torch"})))
+        folder = problem.submissions_dir / "accepted"
+        self.files = [(p.name, p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.py"))]
+
+    def judged(self, source: str, label: str, origin: str, checked: bool = False) -> Report:
+        """`source` judged with no slip model made from `origin`, the file it was made from: a slip is
+        named only when another trusted solution's model of it gives the same outputs."""
+        problem = self.checked if checked else self.prepared
+        slips = problem.traps.slips.without([origin])
+        problem = replace(problem, traps=replace(problem.traps, slips=slips))
+        with quiet():
+            return self.judge.submit(problem, Submission(source, label), record=False)
+
+    def value_failure(self, report: Report):
+        """The first failing test, when it failed for a wrong value: its test expects a value and the
+        value on the test's own inputs differs (not a gradient, an input written, a property, a run)."""
+        first = report.first_failure
+        if first is None or first.verdict is not Verdict.WRONG_ANSWER or first.name in self.raising:
+            return None
+        if first.group == "check" and not first.message.startswith(ON_OWN_INPUTS):
+            return None
+        if first.message.startswith(NOT_VALUES):
+            return None
+        return first
+
+    def names(self, report: Report) -> set[str]:
+        return {m.name for t in report.tests for m in t.mistakes}
+
+    def first_names(self, test) -> set[str]:
+        return {m.name for m in test.mistakes}
+
+    def sample(self, n: int) -> list[tuple[str, Mutant]]:
+        every = [(label, m) for label, source in self.files for m in mutants(source, self.context)]
+        rng = random.Random(f"{self.id}/{self.seed}")
+        return sorted(rng.sample(every, min(n, len(every))), key=lambda x: (x[0], x[1].index))
+
+    def single(self, label: str, mutant: Mutant, tally: Tally, show: set[str]) -> set[str] | None:
+        """Judge one mutant; the names its first wrong-value test gives (None: not a wrong value)."""
+        report = self.judged(mutant.source, f"{label} {mutant.label}", label)
+        tally.made += 1
+        if report.accepted:
+            return None
+        tally.rejected += 1
+        first = self.value_failure(report)
+        if first is None:
+            return None
+        tally.value += 1
+        names = self.first_names(first)
+        if not names:
+            outcome = SILENT
+        else:
+            again = self.names(self.judged(mutant.source, f"{label} {mutant.label}", label, checked=True))
+            outcome = NAMED if names <= again else MISNAMED if again - names else UNCONFIRMED
+        tally.outcomes[outcome] += 1
+        if outcome in show:
+            tally.listed.append((outcome, f"{label} {mutant.label}", sorted(names), first.text))
+        return names
+
+    def pair(self, label: str, a: Mutant, b: Mutant, names_a: set[str], names_b: set[str], tally: Tally,
+             show: set[str]) -> None:
+        source = _both(a, b, self.context)
+        if source is None:
+            return
+        report = self.judged(source, f"{label} {a.label} + {b.label}", label)
+        first = self.value_failure(report)
+        if first is None:
+            return
+        tally.pairs += 1
+        named = self.names(report)
+        strange = named - names_a - names_b
+        if strange and strange - self.names(self.judged(source, f"{label} two slips", label, checked=True)):
+            tally.pair_misnamed += 1
+            outcome = MISNAMED
+        elif (names_a & named) and (names_b & named):
+            tally.both += 1
+            outcome = NAMED
+        elif not named:
+            tally.pair_silent += 1
+            outcome = SILENT
+        else:
+            outcome = "partly"
+        if outcome in show:
+            tally.listed.append((f"pair {outcome}", f"{label} {a.label} + {b.label}", sorted(named), first.text))
+
+
+def _both(a: Mutant, b: Mutant, context: Context) -> str | None:
+    """`a`'s file with `b`'s replacement made too (found among the mutants of `a`'s file), or None."""
+    if a.line == b.line:
+        return None
+    for m in mutants(a.source, context):
+        if (m.operator, m.before, m.after) == (b.operator, b.before, b.after):
+            return m.source
+    return None
+
+
+def unit_problems(units: list[str]) -> list[tuple[str, str]]:
+    found = []
+    for unit in units:
+        found += [(unit, pid) for pid in load_unit(REPO, unit).problems]
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("problems", nargs="*", help="problem ids (default: every problem of --units)")
+    parser.add_argument("--units", nargs="*", default=["5.5", "5.6"])
+    parser.add_argument("-n", "--mutants", type=int, default=30, help="mutants per problem (a seeded sample)")
+    parser.add_argument("--pairs", type=int, default=0, help="two-slip files per problem")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--show", nargs="*", default=[], help="list files: named, misnamed, unconfirmed, silent")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    todo = [(None, p) for p in args.problems] if args.problems else unit_problems(args.units)
+    show = set(args.show)
+    results: dict[str, Tally] = {}
+    with Judge(REPO, ahead=True, record=False) as judge:
+        for unit, pid in todo:
+            started = time.perf_counter()
+            bench = Bench(judge, pid, args.seed)
+            tally = Tally()
+            named: list[tuple[str, Mutant, set[str]]] = []
+            for label, mutant in bench.sample(args.mutants):
+                names = bench.single(label, mutant, tally, show)
+                if names is not None:
+                    named.append((label, mutant, names))
+            rng = random.Random(f"pairs/{pid}/{args.seed}")
+            tried = 0
+            pool = [x for x in named if x[2]]
+            while tried < args.pairs * 4 and tally.pairs < args.pairs and len(pool) >= 2:
+                tried += 1
+                (la, a, na), (lb, b, nb) = rng.sample(pool, 2)
+                if la == lb:
+                    bench.pair(la, a, b, na, nb, tally, show)
+            tally.seconds = time.perf_counter() - started
+            results[pid] = tally
+            if not args.json:
+                _print_row(pid, tally)
+                for outcome, label, names, text in tally.listed:
+                    print(f"    [{outcome}] {label}\n        names: {names}\n        "
+                          + text.replace("\n", "\n        ")[:600])
+                sys.stdout.flush()
+    if args.json:
+        print(json.dumps({pid: t.to_json() for pid, t in results.items()}, indent=1))
+    else:
+        by_unit: dict[str, Tally] = {}
+        for unit, pid in todo:
+            total = by_unit.setdefault(unit or "all", Tally())
+            t = results[pid]
+            total.made += t.made
+            total.rejected += t.rejected
+            total.value += t.value
+            total.outcomes.update(t.outcomes)
+            total.pairs += t.pairs
+            total.both += t.both
+            total.pair_misnamed += t.pair_misnamed
+            total.pair_silent += t.pair_silent
+        for unit, t in by_unit.items():
+            _print_row(f"unit {unit}", t)
+    return 0
+
+
+def _print_row(name: str, t: Tally) -> None:
+    share = f"{t.outcomes[NAMED] / t.value:.0%}" if t.value else "-"
+    pairs = f"; pairs {t.both}/{t.pairs} both named, {t.pair_misnamed} misnamed" if t.pairs else ""
+    print(f"{name:22s} mutants {t.made:3d}, rejected {t.rejected:3d}, wrong value {t.value:3d}: "
+          f"named {t.outcomes[NAMED]:3d} ({share}), misnamed {t.outcomes[MISNAMED]:2d}, unconfirmed "
+          f"{t.outcomes[UNCONFIRMED]:2d}, silent "
+          f"{t.outcomes[SILENT]:3d}{pairs}  [{t.seconds:.0f} s]")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,442 @@
+"""Explaining a wrong answer: the mistakes that together give the learner's outputs on every failing test.
+
+A report's wrong values are explained as a whole, never one test at a time:
+a name given on one test but contradicted by another is a guess, and "a
+wrong name is worse than none". The candidates are
+
+- models: functions whose output may be the learner's: the problem's traps (known mistakes) and
+  slip models (judge.slips: a trusted solution with one slip);
+- relations (judge.diagnose): how the learner's value relates to the expected one (a factor, a
+  sign, a transpose), or to a trap's (a trap and a relation together).
+
+An explanation is one candidate, or two models, and it is named only when it is proven:
+
+- one model explains when it gives the learner's output on every failing value test (where it
+  can tell: a trap that raises or overflows on an input says nothing there) and the expected
+  output on every value test the learner passed;
+- one relation explains when it holds on the failing value tests where any relation is found
+  (each relation a fact proven on its test; one that shows another contradicts it);
+- two models explain together when every failing test is one's output where the other's leaves
+  the expected value (the other's slip does not show there), or is non-finite where one of them
+  overflows (an overflow leaves nothing of the other slip to see), and both leave every passed
+  test right. Each needs the other: neither alone explains.
+
+When different explanations fit (two traps that coincide on every input tested, two slips said
+in other words), none is named, unless the tests were written against one of them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from judge.cases import Case
+from judge.checks import allclose, dtype, shape, structure
+from judge.checks.observed import Observed
+from judge.diagnose import Diagnosis, generic, relations
+from judge.execute import Observation
+from judge.values import leaves, numeric
+from judge.wire import Array
+
+CANDIDATE_SLIPS = 40   # slip models carried from the first tests to all of them, at most
+JOINED = 24            # models with two slips made and run, at most (the likeliest pairs)
+PROJECTED = 256        # outputs longer than this are compared through a fixed random projection
+
+
+@dataclass(frozen=True)
+class Named:
+    """A mistake as a report names it (judge.report.Mistake is made from it)."""
+
+    name: str
+    message: str
+    known: bool    # a trap the author listed
+
+
+@dataclass(frozen=True)
+class Test:
+    """One value test's evidence: the case, the expected and the learner's main observation."""
+
+    index: int           # its place in the report
+    case: Case
+    expected: Observation
+    actual: Observation
+    passed: bool
+
+
+@dataclass(frozen=True)
+class Model:
+    """A function whose output may be the learner's: a trap, a slip, or two slips in one solution."""
+
+    key: str
+    named: Named
+    aimed: bool = False              # a failing test's `hint_when` names it: the tests were written against it
+    group: str = ""                  # the solution a slip was made in: only slips of one solution are joined
+    parts: tuple["Model", ...] = ()  # two slips in one: the one-slip models it joins (each named where it shows)
+
+    @property
+    def said(self) -> tuple[str, ...]:
+        """What it would tell the learner: its parts' messages, or its own."""
+        return tuple(p.named.message for p in self.parts) or (self.named.message,)
+
+
+Predictions = Callable[[Sequence[Model], Sequence[Test]], dict[tuple[str, int], Observation | None]]
+Joins = Callable[[Sequence[tuple[Model, Model]]], list[Model]]
+
+
+@dataclass(frozen=True)
+class Slips:
+    """How explain reaches the slip models (judge.slips), whose runs cost a sandbox run each time:
+    `models()` the one-slip models, `join(pairs)` the models with both slips of each pair (those that can
+    be made)."""
+
+    models: Callable[[], Sequence[Model]]
+    join: Joins
+
+
+def explain(tests: Sequence[Test], traps: Sequence[Model], predict: Predictions,
+            slips: Slips | None = None) -> dict[int, tuple[Named, ...]]:
+    """Report index -> the mistakes named on that failing test (absent: none is proven).
+
+    `predict(models, tests)` gives each model's output on each test ((model key, test index) ->
+    an Observation, or None where it raised or was not run); `slips` are asked for only when no
+    trap or relation explains the failures.
+    """
+    failing = [t for t in tests if not t.passed]
+    if not failing:
+        return {}
+    # A passed test whose checks never compared the value (a gradient's, an input's) shows no right value.
+    tests = [t for t in tests if not t.passed or _same(t.case, t.expected.value, t.actual.value)]
+    table = _Table(tests)
+    table.add(traps, predict(traps, tests))
+    found = _single(table, traps, failing)
+    if found is not None:
+        return found
+    found = _relation(failing)
+    if found is not None:
+        return found
+    found = _with_relation(table, traps, failing)
+    if found is not None:
+        return found
+    models = list(traps)
+    if slips is not None:
+        every = list(slips.models())
+        first, seen = _first_tests(table, traps, failing), {}
+        if every:
+            seen = predict(every, first)
+        candidates = _slip_candidates(table, every, first, seen, predict)
+        found = _single(table, candidates, failing)
+        if found is not None:
+            return found
+        models += candidates
+        found = _pair(table, models, failing)
+        if found is not None:
+            return found
+        joined = slips.join(_likely_pairs(every, first, seen))
+        if joined:
+            table.add([p for m in joined for p in m.parts], predict([p for m in joined for p in m.parts], tests))
+            table.add(joined, predict(joined, tests))
+            return _single(table, joined, failing) or {}
+        return {}
+    return _pair(table, models, failing) or {}
+
+
+# ---------------------------------------------------------------- evidence
+
+class _Table:
+    """Per model and test: whether it gives the learner's output (True, False, None: cannot tell) and
+    whether it gives the expected one (the same three)."""
+
+    def __init__(self, tests: Sequence[Test]):
+        self.tests = {t.index: t for t in tests}
+        self.matches: dict[tuple[str, int], bool | None] = {}
+        self.right: dict[tuple[str, int], bool | None] = {}
+        self.absorbs: dict[tuple[str, int], bool] = {}
+        self.outputs: dict[tuple[str, int], Observation | None] = {}
+
+    def add(self, models: Sequence[Model], outputs: dict[tuple[str, int], Observation | None]) -> None:
+        for model in models:
+            for index, test in self.tests.items():
+                key = (model.key, index)
+                if key in self.matches:
+                    continue
+                made = outputs.get(key)
+                self.outputs[key] = made
+                if made is None or made.error is not None:
+                    self.matches[key] = self.right[key] = None
+                    self.absorbs[key] = False
+                    continue
+                finite = _finite(made.value)
+                same = _same(test.case, made.value, test.actual.value)
+                # An output that overflows here says nothing against the learner's (it is no evidence).
+                self.matches[key] = same if same or finite else None
+                self.right[key] = _same(test.case, test.expected.value, made.value) or (None if not finite else False)
+                self.absorbs[key] = same and not finite and not _finite_anywhere(test.actual.value)
+
+    def explains_alone(self, model: Model, failing: Sequence[Test]) -> bool:
+        seen = [self.matches[(model.key, t.index)] for t in failing]
+        if False in seen or True not in seen:
+            return False
+        return self.leaves_passed_right(model)
+
+    def leaves_passed_right(self, model: Model) -> bool:
+        return all(self.right[(model.key, i)] is not False for i, t in self.tests.items() if t.passed)
+
+
+def _same(case: Case, want: Any, got: Any) -> bool:
+    """`got` is `want` as the value checks see it: structure, shape and dtype, then every number within
+    the test's tolerance (relative to `want`), NaN where NaN and the same infinities."""
+    expected, actual = Observed(main=Observation(value=want)), Observed(main=Observation(value=got))
+    if not allclose.matches(want, got, case.tolerance):
+        return False
+    return all(stage.check(case, expected, actual).passed for stage in (structure, shape, dtype))
+
+
+def _finite(value: Any) -> bool:
+    return all(np.isfinite(v).all() for _, v, _ in _numbers(value))
+
+
+def _finite_anywhere(value: Any) -> bool:
+    """Some number of `value` is finite (an output all NaN or inf shows nothing but the overflow)."""
+    return any(np.isfinite(v).any() for _, v, _ in _numbers(value))
+
+
+def _numbers(value: Any):
+    for path, v, _ in leaves(value, value):
+        n = numeric(v)
+        if n is not None and n.dtype.kind in "fc":
+            yield path, n, None
+
+
+# ---------------------------------------------------------------- one explanation
+
+def _single(table: _Table, models: Sequence[Model], failing: Sequence[Test]) -> dict[int, tuple[Named, ...]] | None:
+    fits = [m for m in models if table.explains_alone(m, failing)]
+    if len({m.said for m in fits}) > 1:
+        aimed = [m for m in fits if m.aimed]
+        fits = aimed if len({m.said for m in aimed}) == 1 else _exact(table, fits, failing)
+    if not fits or len({m.said for m in fits}) != 1:
+        return None
+    model = fits[0]
+    return {t.index: _shown(table, model, t) for t in failing if table.matches[(model.key, t.index)]}
+
+
+def _shown(table: _Table, model: Model, test: Test) -> tuple[Named, ...]:
+    """What a model names on a test: itself, or those of its parts whose slip shows there (each alone
+    leaves this test's value wrong; both, when that is not known)."""
+    if not model.parts:
+        return (model.named,)
+    shows = [p.named for p in model.parts if table.right.get((p.key, test.index)) is not True]
+    return tuple(shows) or tuple(p.named for p in model.parts)
+
+
+def _exact(table: _Table, fits: Sequence[Model], failing: Sequence[Test]) -> list[Model]:
+    """Of models that coincide within tolerance, the ones that return the very types the learner did
+    (a numpy integer rather than a float) on every failing test, when they agree."""
+    exact = [m for m in fits if all(kinds(table.outputs[(m.key, t.index)].value) == kinds(t.actual.value)
+                                    for t in failing if table.matches[(m.key, t.index)])]
+    return exact if len({m.said for m in exact}) == 1 else []
+
+
+def kinds(value: Any) -> Any:
+    """The types of a plain value's leaves: a Python int, a float, an array of one dtype, nested alike."""
+    if isinstance(value, dict):
+        return {k: kinds(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [kinds(v) for v in value]
+    if isinstance(value, Array):
+        return ("array", value.library, value.dtype, value.data.ndim)
+    return type(value).__name__
+
+
+def _relation(failing: Sequence[Test]) -> dict[int, tuple[Named, ...]] | None:
+    """One relation to the expected value (judge.diagnose) that holds on the failing tests alike.
+
+    A relation is a fact about one test's output, proven there; it names the mistake when no failing
+    test shows another (a test where none is found, as on outputs too large to search or beyond
+    float32's precision, says nothing): the most specific such relation (a transpose is a
+    rearrangement too, so a test showing a transpose agrees with one showing a rearrangement)."""
+    found = [{d.name: d for d in relations(t.case, t.expected.value, t.actual.value)} for t in failing]
+    seen = [f for f in found if f]
+    if not seen:
+        return None
+    order = [name for f in seen for name in f]
+    for name in dict.fromkeys(order):
+        holds = [f for f in seen if name in f]
+        if len(holds) == len(seen):
+            return {t.index: (Named(name, f[name].message, False),) for t, f in zip(failing, found) if name in f}
+    return None
+
+
+def _with_relation(table: _Table, traps: Sequence[Model], failing: Sequence[Test]) -> dict[int, tuple[Named, ...]] | None:
+    """A trap and a relation: on every failing test the learner's value relates to the trap's output in
+    one way (the trap's mistake, then a factor), and the trap's output is not the expected one somewhere."""
+    fits: list[tuple[Model, list[Diagnosis]]] = []
+    for trap in traps:
+        outputs = [table.outputs[(trap.key, t.index)] for t in failing]
+        if any(o is None for o in outputs) or not any(table.right[(trap.key, t.index)] is False for t in failing) \
+                or not table.leaves_passed_right(trap):
+            continue
+        found = [generic(t.case, o.value, t.actual.value) for t, o in zip(failing, outputs)]
+        if all(d is not None for d in found) and len({d.name for d in found}) == 1:
+            fits.append((trap, found))
+    if len({trap.named.message for trap, _ in fits}) != 1:
+        return None
+    trap, found = fits[0]
+    relation = lambda d: Named(d.name, d.message.replace("expected", "known mistake's", 1), False)  # noqa: E731
+    return {t.index: (trap.named, relation(d)) for t, d in zip(failing, found)}
+
+
+# ---------------------------------------------------------------- slips
+
+def _first_tests(table: _Table, traps: Sequence[Model], failing: Sequence[Test]) -> list[Test]:
+    """The tests every slip model runs on: the smallest failing test, and the smallest failing test each
+    trap with a match leaves right (where a second mistake shows alone)."""
+    first = [min(failing, key=lambda t: (_size(t.case), t.index))]
+    for trap in traps:
+        if any(table.matches[(trap.key, t.index)] for t in failing):
+            clean = [t for t in failing if table.right[(trap.key, t.index)] is True]
+            if clean:
+                first.append(min(clean, key=lambda t: (_size(t.case), t.index)))
+    return list({t.index: t for t in first}.values())
+
+
+def _slip_candidates(table: _Table, slips: Sequence[Model], first: Sequence[Test],
+                     seen: dict[tuple[str, int], Observation | None], predict: Predictions) -> list[Model]:
+    """The slip models worth checking on every test: those that give the learner's output on a first test."""
+    candidates = []
+    for slip in slips:
+        for test in first:
+            made = seen.get((slip.key, test.index))
+            if made is not None and made.error is None and _same(test.case, made.value, test.actual.value):
+                candidates.append(slip)
+                break
+    candidates = candidates[:CANDIDATE_SLIPS]
+    table.add(candidates, predict(candidates, list(table.tests.values())))
+    return candidates
+
+
+def _size(case: Case) -> int:
+    return sum(v.data.size for v in case.args if isinstance(v, Array))
+
+
+# ---------------------------------------------------------------- two mistakes
+
+def _likely_pairs(slips: Sequence[Model], first: Sequence[Test],
+                  seen: dict[tuple[str, int], Observation | None]) -> list[tuple[Model, Model]]:
+    """The pairs of slips most likely to give the learner's outputs together, best first.
+
+    Two slips that both show on every test leave no test where one is seen alone, so pairs are
+    ranked by how nearly their effects compose to the learner's output on the first tests: added
+    (each shifts the value) or multiplied (each scales it: a sum for a mean, a dropped divisor),
+    the best of each way in turn. A ranking only: a pair is named when the model with both slips
+    gives the learner's outputs on every test (judge.slips)."""
+    goal = [_flat(t.actual.value, t.expected.value) for t in first]
+    if any(g is None for g in goal):
+        return []
+    rows = []
+    for slip in slips:
+        made = [seen.get((slip.key, t.index)) for t in first]
+        flat = [_flat(m.value, t.expected.value) if m is not None and m.error is None else None
+                for m, t in zip(made, first)]
+        if all(f is not None and len(f[0]) == len(g[0]) for f, g in zip(flat, goal)):
+            rows.append((slip, np.concatenate([f[0] for f in flat])))
+    if len(rows) < 2:
+        return []
+    expected = np.concatenate([g[1] for g in goal])
+    target = np.concatenate([g[0] for g in goal])
+    values = np.stack([v for _, v in rows])
+    groups = np.array([slip.group for slip, _ in rows])
+    sketch = _Sketch(len(target))
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        nonzero = expected != 0
+        ways = [(sketch(target - expected), np.stack([sketch(v - expected) for v in values])),
+                (sketch(np.where(nonzero, np.log(np.abs(target)) - np.log(np.abs(expected)), 0)),
+                 np.stack([sketch(np.where(nonzero, np.log(np.abs(v)) - np.log(np.abs(expected)), 0)) for v in values]))]
+    rankings = [_ranked(goal_way, effects, groups) for goal_way, effects in ways]
+    pairs: list[tuple[int, int]] = []
+    for k in range(JOINED):
+        for ranking in rankings:
+            if k < len(ranking) and ranking[k] not in pairs:
+                pairs.append(ranking[k])
+    return [(rows[i][0], rows[j][0]) for i, j in pairs[:JOINED]]
+
+
+def _ranked(goal: np.ndarray, effects: np.ndarray, groups: np.ndarray) -> list[tuple[int, int]]:
+    """Pairs (i, j) of rows of one group, ordered by |effects[i] + effects[j] - goal|."""
+    usable = np.isfinite(effects).all(axis=1)
+    if not np.isfinite(goal).all() or not np.any(goal) or usable.sum() < 2:
+        return []
+    # |a + b - goal|^2 for every pair at once: with u = effect - goal / 2, it is |u_a|^2 + |u_b|^2 + 2 u_a.u_b.
+    u = np.where(usable[:, None], effects, 0) - goal / 2
+    norms = np.einsum("ij,ij->i", u, u)
+    with np.errstate(over="ignore", invalid="ignore"):
+        misses = norms[:, None] + norms[None, :] + 2 * (u @ u.T)
+    misses[~usable, :] = misses[:, ~usable] = np.inf
+    misses[groups[:, None] != groups[None, :]] = np.inf   # only slips of one solution can be joined
+    misses[np.tril_indices(len(effects))] = np.inf
+    order = np.argsort(misses, axis=None)[:JOINED]
+    return [(i, j) for i, j in (divmod(int(k), len(effects)) for k in order) if np.isfinite(misses[i, j])]
+
+
+class _Sketch:
+    """A fixed count-sketch of long vectors to PROJECTED numbers: entries summed into buckets with random
+    signs, so sums and distances are kept on average and a large output costs a pass, not a matrix."""
+
+    def __init__(self, length: int):
+        self.length = length
+        if length > PROJECTED:
+            rng = np.random.default_rng(0)
+            buckets = rng.permutation(np.arange(length) % PROJECTED)
+            self.order = np.argsort(buckets, kind="stable")
+            self.starts = np.searchsorted(buckets[self.order], np.arange(PROJECTED))
+            self.signs = rng.choice((-1.0, 1.0), length)[self.order]
+
+    def __call__(self, v: np.ndarray) -> np.ndarray:
+        if self.length <= PROJECTED:
+            return v
+        return np.add.reduceat(v[self.order] * self.signs, self.starts)
+
+
+def _flat(value: Any, expected: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """Every number of `value` and of `expected`, flattened alike; None when their shapes differ."""
+    values, wanted = [], []
+    for _, v, e in leaves(value, expected):
+        a, b = numeric(v), numeric(e)
+        if a is None or b is None:
+            continue
+        if a.shape != b.shape:
+            return None
+        values.append(a.astype(np.float64).reshape(-1))
+        wanted.append(b.astype(np.float64).reshape(-1))
+    return (np.concatenate(values), np.concatenate(wanted)) if values else None
+
+
+def _pair(table: _Table, models: Sequence[Model], failing: Sequence[Test]) -> dict[int, tuple[Named, ...]] | None:
+    useful = [m for m in models if table.leaves_passed_right(m)
+              and any(table.matches[(m.key, t.index)] for t in failing)]
+    fits: dict[frozenset[str], dict[int, tuple[Named, ...]]] = {}
+    for i, a in enumerate(useful):
+        for b in useful[i + 1:]:
+            if a.named.message == b.named.message:
+                continue
+            named = _together(table, a, b, failing)
+            if named is not None:
+                fits.setdefault(frozenset((a.named.message, b.named.message)), named)
+    return next(iter(fits.values())) if len(fits) == 1 else None
+
+
+def _together(table: _Table, a: Model, b: Model, failing: Sequence[Test]) -> dict[int, tuple[Named, ...]] | None:
+    named: dict[int, tuple[Named, ...]] = {}
+    for test in failing:
+        shown = []
+        for this, other in ((a, b), (b, a)):
+            key, other_key = (this.key, test.index), (other.key, test.index)
+            if table.matches[key] and (table.right[other_key] is True or table.absorbs[key]):
+                shown.append(this)
+        if not shown:
+            return None
+        named[test.index] = (shown[0].named,)
+    if {n[0].message for n in named.values()} != {a.named.message, b.named.message}:
+        return None  # one of them explains every test alone (or nothing of it shows): not two mistakes
+    return named
