@@ -36,7 +36,7 @@ from judge.checks import allclose, dtype, shape, structure
 from judge.checks.observed import Observed
 from judge.diagnose import Diagnosis, generic, relations
 from judge.execute import Observation
-from judge.values import leaves, numeric
+from judge.values import MISSING, all_leaves, leaves, numeric
 from judge.wire import Array
 
 CANDIDATE_SLIPS = 40   # slip models carried from the first tests to all of them, at most
@@ -72,6 +72,8 @@ class Model:
     named: Named
     aimed: bool = False              # a failing test's `hint_when` names it: the tests were written against it
     group: str = ""                  # the solution a slip was made in: only slips of one solution are joined
+    loose: bool = False              # compared by its numbers only: a solution of its own returns a float where
+    # the learner's returns a 0-dim tensor, both as the statement allows (a trap returns the types it makes)
     parts: tuple["Model", ...] = ()  # two slips in one: the one-slip models it joins (each named where it shows)
 
     @property
@@ -167,10 +169,11 @@ class _Table:
                     self.absorbs[key] = False
                     continue
                 finite = _finite(made.value)
-                same = _same(test.case, made.value, test.actual.value)
+                compare = _same_numbers if model.loose else _same
+                same = compare(test.case, made.value, test.actual.value)
                 # An output that overflows here says nothing against the learner's (it is no evidence).
                 self.matches[key] = same if same or finite else None
-                self.right[key] = _same(test.case, test.expected.value, made.value) or (None if not finite else False)
+                self.right[key] = compare(test.case, test.expected.value, made.value) or (None if not finite else False)
                 self.absorbs[key] = same and not finite and not _finite_anywhere(test.actual.value)
 
     def explains_alone(self, model: Model, failing: Sequence[Test]) -> bool:
@@ -190,6 +193,27 @@ def _same(case: Case, want: Any, got: Any) -> bool:
     if not allclose.matches(want, got, case.tolerance):
         return False
     return all(stage.check(case, expected, actual).passed for stage in (structure, shape, dtype))
+
+
+def _same_numbers(case: Case, want: Any, got: Any) -> bool:
+    """`got` has `want`'s keys and items, and its numbers are `want`'s within the test's tolerance, in
+    the same shapes and float precision, whatever holds them (a float, a 0-dim tensor or array)."""
+    for _, e, a in all_leaves(want, got):
+        if e is MISSING or a is MISSING:
+            return False
+        ev, av = numeric(e), numeric(a)
+        if ev is None or av is None:
+            if (ev is None) != (av is None) or e != a:
+                return False
+            continue
+        if ev.size == 1 and av.size == 1:
+            ev, av = ev.reshape(()), av.reshape(())
+        if ev.shape != av.shape:
+            return False
+        floats = [x.dtype for x in (e, a) if isinstance(x, Array) and not x.scalar and x.data.dtype.kind == "f"]
+        if len(floats) == 2 and floats[0] != floats[1]:
+            return False
+    return allclose.matches(want, got, case.tolerance)
 
 
 def _finite(value: Any) -> bool:
@@ -308,7 +332,7 @@ def _slip_candidates(table: _Table, slips: Sequence[Model], first: Sequence[Test
     for slip in slips:
         for test in first:
             made = seen.get((slip.key, test.index))
-            if made is not None and made.error is None and _same(test.case, made.value, test.actual.value):
+            if made is not None and made.error is None and _same_numbers(test.case, made.value, test.actual.value):
                 candidates.append(slip)
                 break
     candidates = candidates[:CANDIDATE_SLIPS]

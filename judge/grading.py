@@ -419,8 +419,8 @@ def _explained(cases: list[Case], expected: list[Expected], results: list[TestRe
     def slip_models() -> list[explain.Model]:
         for slip in traps.slips.models:
             slips[f"slip:{slip.index}"] = slip
-        return [explain.Model(key, explain.Named(slip.name, f"{ONE_SLIP}{slip.words}", False), group=slip.origin)
-                for key, slip in slips.items()]
+        return [explain.Model(key, explain.Named(slip.name, f"{ONE_SLIP}{slip.words}", False), group=slip.origin,
+                              loose=True) for key, slip in slips.items()]
 
     def joined(pairs: list[tuple[explain.Model, explain.Model]]) -> list[explain.Model]:
         made = []
@@ -431,7 +431,7 @@ def _explained(cases: list[Case], expected: list[Expected], results: list[TestRe
                 parts = tuple(replace(m, named=explain.Named(m.named.name, f"{TWO_SLIPS}{slips[m.key].words}", False))
                               for m in (a, b))
                 made.append(explain.Model(f"slip:{both.index}", explain.Named(both.name, both.words, False),
-                                          group=both.origin, parts=parts))
+                                          group=both.origin, parts=parts, loose=True))
         return made
 
     found = explain.Slips(slip_models, joined) if traps.slips is not None else None

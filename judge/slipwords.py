@@ -172,16 +172,19 @@ class _Said:
     def arithmetic(b: ast.AST, a: ast.AST, say: _Sayer) -> str | None:
         if isinstance(b, ast.BinOp):
             right = say(b.right)
+            # The replacement is the same operation with another operator, or its left operand alone.
+            swapped = isinstance(a, ast.BinOp) and ast.dump(a.left) == ast.dump(b.left) \
+                and ast.dump(a.right) == ast.dump(b.right)
             if isinstance(b.op, ast.Div):
-                if isinstance(a, ast.BinOp):
+                if swapped:
                     return f"a multiplication by {right} where the division belongs" if right else None
                 return f"the division by {right} left out" if right else None
-            if isinstance(b.op, ast.Mult) and isinstance(a, ast.BinOp):
+            if isinstance(b.op, ast.Mult) and swapped:
                 return f"a division by {right} where the multiplication belongs" if right else None
             if isinstance(b.op, ast.Add):
                 return f"{right} subtracted where it is added" if right else "a term subtracted where it is added"
             if isinstance(b.op, ast.Sub):
-                if isinstance(a, ast.BinOp):
+                if swapped:
                     return f"{right} added where it is subtracted" if right else "a term added where it is subtracted"
                 return f"{right} not subtracted" if right else "a subtracted term left out"
             if isinstance(b.op, ast.FloorDiv):
