@@ -14,8 +14,9 @@ An explanation is one candidate, or two models, and it is named only when it is 
 - one model explains when it gives the learner's output on every failing value test (where it
   can tell: a trap that raises or overflows on an input says nothing there) and the expected
   output on every value test the learner passed;
-- one relation explains when it holds on the failing value tests where any relation is found
-  (each relation a fact proven on its test; one that shows another contradicts it);
+- one relation explains when it holds on every failing value test; failing that, and when no model
+  explains, when it holds on the failing tests where any relation is found (each relation a fact
+  proven on its test; a test that shows another contradicts it);
 - two models explain together when every failing test is one's output where the other's leaves
   the expected value (the other's slip does not show there), or is non-finite where one of them
   overflows (an overflow leaves nothing of the other slip to see), and both leave every passed
@@ -114,33 +115,36 @@ def explain(tests: Sequence[Test], traps: Sequence[Model], predict: Predictions,
     found = _single(table, traps, failing)
     if found is not None:
         return found
-    found = _relation(failing)
-    if found is not None:
-        return found
+    relation = _relation(failing)
+    if relation is not None and len(relation) == len(failing):
+        return relation  # the same relation shows on every failing test
     found = _with_relation(table, traps, failing)
     if found is not None:
         return found
+    return _slipped(table, traps, tests, failing, predict, slips) or relation or {}
+
+
+def _slipped(table: _Table, traps: Sequence[Model], tests: Sequence[Test], failing: Sequence[Test],
+             predict: Predictions, slips: Slips | None) -> dict[int, tuple[Named, ...]] | None:
+    """One slip, a trap and a slip or two traps apart, or two slips of one solution together."""
     models = list(traps)
-    if slips is not None:
-        every = list(slips.models())
-        first, seen = _first_tests(table, traps, failing), {}
-        if every:
-            seen = predict(every, first)
-        candidates = _slip_candidates(table, every, first, seen, predict)
-        found = _single(table, candidates, failing)
-        if found is not None:
-            return found
-        models += candidates
-        found = _pair(table, models, failing)
-        if found is not None:
-            return found
-        joined = slips.join(_likely_pairs(every, first, seen))
-        if joined:
-            table.add([p for m in joined for p in m.parts], predict([p for m in joined for p in m.parts], tests))
-            table.add(joined, predict(joined, tests))
-            return _single(table, joined, failing) or {}
-        return {}
-    return _pair(table, models, failing) or {}
+    if slips is None:
+        return _pair(table, models, failing)
+    every = list(slips.models())
+    first, seen = _first_tests(table, traps, failing), {}
+    if every:
+        seen = predict(every, first)
+    candidates = _slip_candidates(table, every, first, seen, predict)
+    found = _single(table, candidates, failing) or _pair(table, models + candidates, failing)
+    if found is not None:
+        return found
+    joined = slips.join(_likely_pairs(every, first, seen))
+    if not joined:
+        return None
+    parts = [p for m in joined for p in m.parts]
+    table.add(parts, predict(parts, tests))
+    table.add(joined, predict(joined, tests))
+    return _single(table, joined, failing)
 
 
 # ---------------------------------------------------------------- evidence

@@ -45,6 +45,7 @@ from judge.wire import Array
 
 if TYPE_CHECKING:
     from judge.cache import TrapsEntry
+    from judge.shrink import Shrinker
     from judge.slips import Slips
 
 Expected = dict[str, Observation]
@@ -92,6 +93,7 @@ class TrapSet:
     entry: TrapsEntry | None = None  # where its outputs are kept on disk (judge.cache); None: nowhere
     cases: tuple[Case, ...] = ()     # the cases the entry holds outputs for (a prepared problem's)
     slips: Slips | None = None       # the slip models of mistakes nobody listed (judge.slips)
+    shrinker: Shrinker | None = None  # the smallest input that shows a wrong value (judge.shrink)
     # (case name, trap function) -> its _TrapOutput: each trap runs once per case in a batch (issue 6),
     # and a small output is encoded then, once (issue 26).
     outputs: dict = field(default_factory=dict, compare=False, repr=False)
@@ -231,6 +233,10 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
     judge_finished(run, len(calls))
     if traps is not None and run.load_error is None:
         results = _explained(cases, expected, results, observed, pendings, traps, backend, program.framework, limits)
+        first = next((i for i, r in enumerate(results) if i in pendings and pendings[i].value), None)
+        if first is not None and traps.shrinker is not None:
+            shown = traps.shrinker.smallest(cases[first], program, backend, limits)
+            results[first] = replace(results[first], smallest=shown)
     warnings = []
     if run.isolation.failed:
         warnings.append(escape_controls(run.isolation.exposure))

@@ -24,6 +24,7 @@ from judge.execute import ErrorInfo, describe_error, run_call
 from judge.problem import CheckSpec, Hidden, Problem, TestSpec
 from judge.quiet import quiet
 from judge.report import Report, TestResult
+from judge.shrink import Shrinker
 from judge.slips import Slips
 from judge.solution import load_function, load_module
 from judge.submission import Submission
@@ -171,7 +172,9 @@ def trap_set(problem: Problem, hidden: Hidden, cases: Sequence[Case] = (), entry
     traps = hidden.traps if hidden.traps_file is not None else ()
     context = Context(framework=problem.framework, entry_point=problem.entry_point)
     slips = Slips(functools.partial(_trusted_sources, problem, hidden), context, problem.args)
-    return TrapSet(traps, functools.partial(_trap_functions, problem, hidden), entry, tuple(cases), slips)
+    reference = functools.cache(functools.partial(hidden.reference_function, problem.entry_point))
+    shrinker = Shrinker(problem, reference, hidden.tolerance, tuple(c for c in cases if c.test.public), tuple(cases))
+    return TrapSet(traps, functools.partial(_trap_functions, problem, hidden), entry, tuple(cases), slips, shrinker)
 
 
 def _trusted_sources(problem: Problem, hidden: Hidden) -> list[tuple[str, str]]:

@@ -99,6 +99,9 @@ class TestResult:
     hint: str | None = None           # shown only for the failures it explains (`hint_when`)
     not_attempted: bool = False       # failed only because the function still raises NotImplementedError
     not_run: bool = False             # not run: the file failed to load (said on the first test)
+    # The smallest input found on which the submission's value differs (judge.shrink): a public example's
+    # input shrunk, or a fresh one drawn like a hidden test's; shown by the faces, in the JSON as text.
+    smallest: Shown | None = None
 
     @property
     def mistakes(self) -> tuple[Mistake, ...]:
@@ -120,7 +123,9 @@ class TestResult:
                 "message": self.text, "failure": self.message, "time_ms": _finite_ms(self.time_ms),
                 "details": list(self.details), "output": self.output,
                 "mistake": self.mistake.to_json() if self.mistake is not None else None,
-                "mistakes": [m.to_json() for m in self.mistakes], "hint": self.hint, "not_attempted": self.not_attempted, "not_run": self.not_run}
+                "mistakes": [m.to_json() for m in self.mistakes], "hint": self.hint,
+                "not_attempted": self.not_attempted, "not_run": self.not_run,
+                "smallest": smallest_text(self.smallest) if self.smallest is not None else None}
 
     @classmethod
     def from_json(cls, data: Any) -> "TestResult":
@@ -239,6 +244,14 @@ class Report:
     def dumps(self) -> str:
         """The `judge run --json` report."""
         return json.dumps(self.shown_json(), indent=2, allow_nan=False)  # strict JSON, always
+
+
+def smallest_text(shown: Shown) -> str:
+    """The smallest input's lines as the terminal draws them (without colour), for the JSON report."""
+    from judge.render import to_text, values_lines  # rendering is the faces'; the JSON carries its text
+
+    lines, _ = values_lines(shown)
+    return to_text(lines)
 
 
 def _fields(data: Any, what: str, types: dict[str, type | tuple[type, ...]]) -> dict:

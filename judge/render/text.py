@@ -93,6 +93,7 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
                 undetailed.append(test)
                 continue
             lines.extend(_message(test, mistakes, width))
+            lines.extend(smallest_lines(test))
             traceback = test.verdict is Verdict.RUNTIME_ERROR and bool(test.details)
             if traceback:  # where it failed, right under its verdict and message
                 lines.extend(_detail_lines(test.details, "red"))
@@ -237,6 +238,21 @@ def _message(test: TestResult, mistakes: set[str], width: int = 100) -> list[Lin
     if test.hint:
         lines.extend([(text, "cyan")] for text in _wrap(f"{HINT}{test.hint}", width, "      "))
     return lines
+
+
+def smallest_title(test: TestResult) -> str:
+    """What the smallest input is, said where it is shown: a public example's own input shrunk, or a fresh
+    input drawn like a hidden test's (whose own input stays hidden)."""
+    if test.group == "example":
+        return "the smallest input found from this example on which yours differs:"
+    return "a fresh input drawn like this test's (its own stays hidden), the smallest found on which yours differs:"
+
+
+def smallest_lines(test: TestResult) -> list[Line]:
+    """The smallest input found that shows the wrong value (judge.shrink), inputs and both outputs."""
+    if test.smallest is None:
+        return []
+    return [[(f"      {smallest_title(test)}", "bold")]] + values_lines(test.smallest)[0]
 
 
 def _wrap(text: str, width: int, indent: str) -> list[str]:

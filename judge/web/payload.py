@@ -10,6 +10,7 @@ from __future__ import annotations
 import textwrap
 
 from judge.render import to_text, values_lines
+from judge.render.text import smallest_title
 from judge.report import Report, TestResult
 from judge.verdict import Verdict
 
@@ -28,8 +29,12 @@ def test_payload(test: TestResult) -> dict:
     if test.shown is not None:
         lines, _ = values_lines(test.shown)
         values = textwrap.dedent(to_text(lines))
+    smallest = None
+    if test.smallest is not None:
+        lines, _ = values_lines(test.smallest)
+        smallest = {"title": smallest_title(test), "values": textwrap.dedent(to_text(lines))}
     return {**test.to_json(), "message": "\n".join(message), "diagnosis": diagnosis, "hint": test.hint,
-            "values": values, "details": list(test.details)}
+            "values": values, "details": list(test.details), "smallest": smallest}
 
 
 def report_payload(report: Report, examples_only: bool) -> dict:

@@ -386,6 +386,9 @@ function setupProblem() {
       body.append(el("div", { class: "diagnosis" }, `known mistake: ${test.diagnosis}`));
     }
     if (test.hint) body.append(el("div", { class: "test-hint" }, `hint: ${test.hint}`));
+    if (test.smallest) {
+      body.append(el("div", { class: "smallest" }, test.smallest.title), el("pre", { class: "values" }, test.smallest.values));
+    }
     if (test.values) {
       const values = el("pre", { class: "values" }, test.values);
       body.append(ok && !examplesOnly ? el("details", {}, el("summary", {}, "inputs, expected and yours"), values) : values);
