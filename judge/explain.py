@@ -14,9 +14,10 @@ An explanation is one candidate, or two models, and it is named only when it is 
 - one model explains when it gives the learner's output on every failing value test (where it
   can tell: a trap that raises or overflows on an input says nothing there) and the expected
   output on every value test the learner passed;
-- one relation explains when it holds on every failing value test; failing that, and when no model
-  explains, when it holds on the failing tests where any relation is found (each relation a fact
-  proven on its test; a test that shows another contradicts it);
+- one relation explains when it holds on the failing value tests where any relation is found (each
+  relation a fact proven on its test; a test that shows another contradicts it): alone when it holds
+  on every one of them or no model explains them, else beside the models' explanation where it holds
+  on two tests or more;
 - two models explain together when every failing test is one's output where the other's leaves
   the expected value (the other's slip does not show there), or is non-finite where one of them
   overflows (an overflow leaves nothing of the other slip to see), and both leave every passed
@@ -43,6 +44,7 @@ from judge.wire import Array
 CANDIDATE_SLIPS = 40   # slip models carried from the first tests to all of them, at most
 JOINED = 24            # models with two slips made and run, at most (the likeliest pairs)
 PROJECTED = 256        # outputs longer than this are compared through a fixed random projection
+NEAREST = 3            # repairs of the learner's file tried with every other change (two slips), at most
 
 
 @dataclass(frozen=True)
@@ -97,13 +99,23 @@ class Slips:
     join: Joins
 
 
+@dataclass(frozen=True)
+class Repairs:
+    """How explain reaches repairs of the learner's own file (judge.repairs): `models()` the file with one
+    change each; `join(first, others)` the file with `first` and each of `others` made together. A
+    repair's model explains when it gives the expected value on every value test."""
+
+    models: Callable[[], Sequence[Model]]
+    join: Callable[[Model, Sequence[Model]], list[Model]]
+
+
 def explain(tests: Sequence[Test], traps: Sequence[Model], predict: Predictions,
-            slips: Slips | None = None) -> dict[int, tuple[Named, ...]]:
+            slips: Slips | None = None, repairs: Repairs | None = None) -> dict[int, tuple[Named, ...]]:
     """Report index -> the mistakes named on that failing test (absent: none is proven).
 
     `predict(models, tests)` gives each model's output on each test ((model key, test index) ->
-    an Observation, or None where it raised or was not run); `slips` are asked for only when no
-    trap or relation explains the failures.
+    an Observation, or None where it raised or was not run); `slips` and `repairs` are asked for
+    only when no trap or relation explains the failures.
     """
     failing = [t for t in tests if not t.passed]
     if not failing:
@@ -121,21 +133,32 @@ def explain(tests: Sequence[Test], traps: Sequence[Model], predict: Predictions,
     found = _with_relation(table, traps, failing)
     if found is not None:
         return found
-    return _slipped(table, traps, tests, failing, predict, slips) or relation or {}
+    smallest = [min(failing, key=lambda t: (_size(t.case), t.index))]
+    fixes = _Repaired(table, tests, failing, smallest, predict, repairs) if repairs is not None else None
+    found = (fixes.one() if fixes else None) or _slipped(table, traps, tests, failing, predict, slips, fixes)
+    if found is None:
+        return relation or {}
+    if relation is not None and len(relation) >= 2:
+        # A relation seen on several tests, contradicted on none, is a fact of its own beside the mistake that
+        # explains them all (a float32 table: its values are right to float32 precision where they are found).
+        found = {i: relation.get(i, ()) + found.get(i, ()) for i in {*found, *relation}}
+    return found
 
 
 def _slipped(table: _Table, traps: Sequence[Model], tests: Sequence[Test], failing: Sequence[Test],
-             predict: Predictions, slips: Slips | None) -> dict[int, tuple[Named, ...]] | None:
-    """One slip, a trap and a slip or two traps apart, or two slips of one solution together."""
+             predict: Predictions, slips: Slips | None, fixes: "_Repaired | None") -> dict[int, tuple[Named, ...]] | None:
+    """One slip, a trap and a slip or two traps apart, two changes to the learner's file, or two slips of
+    one solution together."""
     models = list(traps)
     if slips is None:
-        return _pair(table, models, failing)
+        return _pair(table, models, failing) or (fixes.two() if fixes else None)
     every = list(slips.models())
     first, seen = _first_tests(table, traps, failing), {}
     if every:
         seen = predict(every, first)
     candidates = _slip_candidates(table, every, first, seen, predict)
-    found = _single(table, candidates, failing) or _pair(table, models + candidates, failing)
+    found = _single(table, candidates, failing) or _pair(table, models + candidates, failing) \
+        or (fixes.two() if fixes else None)
     if found is not None:
         return found
     joined = slips.join(_likely_pairs(every, first, seen))
@@ -145,6 +168,69 @@ def _slipped(table: _Table, traps: Sequence[Model], tests: Sequence[Test], faili
     table.add(parts, predict(parts, tests))
     table.add(joined, predict(joined, tests))
     return _single(table, joined, failing)
+
+
+class _Repaired:
+    """Repairs of the learner's file: the changes that make every value right, one or two at a time."""
+
+    def __init__(self, table: _Table, tests: Sequence[Test], failing: Sequence[Test], first: Sequence[Test],
+                 predict: Predictions, repairs: Repairs):
+        self.table, self.tests, self.failing, self.first = table, tests, failing, first
+        self.predict, self.repairs = predict, repairs
+        self.every = list(repairs.models())
+        self.seen = predict(self.every, first) if self.every else {}
+
+    def _fixing(self, models: Sequence[Model]) -> list[Model]:
+        """Those of `models` right on the first tests, then (run everywhere) right on every value test."""
+        hopeful = [m for m in models if all(self._right_first(m, t) for t in self.first)]
+        self.table.add(hopeful, self.predict(hopeful, self.tests))
+        return [m for m in hopeful if all(self.table.right[(m.key, i)] is True for i in self.table.tests)]
+
+    def _right_first(self, model: Model, test: Test) -> bool:
+        made = self.seen.get((model.key, test.index))
+        return made is not None and made.error is None and _same(test.case, test.expected.value, made.value)
+
+    def one(self) -> dict[int, tuple[Named, ...]] | None:
+        """One change that makes every value right: the first in the file (said in slip words where they can)."""
+        fixes = self._fixing(self.every)
+        if not fixes:
+            return None
+        fix = min(fixes, key=lambda m: (m.named.name.startswith("repair_unsaid"), self.every.index(m)))
+        return {t.index: (fix.named,) for t in self.failing}
+
+    def two(self) -> dict[int, tuple[Named, ...]] | None:
+        """Two changes that together make every value right: each of the changes that bring the first
+        tests' values nearest the expected ones made with every other change."""
+        nearest = self._nearest()
+        for first in nearest:
+            joined = self.repairs.join(first, [m for m in self.every if m is not first])
+            self.seen.update(self.predict(joined, self.first))
+            fixes = self._fixing(joined)
+            if fixes:
+                fix = fixes[0]
+                return {t.index: tuple(p.named for p in fix.parts) for t in self.failing}
+        return None
+
+    def _nearest(self) -> list[Model]:
+        goal = [_flat(t.expected.value, t.expected.value) for t in self.first]
+        now = [_flat(t.actual.value, t.expected.value) for t in self.first]
+        if any(g is None for g in goal) or any(n is None for n in now):
+            return []
+        wanted = np.concatenate([g[1] for g in goal])
+        start = float(np.linalg.norm(np.concatenate([n[0] for n in now]) - wanted))
+        if not np.isfinite(start):
+            return []
+        scored = []
+        for model in self.every:
+            made = [self.seen.get((model.key, t.index)) for t in self.first]
+            flat = [_flat(m.value, t.expected.value) if m is not None and m.error is None else None
+                    for m, t in zip(made, self.first)]
+            if any(f is None or len(f[0]) != len(g[1]) for f, g in zip(flat, goal)):
+                continue
+            distance = float(np.linalg.norm(np.concatenate([f[0] for f in flat]) - wanted))
+            if np.isfinite(distance) and distance < start * (1 - 1e-6):
+                scored.append((distance, self.every.index(model), model))
+        return [m for _, _, m in sorted(scored)[:NEAREST]]
 
 
 # ---------------------------------------------------------------- evidence

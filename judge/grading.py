@@ -38,7 +38,9 @@ from judge.escape import escape_controls
 from judge.execute import Call, Observation, restore_unchanged, run_call
 from judge.problem import Problem, Trap
 from judge.quiet import quiet
-from judge.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
+from judge.report import (MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message,
+                          smallest_text)
+from judge.suspects import Suspects
 from judge.tampering import collect
 from judge.verdict import Verdict
 from judge.wire import Array
@@ -232,11 +234,12 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
                       node_limits=node_limits)
     judge_finished(run, len(calls))
     if traps is not None and run.load_error is None:
-        results = _explained(cases, expected, results, observed, pendings, traps, backend, program.framework, limits)
+        results = _explained(cases, expected, results, observed, pendings, traps, backend, program, limits)
         first = next((i for i, r in enumerate(results) if i in pendings and pendings[i].value), None)
         if first is not None and traps.shrinker is not None:
             shown = traps.shrinker.smallest(cases[first], program, backend, limits)
-            results[first] = replace(results[first], smallest=shown)
+            if shown is not None:
+                results[first] = replace(results[first], smallest=shown, smallest_text=smallest_text(shown))
     warnings = []
     if run.isolation.failed:
         warnings.append(escape_controls(run.isolation.exposure))
@@ -387,7 +390,7 @@ def _hint_applies(case: Case, kind: str, mistakes: tuple[str, ...]) -> bool:
 
 def _explained(cases: list[Case], expected: list[Expected], results: list[TestResult],
                observed: dict[int, Observation], pendings: dict[int, _Pending], traps: TrapSet, backend: Backend,
-               framework: str, limits: Limits) -> list[TestResult]:
+               program: Program, limits: Limits) -> list[TestResult]:
     """The report's wrong values explained together (judge.explain): each failing value test gets the
     mistakes proven on it, and its hint where they are what the hint is about; a mistake named on an
     earlier test is referred to, not repeated."""
@@ -402,46 +405,9 @@ def _explained(cases: list[Case], expected: list[Expected], results: list[TestRe
     if all(t.passed for t in tests):
         return results
     aimed = {name for t in tests if not t.passed for name in t.case.test.hint_when}
-    models = [explain.Model(f"trap:{t.function}", explain.Named(t.name, t.message, True), t.name in aimed)
-              for t in traps.traps]
-    by_key = {m.key: t for m, t in zip(models, traps.traps)}
-    slips = {}
-
-    def predict(wanted: list[explain.Model], on: list[explain.Test]) -> dict[tuple[str, int], Observation | None]:
-        found: dict[tuple[str, int], Observation | None] = {}
-        for model in (m for m in wanted if m.key in by_key):
-            for test in on:
-                made = _made(test.case, traps, by_key[model.key])
-                found[(model.key, test.index)] = None if made is None else Observation(value=made)
-        indices = [slips[m.key].index for m in wanted if m.key in slips]
-        if indices:
-            outputs = traps.slips.outputs(backend, framework, limits, [t.case for t in on], indices, _bytes_of(cases, expected))
-            for model in (m for m in wanted if m.key in slips):
-                for test in on:
-                    made = outputs.get((test.case.name, slips[model.key].index))
-                    found[(model.key, test.index)] = made if isinstance(made, Observation) else None
-        return found
-
-    def slip_models() -> list[explain.Model]:
-        for slip in traps.slips.models:
-            slips[f"slip:{slip.index}"] = slip
-        return [explain.Model(key, explain.Named(slip.name, f"{ONE_SLIP}{slip.words}", False), group=slip.origin,
-                              loose=True) for key, slip in slips.items()]
-
-    def joined(pairs: list[tuple[explain.Model, explain.Model]]) -> list[explain.Model]:
-        made = []
-        for a, b in pairs:
-            both = traps.slips.joined(slips[a.key], slips[b.key])
-            if both is not None:
-                slips[f"slip:{both.index}"] = both
-                parts = tuple(replace(m, named=explain.Named(m.named.name, f"{TWO_SLIPS}{slips[m.key].words}", False))
-                              for m in (a, b))
-                made.append(explain.Model(f"slip:{both.index}", explain.Named(both.name, both.words, False),
-                                          group=both.origin, parts=parts, loose=True))
-        return made
-
-    found = explain.Slips(slip_models, joined) if traps.slips is not None else None
-    named = explain.explain(tests, models, predict, found)
+    suspects = Suspects(traps.traps, lambda case, trap: _made(case, traps, trap), traps.slips, program, backend, limits,
+                        _bytes_of(cases, expected))
+    named = explain.explain(tests, suspects.trap_models(aimed), suspects.predict, suspects.slips(), suspects.repairs())
     out = list(results)
     for test in tests:
         if test.passed:
@@ -453,10 +419,6 @@ def _explained(cases: list[Case], expected: list[Expected], results: list[TestRe
                                   hint=hint)
     return _said_once(out)
 
-
-# How a slip model's words are introduced: they describe a change to the right computation, not the learner's code.
-ONE_SLIP = "your output is what the right computation gives with one slip: "
-TWO_SLIPS = "your output is what the right computation gives with two slips, one of them: "
 
 
 def _bytes_of(cases: list[Case], expected: list[Expected]) -> Callable[[Case], int]:

@@ -100,8 +100,10 @@ class TestResult:
     not_attempted: bool = False       # failed only because the function still raises NotImplementedError
     not_run: bool = False             # not run: the file failed to load (said on the first test)
     # The smallest input found on which the submission's value differs (judge.shrink): a public example's
-    # input shrunk, or a fresh one drawn like a hidden test's; shown by the faces, in the JSON as text.
+    # input shrunk, or a fresh one drawn like a hidden test's; shown by the faces, in the JSON as the
+    # text the terminal draws (`smallest_text`, which is all a report read back from JSON has of it).
     smallest: Shown | None = None
+    smallest_text: str | None = None
 
     @property
     def mistakes(self) -> tuple[Mistake, ...]:
@@ -125,7 +127,7 @@ class TestResult:
                 "mistake": self.mistake.to_json() if self.mistake is not None else None,
                 "mistakes": [m.to_json() for m in self.mistakes], "hint": self.hint,
                 "not_attempted": self.not_attempted, "not_run": self.not_run,
-                "smallest": smallest_text(self.smallest) if self.smallest is not None else None}
+                "smallest": self.smallest_text}
 
     @classmethod
     def from_json(cls, data: Any) -> "TestResult":
@@ -147,7 +149,8 @@ class TestResult:
         result = cls(name=fields["name"], group=fields["group"], verdict=_verdict(fields["verdict"]),
                      message=fields["failure"], time_ms=float(fields["time_ms"]),
                      details=tuple(fields["details"]), output=fields["output"], mistake=mistake, also=mistakes[1:],
-                     hint=fields["hint"], not_attempted=fields["not_attempted"], not_run=fields["not_run"])
+                     hint=fields["hint"], not_attempted=fields["not_attempted"], not_run=fields["not_run"],
+                     smallest_text=_optional_text(data.get("smallest"), "smallest"))
         if result.text != fields["message"]:
             raise ValueError("a test's message is not its failure, mistake and hint joined")
         return result
@@ -244,6 +247,12 @@ class Report:
     def dumps(self) -> str:
         """The `judge run --json` report."""
         return json.dumps(self.shown_json(), indent=2, allow_nan=False)  # strict JSON, always
+
+
+def _optional_text(value: Any, what: str) -> str | None:
+    if value is not None and type(value) is not str:
+        raise ValueError(f"a test's {what} is text")
+    return value
 
 
 def smallest_text(shown: Shown) -> str:

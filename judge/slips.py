@@ -36,6 +36,7 @@ MAX_MODELS = 800        # models of one problem at most (the first ones, in the 
 CHUNK = 24              # models one call runs, at most
 CHUNK_BYTES = 4 << 20   # ... and at most this many bytes of outputs (an output's size is the expected one's)
 RAISED = "raised"       # a model's outcome on a case when it raised (it gives no value there)
+RUN_BUDGET_S = 30.0     # one run of variants ends after this long (a slow file's variants are slow too)
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ class Slips:
             joined = self._state.setdefault("joined", {})
             key = (first.index, second.index)
             if key not in joined:
-                source = _merged(self._state["bases"][first.origin], first.source, second.source)
+                source = merged(self._state["bases"][first.origin], first.source, second.source)
                 joined[key] = None
                 if source is not None:
                     models = self._state["models"]
@@ -116,7 +117,9 @@ class Slips:
             with self._state["lock"]:
                 wanted = [(c, i) for c, i in wanted if (c.name, i) not in kept]
                 if wanted:
-                    kept.update(_run(backend, framework, limits, wanted, by_index, self.context.entry_point, size))
+                    sources = {i: by_index[i].source for _, i in wanted}
+                    kept.update(run_variants(backend, framework, limits, wanted, sources, self.context.entry_point,
+                                             size))
         return {(case.name, i): kept.get((case.name, i)) for case in cases for i in indices}
 
 
@@ -161,27 +164,58 @@ def _unparsed(source: str) -> str | None:
         return None
 
 
-def _merged(base: str | None, first: str, second: str) -> str | None:
+def merged(base: str | None, first: str, second: str) -> str | None:
     """`base` with the changes of both `first` and `second` (each `base` with one change), when the two
     change separate stretches of it (on one line or not) and the result is Python; else None."""
     if base is None:
         return None
+    lines = base.splitlines(keepends=True)
+    hunks = [_hunk(lines, text.splitlines(keepends=True)) for text in (first, second)]
+    if any(h is None for h in hunks):
+        return None
+    (a1, a2, a_new), (b1, b2, b_new) = sorted(hunks, key=lambda h: (h[0], h[1]))
+    if a2 <= b1 and not (a1 == a2 == b1 == b2):
+        text = "".join(lines[:a1] + a_new + lines[a2:b1] + b_new + lines[b2:])
+    elif (a1, a2) == (b1, b2) and a2 - a1 == 1 and len(a_new) == len(b_new) == 1:
+        text = _merged_line(lines[a1], a_new[0], b_new[0])  # both on one line: merged within it
+        text = None if text is None else "".join(lines[:a1] + [text] + lines[a2:])
+    else:
+        return None
+    if text is None:
+        return None
+    try:
+        ast.parse(text)
+    except SyntaxError:
+        return None
+    return text
+
+
+def _hunk(base: list[str], lines: list[str]) -> tuple[int, int, list[str]] | None:
+    """The one stretch where `lines` differ from `base`: (start, end in base, its lines in `lines`)."""
+    top = 0
+    while top < min(len(base), len(lines)) and base[top] == lines[top]:
+        top += 1
+    if top == len(base) == len(lines):
+        return None  # no change at all
+    bottom = 0
+    while bottom < min(len(base), len(lines)) - top and base[-1 - bottom] == lines[-1 - bottom]:
+        bottom += 1
+    return top, len(base) - bottom, lines[top:len(lines) - bottom]
+
+
+def _merged_line(base: str, first: str, second: str) -> str | None:
+    """One line with two changes made to separate stretches of it."""
     edits = []
     for changed in (first, second):
         ops = [op for op in difflib.SequenceMatcher(None, base, changed, autojunk=False).get_opcodes()
                if op[0] != "equal"]
         if not ops:
             return None
-        edits.append((ops[0][1], ops[-1][2], changed[ops[0][3]:ops[-1][4]]))  # one stretch of base, rewritten
+        edits.append((ops[0][1], ops[-1][2], changed[ops[0][3]:ops[-1][4]]))  # one stretch of it, rewritten
     (a1, a2, a_text), (b1, b2, b_text) = sorted(edits)
     if a2 > b1 or (a1 == a2 == b1 == b2):
         return None  # the stretches overlap (or both insert at one place): the changes do not stand apart
-    merged = base[:a1] + a_text + base[a2:b1] + b_text + base[b2:]
-    try:
-        ast.parse(merged)
-    except SyntaxError:
-        return None
-    return merged
+    return base[:a1] + a_text + base[a2:b1] + b_text + base[b2:]
 
 
 # The program the sandbox runs: the models' sources, loaded on first use in the worker, and one entry
@@ -213,8 +247,12 @@ def slips(indices, *args):
 '''
 
 
-def _run(backend: Backend, framework: str, limits: Limits, wanted: list[tuple[Case, int]],
-         models: dict[int, Slip], entry: str, size: Callable[[Case], int]) -> dict[tuple[str, int], Any]:
+def run_variants(backend: Backend, framework: str, limits: Limits, wanted: list[tuple[Case, int]],
+                 sources: dict[int, str], entry: str, size: Callable[[Case], int],
+                 hidden: tuple[str, ...] = ()) -> dict[tuple[str, int], Any]:
+    """Each variant's (a whole file's `sources[i]`) outcome on each case's main inputs, for each wanted
+    (case, i): an Observation of its value, RAISED, or None where its chunk died or ran out of time.
+    One run of `backend`, a chunk of variants per call: slip models here, repairs (judge.repairs)."""
     by_case: dict[str, tuple[Case, list[int]]] = {}
     for case, index in wanted:
         by_case.setdefault(case.name, (case, []))[1].append(index)
@@ -227,10 +265,10 @@ def _run(backend: Backend, framework: str, limits: Limits, wanted: list[tuple[Ca
             chunks.append((name, chunk))
             calls.append(Call(args=(chunk, *case.calls.main.args)))
     used = sorted({i for _, chunk in chunks for i in chunk})
-    program = Program(source=_PROGRAM.format(models={i: models[i].source for i in used}, entry=entry),
-                      filename="slips.py", entry_point="slips", framework=framework)
-    # A chunk has the time of a test call per model in it; the whole run a budget to match.
-    run_limits = replace(limits, time_s=limits.time_s * CHUNK, total_time_s=max(limits.budget_s, 30.0))
+    program = Program(source=_PROGRAM.format(models={i: sources[i] for i in used}, entry=entry),
+                      filename="slips.py", entry_point="slips", framework=framework, hidden=hidden)
+    # A chunk has the time of a test call per variant in it; the whole run a budget of its own.
+    run_limits = replace(limits, time_s=limits.time_s * CHUNK, total_time_s=RUN_BUDGET_S)
     result = backend.run(program, calls, run_limits)
     found: dict[tuple[str, int], Any] = {}
     for (name, chunk), outcome in zip(chunks, result.outcomes):

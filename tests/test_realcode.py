@@ -87,8 +87,8 @@ def entries() -> list[Entry]:
 
 
 def named(report) -> list:
-    """The mistakes the report names, each once, in test order."""
-    return [t.mistake for t in report.tests if t.mistake is not None and not t.mistake.repeated]
+    """The mistakes the report names (all of a test's `mistakes`), each once, in test order."""
+    return [m for t in report.tests for m in t.mistakes if not m.repeated]
 
 
 def account(entry: Entry, report) -> tuple[bool, bool, bool, str]:

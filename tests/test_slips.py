@@ -8,7 +8,7 @@ from judge.cases import Drawn, with_calls
 from judge.execute import Observation
 from judge.mutants import Context
 from judge.problem import TestSpec as Spec, Tolerance
-from judge.slips import RAISED, Slips, _merged
+from judge.slips import RAISED, Slips, merged
 
 REFERENCE = '''
 import numpy as np
@@ -52,9 +52,9 @@ def test_models_are_the_slips_that_can_be_said_each_from_its_file():
 
 def test_two_slips_of_one_file_are_joined_even_on_one_line():
     base = "y = (a - b).mean()\nz = 1\n"
-    assert _merged(base, "y = (a + b).mean()\nz = 1\n", "y = (a - b).sum()\nz = 1\n") == "y = (a + b).sum()\nz = 1\n"
-    assert _merged(base, "y = (a + b).mean()\nz = 1\n", "y = (a - b).mean()\nz = 2\n") == "y = (a + b).mean()\nz = 2\n"
-    assert _merged(base, "y = (a + b).mean()\nz = 1\n", "y = (a * b).mean()\nz = 1\n") is None  # the same place
+    assert merged(base, "y = (a + b).mean()\nz = 1\n", "y = (a - b).sum()\nz = 1\n") == "y = (a + b).sum()\nz = 1\n"
+    assert merged(base, "y = (a + b).mean()\nz = 1\n", "y = (a - b).mean()\nz = 2\n") == "y = (a + b).mean()\nz = 2\n"
+    assert merged(base, "y = (a + b).mean()\nz = 1\n", "y = (a * b).mean()\nz = 1\n") is None  # the same place
     kept = slips()
     made = kept.models
     sum_ = next(m for m in made if m.origin == "reference" and m.words == "`sum` where `mean` belongs"

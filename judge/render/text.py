@@ -250,9 +250,13 @@ def smallest_title(test: TestResult) -> str:
 
 def smallest_lines(test: TestResult) -> list[Line]:
     """The smallest input found that shows the wrong value (judge.shrink), inputs and both outputs."""
-    if test.smallest is None:
+    if test.smallest is not None:
+        drawn = values_lines(test.smallest)[0]
+    elif test.smallest_text:  # a report read back from JSON: the text the terminal drew
+        drawn = [[(f"      {line}", None)] for line in test.smallest_text.splitlines()]
+    else:
         return []
-    return [[(f"      {smallest_title(test)}", "bold")]] + values_lines(test.smallest)[0]
+    return [[(f"      {smallest_title(test)}", "bold")]] + drawn
 
 
 def _wrap(text: str, width: int, indent: str) -> list[str]:

@@ -30,9 +30,8 @@ def test_payload(test: TestResult) -> dict:
         lines, _ = values_lines(test.shown)
         values = textwrap.dedent(to_text(lines))
     smallest = None
-    if test.smallest is not None:
-        lines, _ = values_lines(test.smallest)
-        smallest = {"title": smallest_title(test), "values": textwrap.dedent(to_text(lines))}
+    if test.smallest_text is not None:
+        smallest = {"title": smallest_title(test), "values": textwrap.dedent(test.smallest_text)}
     return {**test.to_json(), "message": "\n".join(message), "diagnosis": diagnosis, "hint": test.hint,
             "values": values, "details": list(test.details), "smallest": smallest}
 

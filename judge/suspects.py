@@ -1,0 +1,133 @@
+"""What may explain a report's wrong values, as judge.explain's models, and how each one's outputs are made.
+
+Three kinds: the problem's traps (run in the judge's process, their outputs
+kept by judge.grading and judge.cache), slip models of the trusted solutions
+(judge.slips, run in the sandbox, kept per problem) and repairs of the
+learner's own file (judge.repairs, run in the sandbox like the file itself,
+kept for this report only). judge.explain asks for their outputs on tests;
+this module knows where each comes from and what each is called.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Sequence
+
+from judge import explain
+from judge.cases import Case
+from judge.contract import Backend, Limits, Program
+from judge.execute import Observation
+from judge.problem import Trap
+from judge.repairs import Repair, joined, repairs_of, unparsed
+from judge.slips import Slip, Slips, run_variants
+from judge.slipwords import slug
+
+# How a slip model's words are introduced: they describe a change to the right computation, not the learner's code.
+ONE_SLIP = "your output is what the right computation gives with one slip: "
+TWO_SLIPS = "your output is what the right computation gives with two slips, one of them: "
+
+
+class Suspects:
+    """The models of one report's explanation, and their outputs (each made once for the report)."""
+
+    def __init__(self, traps: Sequence[Trap], trap_output: Callable[[Case, Trap], Any], slips: Slips | None,
+                 program: Program, backend: Backend, limits: Limits, size: Callable[[Case], int]):
+        self.traps, self.trap_output, self.slip_set = traps, trap_output, slips
+        self.program, self.backend, self.limits, self.size = program, backend, limits, size
+        self._traps: dict[str, Trap] = {}
+        self._slips: dict[str, Slip] = {}
+        self._repairs: dict[str, Repair] = {}
+        self._repaired: dict[tuple[str, int], Any] = {}   # (case name, repair index) -> outcome
+
+    # ------------------------------------------------------------ models
+
+    def trap_models(self, aimed: set[str]) -> list[explain.Model]:
+        found = []
+        for trap in self.traps:
+            key = f"trap:{trap.function}"
+            self._traps[key] = trap
+            found.append(explain.Model(key, explain.Named(trap.name, trap.message, True), trap.name in aimed))
+        return found
+
+    def slips(self) -> explain.Slips | None:
+        return explain.Slips(self._slip_models, self._joined_slips) if self.slip_set is not None else None
+
+    def repairs(self) -> explain.Repairs | None:
+        if self.slip_set is None:
+            return None
+        return explain.Repairs(self._repair_models, self._joined_repairs)
+
+    def _slip_models(self) -> list[explain.Model]:
+        for slip in self.slip_set.models:
+            self._slips[f"slip:{slip.index}"] = slip
+        return [explain.Model(key, explain.Named(slip.name, f"{ONE_SLIP}{slip.words}", False), group=slip.origin,
+                              loose=True) for key, slip in self._slips.items()]
+
+    def _joined_slips(self, pairs: Sequence[tuple[explain.Model, explain.Model]]) -> list[explain.Model]:
+        made = []
+        for a, b in pairs:
+            both = self.slip_set.joined(self._slips[a.key], self._slips[b.key])
+            if both is not None:
+                self._slips[f"slip:{both.index}"] = both
+                parts = tuple(replace(m, named=explain.Named(m.named.name, f"{TWO_SLIPS}{self._slips[m.key].words}",
+                                                             False)) for m in (a, b))
+                made.append(explain.Model(f"slip:{both.index}", explain.Named(both.name, both.words, False),
+                                          group=both.origin, parts=parts, loose=True))
+        return made
+
+    def _repair_models(self) -> list[explain.Model]:
+        context = self.slip_set.context
+        for repair in repairs_of(self.program.source, context, self.slip_set.arguments):
+            self._repairs[f"repair:{repair.index}"] = repair
+        return [explain.Model(key, _named(repair)) for key, repair in self._repairs.items()]
+
+    def _joined_repairs(self, first: explain.Model, others: Sequence[explain.Model]) -> list[explain.Model]:
+        base = unparsed(self.program.source)
+        one = self._repairs[first.key]
+        made = []
+        for other in others:
+            two = joined(base, one, self._repairs[other.key], len(self._repairs))
+            if two is None:
+                continue
+            key = f"repair:{two.index}"
+            self._repairs[key] = two
+            parts = (replace(first, named=_named(one, two)), replace(other, named=_named(self._repairs[other.key], one)))
+            made.append(explain.Model(key, explain.Named("two_repairs", "", False), parts=parts))
+        return made
+
+    # ------------------------------------------------------------ outputs
+
+    def predict(self, models: Sequence[explain.Model], tests: Sequence[explain.Test]
+                ) -> dict[tuple[str, int], Observation | None]:
+        found: dict[tuple[str, int], Observation | None] = {}
+        for model in (m for m in models if m.key in self._traps):
+            for test in tests:
+                made = self.trap_output(test.case, self._traps[model.key])
+                found[(model.key, test.index)] = None if made is None else Observation(value=made)
+        slips = [m for m in models if m.key in self._slips]
+        if slips:
+            outputs = self.slip_set.outputs(self.backend, self.program.framework, self.limits,
+                                            [t.case for t in tests], [self._slips[m.key].index for m in slips], self.size)
+            for model in slips:
+                for test in tests:
+                    made = outputs.get((test.case.name, self._slips[model.key].index))
+                    found[(model.key, test.index)] = made if isinstance(made, Observation) else None
+        repairs = [m for m in models if m.key in self._repairs]
+        if repairs:
+            wanted = [(t.case, self._repairs[m.key].index) for t in tests for m in repairs
+                      if (t.case.name, self._repairs[m.key].index) not in self._repaired]
+            if wanted:
+                sources = {i: self._repairs[f"repair:{i}"].source for _, i in wanted}
+                # The learner's file changed: it may read no more than the file itself (`hidden`).
+                self._repaired.update(run_variants(self.backend, self.program.framework, self.limits, wanted, sources,
+                                                   self.program.entry_point, self.size, self.program.hidden))
+            for model in repairs:
+                for test in tests:
+                    made = self._repaired.get((test.case.name, self._repairs[model.key].index))
+                    found[(model.key, test.index)] = made if isinstance(made, Observation) else None
+        return found
+
+
+def _named(repair: Repair, partner: Repair | None = None) -> explain.Named:
+    """A repair as a mistake: named by its slip words where they say it (else as a change of the file)."""
+    name = slug(repair.slip).replace("slip_", "repair_", 1) if repair.slip else "repair_unsaid"
+    return explain.Named(name, repair.message(partner), False)
