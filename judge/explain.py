@@ -44,6 +44,7 @@ from judge.wire import Array
 CANDIDATE_SLIPS = 40   # slip models carried from the first tests to all of them, at most
 JOINED = 24            # models with two slips made and run, at most (the likeliest pairs)
 PROJECTED = 256        # outputs longer than this are compared through a fixed random projection
+FLOAT32 = 1e-5         # numbers this close (relative to a leaf's largest) differ by float32 rounding only
 NEAREST = 3            # repairs of the learner's file tried with every other change (two slips), at most
 
 
@@ -75,6 +76,7 @@ class Model:
     named: Named
     aimed: bool = False              # a failing test's `hint_when` names it: the tests were written against it
     group: str = ""                  # the solution a slip was made in: only slips of one solution are joined
+    exact: bool = False              # right only as the test's own comparison sees it (a repair), no rounding
     loose: bool = False              # compared by its numbers only: a solution of its own returns a float where
     # the learner's returns a 0-dim tensor, both as the statement allows (a trap returns the types it makes)
     parts: tuple["Model", ...] = ()  # two slips in one: the one-slip models it joins (each named where it shows)
@@ -245,10 +247,14 @@ class _Table:
         self.right: dict[tuple[str, int], bool | None] = {}
         self.absorbs: dict[tuple[str, int], bool] = {}
         self.outputs: dict[tuple[str, int], Observation | None] = {}
+        self.precision: dict[int, bool] = {}   # test index -> the learner's value is off by float32 rounding only
 
     def add(self, models: Sequence[Model], outputs: dict[tuple[str, int], Observation | None]) -> None:
         for model in models:
             for index, test in self.tests.items():
+                # Where the learner's value is off by float32 rounding only, rounding is the mistake itself.
+                if index not in self.precision:
+                    self.precision[index] = _rounding_apart(test.expected.value, test.actual.value)
                 key = (model.key, index)
                 if key in self.matches:
                     continue
@@ -259,7 +265,14 @@ class _Table:
                     self.absorbs[key] = False
                     continue
                 finite = _finite(made.value)
-                compare = _same_numbers if model.loose else _same
+                exact = _same_numbers if model.loose else _same
+
+                def compare(case: Case, want: Any, got: Any) -> bool:
+                    # A model is a mistake, not its arithmetic: one computed in float32 where the learner's
+                    # (or the reference) is in float64 is the same mistake. A repair must be right as checked.
+                    return exact(case, want, got) or (not model.exact and not self.precision[index]
+                                                      and _rounding_apart(want, got))
+
                 same = compare(test.case, made.value, test.actual.value)
                 # An output that overflows here says nothing against the learner's (it is no evidence).
                 self.matches[key] = same if same or finite else None
@@ -304,6 +317,33 @@ def _same_numbers(case: Case, want: Any, got: Any) -> bool:
         if len(floats) == 2 and floats[0] != floats[1]:
             return False
     return allclose.matches(want, got, case.tolerance)
+
+
+def _rounding_apart(want: Any, got: Any) -> bool:
+    """The same numbers but for float32 rounding: every leaf of the same shape, non-finite where the
+    other is, and within FLOAT32 of the leaf's largest magnitude (as judge.diagnose's float32_values)."""
+    for _, e, a in all_leaves(want, got):
+        if e is MISSING or a is MISSING:
+            return False
+        ev, av = numeric(e), numeric(a)
+        if ev is None or av is None:
+            if (ev is None) != (av is None) or e != a:
+                return False
+            continue
+        if ev.size == 1 and av.size == 1:
+            ev, av = ev.reshape(()), av.reshape(())
+        if ev.shape != av.shape or ev.dtype.kind not in "fc" and av.dtype.kind not in "fc":
+            if ev.shape != av.shape or not np.array_equal(ev, av):
+                return False
+            continue
+        e64, a64 = ev.astype(np.float64), av.astype(np.float64)
+        finite = np.isfinite(e64)
+        if not np.array_equal(finite, np.isfinite(a64)) or not np.array_equal(e64[~finite], a64[~finite], equal_nan=True):
+            return False
+        scale = float(np.max(np.abs(e64[finite]))) if finite.any() else 0.0
+        if finite.any() and not np.all(np.abs(a64[finite] - e64[finite]) <= FLOAT32 * scale):
+            return False
+    return True
 
 
 def _finite(value: Any) -> bool:

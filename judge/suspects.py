@@ -78,7 +78,7 @@ class Suspects:
         context = self.slip_set.context
         for repair in repairs_of(self.program.source, context, self.slip_set.arguments):
             self._repairs[f"repair:{repair.index}"] = repair
-        return [explain.Model(key, _named(repair)) for key, repair in self._repairs.items()]
+        return [explain.Model(key, _named(repair), exact=True) for key, repair in self._repairs.items()]
 
     def _joined_repairs(self, first: explain.Model, others: Sequence[explain.Model]) -> list[explain.Model]:
         base = unparsed(self.program.source)
@@ -91,7 +91,7 @@ class Suspects:
             key = f"repair:{two.index}"
             self._repairs[key] = two
             parts = (replace(first, named=_named(one, two)), replace(other, named=_named(self._repairs[other.key], one)))
-            made.append(explain.Model(key, explain.Named("two_repairs", "", False), parts=parts))
+            made.append(explain.Model(key, explain.Named("two_repairs", "", False), parts=parts, exact=True))
         return made
 
     # ------------------------------------------------------------ outputs

@@ -207,3 +207,34 @@ def test_clip_loss_without_the_temperature_is_named(judge):
     first = report.first_failure
     assert first.mistake is not None and "temperature" in first.mistake.message, first.text
     assert "/ temperature" not in first.text and "def " not in first.text  # words, never the model's code
+
+
+HAND_MADE_TABLE = '''
+import math
+
+import numpy as np
+import torch
+
+
+def add_cls_and_pos_embed(tokens, cls_token, pos_embedding):
+    if tokens.dim() != 3 or cls_token.dim() != 3 or pos_embedding.dim() != 3:
+        raise ValueError("inputs must be 3-D")
+    b, n, d = tokens.shape
+    if cls_token.shape != (1, 1, d) or pos_embedding.shape != (1, n + 1, d):
+        raise ValueError("shapes do not fit")
+    table = np.zeros((n + 1, d))
+    for p in range(n + 1):
+        for i in range(0, d, 2):
+            table[p, i] = math.sin(p / 10000 ** (i / d))
+            if i + 1 < d:
+                table[p, i + 1] = math.cos(p / 10000 ** (i / d))
+    return torch.cat([cls_token.expand(b, -1, -1), tokens], dim=1) + torch.from_numpy(table).to(tokens.dtype)
+'''
+
+
+def test_a_trap_made_in_float32_names_the_same_mistake_made_in_float64(judge):
+    """The sinusoidal-table trap computes its table in float32; a learner's float64 table differs from it
+    by float32 rounding only: the same mistake, named on the first failing test (not left to the
+    gradient check at the bottom)."""
+    report = judge.submit("pos_embed", Submission.from_text(HAND_MADE_TABLE, "table.py"), record=False)
+    assert report.first_failure.mistake is not None and report.first_failure.mistake.name == "sinusoidal_positions"
