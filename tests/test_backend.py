@@ -75,9 +75,11 @@ def test_a_fake_backend_and_the_sandbox_give_equal_reports(judge, relative):
     real = judge.submit(problem_id, Submission.from_text(path.read_text(), str(path)), record=False)
     assert _seen(faked) == _seen(real)
     assert faked.verdict is real.verdict and faked.passed == real.passed
-    [program] = fake.programs
+    # The learner's file is judged first; a wrong value's diagnosis (shrinking, slips, repairs) runs more after it.
+    program, *diagnosis = fake.programs
     assert (program.filename, program.framework) == (path.name, judge.problem(problem_id).framework)
     assert program.hidden == (str(path.parent.resolve()),)   # the graded directory travels with the program
+    assert diagnosis == [] or real.verdict.value == "wrong_answer"
 
 
 class OverTheWire:

@@ -77,7 +77,7 @@ def test_the_source_size_limit_is_defined_once():
 
 
 def test_the_warm_clients_bytes_are_decoded_as_the_normal_path_decodes_a_file(tmp_path):
-    from judge.warm.client import _read
+    from judge.warm.client import read_file as _read
 
     declared = tmp_path / "latin.py"
     declared.write_bytes(LATIN1.encode("latin-1"))

@@ -93,12 +93,17 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
                 undetailed.append(test)
                 continue
             lines.extend(_message(test, mistakes, width))
-            lines.extend(smallest_lines(test))
+            smallest = smallest_lines(test)
+            lines.extend(smallest)
             traceback = test.verdict is Verdict.RUNTIME_ERROR and bool(test.details)
             if traceback:  # where it failed, right under its verdict and message
                 lines.extend(_detail_lines(test.details, "red"))
             lines.extend(_printed(test, verbose))
-            turn = values or verbose or not values_drawn  # one block of values per screen without -v
+            # one block of values per screen without -v: the smallest input, when found, is that block
+            turn = values or verbose or not (values_drawn or smallest)
+            if smallest and not turn and test.shown is not None and not values_drawn:
+                lines.append([("      (-v also shows this example's own input and output)", "dim")])
+            values_drawn = values_drawn or bool(smallest)
             drawn = False
             if test.shown is not None and turn:
                 value_lines, drawn = values_lines(test.shown)

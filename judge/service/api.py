@@ -257,7 +257,7 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
         """A problem's public parts: statement, rules, signature, starter, public examples, limits, and the
         hints you have been given (POST .../hints gives the next)."""
         p = known_problem(problem_id)
-        reached = min(store.hint_level(user.id, p.id), len(p.hints))
+        reached = min(store.hints_given(user.id, p.id), len(p.hints))
         return {"id": p.id, "title": p.title, "difficulty": p.difficulty, "tags": list(p.tags),
                 "framework": p.framework, "entry_point": p.entry_point, "signature": p.signature,
                 "statement": p.statement, "rules": [{"id": r.id, "text": r.text} for r in p.rules],
@@ -296,7 +296,7 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
     def get_hints(problem_id: str, user: Caller) -> dict:
         """The hints you have been given on a problem, in order, and how many levels there are."""
         p = known_problem(problem_id)
-        reached = min(store.hint_level(user.id, p.id), len(p.hints))
+        reached = min(store.hints_given(user.id, p.id), len(p.hints))
         return {"problem": p.id, "levels": len(p.hints), "shown": [hint_json(p, n) for n in range(1, reached + 1)]}
 
     @app.post(f"{PREFIX}/problems/{{problem_id}}/hints")

@@ -485,7 +485,7 @@ class Store:
             return [_submission(s, u.name) for s, u in found]
 
     # ------------------------------------------------------------ hints
-    def hint_level(self, user_id: int, problem: str) -> int:
+    def hints_given(self, user_id: int, problem: str) -> int:
         """The highest hint level `user_id` has been given on `problem` (0: none)."""
         with Session(self.engine) as session:
             row = session.get(HintRow, (user_id, problem))
