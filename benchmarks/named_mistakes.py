@@ -85,13 +85,14 @@ class Tally:
     pair_misnamed: int = 0
     pair_silent: int = 0
     seconds: float = 0.0
+    by: Counter = field(default_factory=Counter)  # among the named: what named them (trap, relation, slip, repair)
     listed: list = field(default_factory=list)  # (outcome, label, names, message) for --show
 
     def to_json(self) -> dict:
         return {"made": self.made, "rejected": self.rejected, "wrong_value": self.value,
                 **{k: self.outcomes[k] for k in (NAMED, MISNAMED, UNCONFIRMED, SILENT)},
                 "pairs": self.pairs, "both_named": self.both, "pairs_misnamed": self.pair_misnamed,
-                "pairs_silent": self.pair_silent, "seconds": round(self.seconds, 1)}
+                "pairs_silent": self.pair_silent, "named_by": dict(self.by), "seconds": round(self.seconds, 1)}
 
 
 class Bench:
@@ -167,6 +168,8 @@ class Bench:
             again = self.names(self.judged(mutant.source, f"{label} {mutant.label}", label, checked=True))
             outcome = NAMED if names <= again else MISNAMED if again - names else UNCONFIRMED
         tally.outcomes[outcome] += 1
+        if outcome == NAMED:
+            tally.by[_source(first.mistakes[0])] += 1
         if outcome in show:
             tally.listed.append((outcome, f"{label} {mutant.label}", sorted(names), first.text))
         return names
@@ -196,6 +199,14 @@ class Bench:
             outcome = "partly"
         if outcome in show:
             tally.listed.append((f"pair {outcome}", f"{label} {a.label} + {b.label}", sorted(named), first.text))
+
+
+def _source(mistake) -> str:
+    """What kind of explanation named a mistake: a trap, a relation, a slip model or a repair."""
+    if mistake.known:
+        return "trap"
+    return "repair" if mistake.name.startswith("repair_") else "slip" if mistake.name.startswith("slip_") \
+        else "relation"
 
 
 def _both(a: Mutant, b: Mutant, context: Context) -> str | None:
@@ -265,6 +276,7 @@ def main() -> int:
             total.rejected += t.rejected
             total.value += t.value
             total.outcomes.update(t.outcomes)
+            total.by.update(t.by)
             total.pairs += t.pairs
             total.both += t.both
             total.pair_misnamed += t.pair_misnamed
@@ -277,6 +289,8 @@ def main() -> int:
 def _print_row(name: str, t: Tally) -> None:
     share = f"{t.outcomes[NAMED] / t.value:.0%}" if t.value else "-"
     pairs = f"; pairs {t.both}/{t.pairs} both named, {t.pair_misnamed} misnamed" if t.pairs else ""
+    by = ", ".join(f"{k} {n}" for k, n in sorted(t.by.items()))
+    pairs += f" (named by {by})" if by else ""
     print(f"{name:22s} mutants {t.made:3d}, rejected {t.rejected:3d}, wrong value {t.value:3d}: "
           f"named {t.outcomes[NAMED]:3d} ({share}), misnamed {t.outcomes[MISNAMED]:2d}, unconfirmed "
           f"{t.outcomes[UNCONFIRMED]:2d}, silent "
