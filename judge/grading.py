@@ -170,6 +170,7 @@ class _TrapOutput:
 NODE_FACTOR = 4
 NODE_SLACK = 256
 TRAP_KEEP_BYTES = 16 << 20  # trap outputs larger than this are recomputed rather than kept
+FAR_LARGER = 4  # a large trap output this many times the size of both values of a test explains none of them
 
 
 def grade(problem: Problem, cases: list[Case], expected: list[Expected], program: Program, submission: str,
@@ -405,8 +406,8 @@ def _explained(cases: list[Case], expected: list[Expected], results: list[TestRe
     if all(t.passed for t in tests):
         return results
     aimed = {name for t in tests if not t.passed for name in t.case.test.hint_when}
-    suspects = Suspects(traps.traps, lambda case, trap: _made(case, traps, trap), traps.slips, program, backend, limits,
-                        _bytes_of(cases, expected))
+    suspects = Suspects(traps.traps, lambda test, trap: _made(case=test.case, traps=traps, trap=trap, near=test),
+                        traps.slips, program, backend, limits, _bytes_of(cases, expected))
     named = explain.explain(tests, suspects.trap_models(aimed), suspects.predict, suspects.slips(), suspects.repairs())
     out = list(results)
     for test in tests:
@@ -523,11 +524,19 @@ def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet,
     return Diagnosis(matches[0].name, matches[0].message)
 
 
-def _made(case: Case, traps: TrapSet, trap: Trap) -> Any:
-    """The trap's plain output value on this case, or None when it raised."""
+def _made(case: Case, traps: TrapSet, trap: Trap, near: explain.Test | None = None) -> Any:
+    """The trap's plain output value on this case, or None when it raised; with `near` (a test being
+    explained), also None for a large output many times the size of the test's expected and actual
+    values, which no relation makes into the learner's (encoding one costs seconds: patchify's
+    stride-1 windows of a 224-pixel image are 33 M numbers)."""
     output = _trap_output(case, traps, trap)
     if output is None or output.shapes is None:
         return None
+    if near is not None and output.made is None:
+        numbers = lambda shapes: sum(math.prod(s) for s in shapes.values())  # noqa: E731
+        seen = max(numbers(_array_shapes(near.expected.value)), numbers(_array_shapes(near.actual.value)))
+        if numbers(output.shapes) > FAR_LARGER * max(seen, 1):
+            return None
     made = output.made if output.made is not None else _encoded(case, traps, trap)
     return made.value if made.error is None else None
 

@@ -29,7 +29,7 @@ TWO_SLIPS = "your output is what the right computation gives with two slips, one
 class Suspects:
     """The models of one report's explanation, and their outputs (each made once for the report)."""
 
-    def __init__(self, traps: Sequence[Trap], trap_output: Callable[[Case, Trap], Any], slips: Slips | None,
+    def __init__(self, traps: Sequence[Trap], trap_output: Callable[[explain.Test, Trap], Any], slips: Slips | None,
                  program: Program, backend: Backend, limits: Limits, size: Callable[[Case], int]):
         self.traps, self.trap_output, self.slip_set = traps, trap_output, slips
         self.program, self.backend, self.limits, self.size = program, backend, limits, size
@@ -101,7 +101,7 @@ class Suspects:
         found: dict[tuple[str, int], Observation | None] = {}
         for model in (m for m in models if m.key in self._traps):
             for test in tests:
-                made = self.trap_output(test.case, self._traps[model.key])
+                made = self.trap_output(test, self._traps[model.key])
                 found[(model.key, test.index)] = None if made is None else Observation(value=made)
         slips = [m for m in models if m.key in self._slips]
         if slips:
