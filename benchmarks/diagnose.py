@@ -23,7 +23,7 @@ from judge.cases import Case  # noqa: E402
 from judge.checks.allclose import compare_values  # noqa: E402
 from judge.diagnose import generic  # noqa: E402
 from judge.problem import Tolerance  # noqa: E402
-from judge.wire import Array  # noqa: E402
+from judge.base.encoding import Array  # noqa: E402
 
 
 def _case(args: dict, tolerance: Tolerance) -> Case:

@@ -107,7 +107,7 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
     from judge import grading
     from judge.sandbox import channel, runner
     from judge.session import Judge
-    from judge.submission import Submission
+    from judge.base.submission import Submission
 
     clock = StageClock()
     arrivals: list[tuple[bytes, float]] = []
@@ -185,7 +185,9 @@ def floor(runs: int = 21) -> tuple[float, float]:
     and encode its result, exit."""
     import torch  # noqa: F401
 
-    from judge import execute, wire
+    from judge import execute
+
+    from judge.base import encoding as wire
     from judge.session import Judge
     from judge.solution import load_function
 

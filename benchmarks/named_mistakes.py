@@ -59,13 +59,13 @@ from judge.cases import MAIN  # noqa: E402
 from judge.checks.compare import ON_OWN_INPUTS  # noqa: E402
 from judge.mutants import Context, Mutant, mutants  # noqa: E402
 from judge.probes import make_probes  # noqa: E402
-from judge.quiet import quiet  # noqa: E402
-from judge.report import Report  # noqa: E402
+from judge.base.quiet import quiet  # noqa: E402
+from judge.base.report import Report  # noqa: E402
 from judge.session import Judge  # noqa: E402
-from judge.submission import Submission  # noqa: E402
+from judge.base.submission import Submission  # noqa: E402
 from judge.units import load_unit  # noqa: E402
-from judge.verdict import Verdict  # noqa: E402
-from judge.wire import Array  # noqa: E402
+from judge.base.outcomes import Verdict  # noqa: E402
+from judge.base.encoding import Array  # noqa: E402
 
 NAMED, MISNAMED, UNCONFIRMED, SILENT = "named", "misnamed", "unconfirmed", "silent"
 # Failures of a value test that are not about its value: gradients and inputs written in place.

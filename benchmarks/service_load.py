@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO / "tests" / "service"))   # the throwaway servers th
 
 from servers import descendants_of as descendants, free_port, postgres_server, redis_server, wait_for_port  # noqa: E402,E501
 
-from judge.verdict import Verdict, folder_verdict  # noqa: E402
+from judge.base.outcomes import Verdict, folder_verdict  # noqa: E402
 
 PROBLEM = "patchify"
 SUBMISSIONS = REPO / "submissions" / PROBLEM
@@ -107,7 +107,7 @@ class Outcome:
 
 
 def _known(verdict: Verdict) -> list[Path]:
-    """The known submissions that must get `verdict`: every folder that judge.verdict's rule maps to it."""
+    """The known submissions that must get `verdict`: every folder that judge.base.outcomes's rule maps to it."""
     return sorted(path for folder in SUBMISSIONS.iterdir() if folder_verdict(folder.name) is verdict
                   for path in folder.glob("*.py"))
 

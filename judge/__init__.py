@@ -10,7 +10,7 @@ and `judge show` commands never pay for importing torch or the sandbox.
 """
 from __future__ import annotations
 
-from judge.lazy import attributes
+from judge.base.lazy import attributes
 
 _LAZY = {
     "check": "judge.notebook",
@@ -18,10 +18,10 @@ _LAZY = {
     "problems": "judge.notebook",
     "CheckResult": "judge.notebook",
     "Judge": "judge.session",
-    "Submission": "judge.submission",
+    "Submission": "judge.base.submission",
     "Tutor": "judge.tutor",
-    "Report": "judge.report",
-    "Verdict": "judge.verdict",
+    "Report": "judge.base.report",
+    "Verdict": "judge.base.outcomes",
 }
 
 __all__ = sorted(_LAZY)

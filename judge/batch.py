@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TextIO
 
-from judge.errors import ConfigError
-from judge.escape import escape_controls, escape_name
-from judge.report import Report
-from judge.verdict import Verdict
+from judge.base.errors import ConfigError
+from judge.base.escape import escape_controls, escape_name
+from judge.base.report import Report
+from judge.base.outcomes import Verdict
 
 CSV_COLUMNS = ("file", "verdict", "passed", "total", "time_ms", "first_failure", "message", "tampering")
 
@@ -83,7 +83,7 @@ class Row:
 
     def to_json(self) -> dict:
         """The row as every face shows it (table, CSV, JSON): the file's name and the message escaped
-        (judge.escape), so a hostile name or message neither reaches a terminal raw nor breaks the CSV."""
+        (judge.base.escape), so a hostile name or message neither reaches a terminal raw nor breaks the CSV."""
         return {"file": escape_name(self.file), "verdict": self.verdict.value, "passed": self.passed,
                 "total": self.total, "time_ms": round(self.time_ms, 1),
                 "first_failure": escape_controls(self.first_failure), "message": escape_controls(self.message),
@@ -155,7 +155,7 @@ def grade_directory(judge, problem_id: str, directory: Path, workers: int,
                     on_row: Callable[[Row], None] | None = None) -> BatchResult:
     """Judge every submission of `directory` on `problem_id` with `workers` at a time."""
     from judge import verdicts  # these keep `import judge.batch` light
-    from judge.submission import Submission
+    from judge.base.submission import Submission
 
     started = time.perf_counter()
     problem = judge.problem(problem_id)

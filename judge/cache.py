@@ -122,7 +122,7 @@ class ExpectedCache:
 
     def load(self, problem_id: str, key: str, cases: list[Case]) -> list[Expected] | None:
         """The entry for `key` when it exists and is intact; None otherwise (a miss)."""
-        from judge import wire  # numpy: not for `judge list`, which only finds the cache's directory
+        from judge.base import encoding as wire  # numpy: not for `judge list`, which only finds the cache's directory
         if not self.enabled:
             return None
         try:
@@ -136,7 +136,7 @@ class ExpectedCache:
 
     def store(self, problem_id: str, key: str, cases: list[Case], expected: list[Expected]) -> bool:
         """Write the entry atomically; on any OS error disable the cache and return False."""
-        from judge import wire
+        from judge.base import encoding as wire
         if not self.enabled:
             return False
         try:
@@ -150,7 +150,7 @@ class ExpectedCache:
 
         Only the envelope is checked here (magic line, checksum, key): judge.grading checks the
         outputs themselves and treats anything else as a miss too."""
-        from judge import wire
+        from judge.base import encoding as wire
         if not self.enabled:
             return None
         try:
@@ -167,7 +167,7 @@ class ExpectedCache:
 
     def store_traps(self, problem_id: str, key: str, outputs: Any) -> bool:
         """Write the trap outputs (plain wire data) of `key` atomically; False when not written."""
-        from judge import wire
+        from judge.base import encoding as wire
         if not self.enabled:
             return False
         try:
@@ -238,7 +238,7 @@ class TrapsEntry:
 
 def cache_key(problem: Problem, hidden: Hidden | None, cases: list[Case]) -> str:
     """A hex SHA-256 of everything an expected observation depends on."""
-    from judge import wire
+    from judge.base import encoding as wire
     digest = hashlib.sha256()
 
     def part(label: str, data: bytes) -> None:
@@ -327,14 +327,14 @@ def _safe(problem_id: str) -> str:
 
 def _sealed(magic: bytes, plain: Any) -> bytes:
     """An entry: the kind's magic line, a SHA-256 of the payload, the payload (plain wire data)."""
-    from judge import wire
+    from judge.base import encoding as wire
     payload = wire.encode(plain, MAX_ENTRY_BYTES)
     return magic + hashlib.sha256(payload).digest() + payload
 
 
 def _opened(magic: bytes, data: bytes) -> Any:
     """The plain payload of an entry of kind `magic`; anything unexpected raises (the caller rebuilds)."""
-    from judge import wire
+    from judge.base import encoding as wire
     if not data.startswith(magic):
         raise ValueError("not an entry of this format")
     start = len(magic) + DIGEST_BYTES

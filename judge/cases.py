@@ -24,10 +24,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from judge import checks, generators, wire
+from judge import checks, generators
+
+from judge.base import encoding as wire
 from judge.checks.observed import Observed
 from judge.compose import References
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.execute import Call, Observation
 from judge.problem import Problem, TestSpec, Tolerance, load_composable
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from judge.errors import ConfigError, ConfigErrors, SandboxError
+from judge.base.errors import ConfigError, ConfigErrors, SandboxError
 
 
 
@@ -359,7 +359,7 @@ def history(judge, problem_id: str | None, limit: int, as_json: bool, show_n: in
     if warning:
         click.echo(f"warning: {warning}", err=True)
     if as_json:
-        from judge.escape import escape_tree
+        from judge.base.escape import escape_tree
 
         click.echo(json.dumps(escape_tree([a.to_json() for a in attempts]), indent=2))  # file names as shown
         return
@@ -407,7 +407,7 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
         click.echo(stdout, nl=False, color=colour)
 
     if watch:
-        from judge.escape import escape_name
+        from judge.base.escape import escape_name
         from judge.watch import watch_file
 
         def on_change() -> None:
@@ -428,7 +428,7 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
 
 def _warm_run(problems_dir: str | None, problem_id: str, file: str, examples_only: bool):
     """FILE judged by the warm judge (started first when none runs), or None: judge it here."""
-    from judge.report import Report
+    from judge.base.report import Report
     from judge.warm.client import judge_source, read_file
 
     data = read_file(file)

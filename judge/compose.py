@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from judge.quiet import quiet
+from judge.base.quiet import quiet
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class References:
             else:
                 drawn[name] = spec
         try:
-            with quiet():  # trusted code of the hidden tests: its warnings show nowhere (judge.quiet)
+            with quiet():  # trusted code of the hidden tests: its warnings show nowhere (judge.base.quiet)
                 return other.reference(*(drawn[name] for name in other.args))
         except Exception as exc:  # a trusted reference rejecting these inputs is an authoring error
             raise ValueError(f"the reference of {problem_id} fails on these inputs: "

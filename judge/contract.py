@@ -17,7 +17,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
-from judge import wire
+from judge.base import encoding as wire
 from judge.execute import Call, ErrorInfo, Observation
 
 FRAMEWORKS = ("numpy", "torch")

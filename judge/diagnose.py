@@ -16,10 +16,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from judge.numerics import SAMPLE, all_within, within
+from judge.base.numerics import SAMPLE, all_within, within
 from judge.problem import Tolerance
-from judge.values import label, leaves, numeric, top_key
-from judge.wire import Array
+from judge.base.leaves import label, leaves, numeric, top_key
+from judge.base.encoding import Array
 
 MAX_ELEMENTS = 4_000_000  # larger outputs are not searched for relations (cost)
 MAX_SLICES = 4096         # nor axes longer than this for a permutation

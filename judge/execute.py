@@ -37,7 +37,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from judge import wire
+from judge.base import encoding as wire
 
 
 @dataclass(frozen=True)

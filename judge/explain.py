@@ -38,8 +38,8 @@ from judge.checks import allclose, dtype, shape, structure
 from judge.checks.observed import Observed
 from judge.diagnose import Diagnosis, generic, relations
 from judge.execute import Observation
-from judge.values import MISSING, all_leaves, leaves, numeric
-from judge.wire import Array
+from judge.base.leaves import MISSING, all_leaves, leaves, numeric
+from judge.base.encoding import Array
 
 CANDIDATE_SLIPS = 40   # slip models carried from the first tests to all of them, at most
 JOINED = 24            # models with two slips made and run, at most (the likeliest pairs)
@@ -50,7 +50,7 @@ NEAREST = 3            # repairs of the learner's file tried with every other ch
 
 @dataclass(frozen=True)
 class Named:
-    """A mistake as a report names it (judge.report.Mistake is made from it)."""
+    """A mistake as a report names it (judge.base.report.Mistake is made from it)."""
 
     name: str
     message: str

@@ -33,14 +33,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from judge import problem as problem_files
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.mutants import Context, Mutant, mutants
 from judge.prepared import PreparedProblem
 from judge.probes import Probe, make_probes
-from judge.quiet import quiet
-from judge.submission import Submission
-from judge.verdict import Verdict
-from judge.wire import Array
+from judge.base.quiet import quiet
+from judge.base.submission import Submission
+from judge.base.outcomes import Verdict
+from judge.base.encoding import Array
 
 KILLED, EQUIVALENT, SURVIVED, NOT_RUN = "killed", "equivalent", "survived", "not_run"
 

@@ -24,8 +24,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from judge.wire import Array
-from judge.yamlfile import Fields, Mapping, plain, type_name
+from judge.base.encoding import Array
+from judge.base.yamlfile import Fields, Mapping, plain, type_name
 
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32",
           "int64", "uint8", "bool")

@@ -26,24 +26,26 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from judge import checks, explain, verdicts, wire
+from judge import checks, explain, verdicts
+
+from judge.base import encoding as wire
 from judge.cases import MAIN, Case
 from judge.checks import compare
 from judge.checks.observed import Observed
 from judge.checks.result import TRAPS, VALUE
 from judge.contract import Backend, Limits, Program, Refusal, RunResult
 from judge.diagnose import Diagnosis
-from judge.errors import ConfigError
-from judge.escape import escape_controls
+from judge.base.errors import ConfigError
+from judge.base.escape import escape_controls
 from judge.execute import Call, Observation, restore_unchanged, run_call
 from judge.problem import Problem, Trap
-from judge.quiet import quiet
-from judge.report import (MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message,
+from judge.base.quiet import quiet
+from judge.base.report import (MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message,
                           smallest_text)
 from judge.suspects import Suspects
 from judge.tampering import collect
-from judge.verdict import Verdict
-from judge.wire import Array
+from judge.base.outcomes import Verdict
+from judge.base.encoding import Array
 
 if TYPE_CHECKING:
     from judge.cache import TrapsEntry
@@ -62,7 +64,7 @@ def plain(observation: Observation, call: Call | None = None) -> Observation:
 
 
 def expect(case: Case, reference: Callable, reference_path: Path) -> Expected:
-    """Run the trusted reference on every call of `case` (its warnings shown nowhere: judge.quiet)."""
+    """Run the trusted reference on every call of `case` (its warnings shown nowhere: judge.base.quiet)."""
     raising = _raises(case)
     expected: Expected = {}
     for name, call in case.calls.items():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.problem import Problem
 
 

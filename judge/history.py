@@ -10,8 +10,8 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from judge.errors import ConfigError
-from judge.escape import escape_name
+from judge.base.errors import ConfigError
+from judge.base.escape import escape_name
 from judge.progress import Attempt, ProgressStore, ProgressUnavailable
 
 

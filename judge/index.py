@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from judge import layout, locate
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 
 NAME = "listing-index.json"
 FORMAT = 2  # 2: in course order, with `extra`

@@ -23,7 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Mapping
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 
 GROUP = "tensor_judge.problem_sets"
 COURSE_PACKAGE = "judge_course"

@@ -38,14 +38,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from judge.errors import ConfigError
-from judge.escape import escape_controls
+from judge.base.errors import ConfigError
+from judge.base.escape import escape_controls
 from judge.render import check_html, problems_html, render_text, to_text
-from judge.report import Report
-from judge.verdict import Verdict
+from judge.base.report import Report
+from judge.base.outcomes import Verdict
 
 if TYPE_CHECKING:
-    from judge.submission import Submission
+    from judge.base.submission import Submission
 
 
 class SourceUnavailable(ConfigError):
@@ -64,7 +64,7 @@ class NotebookError(Exception):
 
 
 def _one_line(exc: ConfigError) -> NotebookError:
-    from judge.errors import ConfigErrors
+    from judge.base.errors import ConfigErrors
 
     text = "; ".join(exc.lines()) if isinstance(exc, ConfigErrors) else str(exc)
     return NotebookError(text)
@@ -315,7 +315,7 @@ class ProblemList(list):
 
 def solution_source(solution: Callable | str | os.PathLike, entry_point: str) -> "Submission":
     """The submission a function object, a file path or source text stands for."""
-    from judge.submission import Submission
+    from judge.base.submission import Submission
 
     if isinstance(solution, os.PathLike) or (isinstance(solution, str) and solution.endswith(".py")
                                               and "\n" not in solution):

@@ -17,17 +17,17 @@ from judge import problem as problem_files
 from judge.cache import ExpectedCache, TrapsEntry, cache_key
 from judge.cases import MAIN, Case, build_case
 from judge.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.grading import Expected, TrapSet, expect, grade, unjudged
 from judge.mutants import Context
 from judge.execute import ErrorInfo, describe_error, run_call
 from judge.problem import CheckSpec, Hidden, Problem, TestSpec
-from judge.quiet import quiet
-from judge.report import Report, TestResult
+from judge.base.quiet import quiet
+from judge.base.report import Report, TestResult
 from judge.shrink import Shrinker
 from judge.slips import Slips
 from judge.solution import load_function, load_module
-from judge.submission import Submission
+from judge.base.submission import Submission
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class PreparedProblem:
         so that no wrong answer waits for them; how many outputs."""
         if self.traps is None:
             return 0
-        return self.traps.run_ahead(list(self.cases))  # each trap runs quiet (judge.grading, judge.quiet)
+        return self.traps.run_ahead(list(self.cases))  # each trap runs quiet (judge.grading, judge.base.quiet)
 
 
 def compile_error(source: str, filename: str) -> ErrorInfo | None:
@@ -74,7 +74,7 @@ def compile_error(source: str, filename: str) -> ErrorInfo | None:
     the errors the child reports as a compile failure (e.g. a RecursionError) is left to the sandbox."""
     try:
         # Its warnings (an invalid escape) are the child's to print, in the submission's output; judged in
-        # threads, so not through catch_warnings, which swaps the process's filters (judge.quiet).
+        # threads, so not through catch_warnings, which swaps the process's filters (judge.base.quiet).
         with quiet():
             compile(source, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:  # what the child's loader catches (judge.sandbox.worker)

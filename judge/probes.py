@@ -29,14 +29,16 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from judge import generators, wire
+from judge import generators
+
+from judge.base import encoding as wire
 from judge.cases import Case, Drawn, build_case, derive_seed, with_calls
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.execute import Call, run_call
 from judge.grading import Expected, expect
 from judge.problem import CheckSpec, Hidden, Problem, TestSpec, Tolerance
-from judge.quiet import quiet
-from judge.wire import Array
+from judge.base.quiet import quiet
+from judge.base.encoding import Array
 
 REDRAWS = 2            # each test drawn again from this many other seeds
 STRUCTURAL_BASES = 4   # structural changes are made to this many of the smallest valid tests

@@ -23,9 +23,9 @@ from typing import Any, Callable
 from judge import checks, generators  # the check registry validates check names, parameters and rules
 from judge.compose import Composable
 from judge.contract import Limits
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.solution import Inline, load_function
-from judge.yamlfile import Errors, Fields, Mapping, Sequence, load_yaml
+from judge.base.yamlfile import Errors, Fields, Mapping, Sequence, load_yaml
 
 FRAMEWORKS = ("torch", "numpy")
 DIFFICULTIES = ("easy", "medium", "hard")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from judge import layout, locate
 from judge import problem as problem_files
-from judge.errors import ConfigError, ConfigErrors
+from judge.base.errors import ConfigError, ConfigErrors
 from judge.locate import Source
 from judge.problem import Problem
 

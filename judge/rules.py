@@ -21,7 +21,7 @@ from judge.cases import MAIN, owned_by
 from judge.checks.result import KEYS, VALUE, Traits
 from judge.execute import Observation
 from judge.problem import Problem, Rule, TestSpec
-from judge.wire import Array
+from judge.base.encoding import Array
 
 
 @dataclass(frozen=True)

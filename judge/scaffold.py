@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.problem import FRAMEWORKS, ID_PATTERN
 
 

@@ -24,16 +24,16 @@ from judge import problem as problems
 from judge import verdicts
 from judge.cache import ExpectedCache
 from judge.contract import Backend
-from judge.errors import ConfigError, NotSourceText
+from judge.base.errors import ConfigError, NotSourceText
 from judge.prepared import PreparedProblem, prepare, prepare_input
 from judge.problem import Problem
 from judge.problemset import ProblemSet
 from judge.progress import ProgressStore
 from judge.progress import home as progress_home
-from judge.report import Report, TestResult
+from judge.base.report import Report, TestResult
 from judge.sandbox.backend import SandboxBackend
 from judge.sandbox.launch import Launched
-from judge.submission import Submission
+from judge.base.submission import Submission
 from judge.tutor import Tutor
 
 

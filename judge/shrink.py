@@ -28,17 +28,19 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from judge import generators, wire
+from judge import generators
+
+from judge.base import encoding as wire
 from judge.cases import Case, build_case, derive_seed
 from judge.checks import compare
 from judge.checks.observed import Observed
 from judge.contract import Backend, Limits, Program
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.execute import Call, Observation, run_call
 from judge.problem import Problem, TestSpec
-from judge.quiet import quiet
-from judge.report import Shown
-from judge.wire import Array
+from judge.base.quiet import quiet
+from judge.base.report import Shown
+from judge.base.encoding import Array
 
 ROUNDS = 3            # sandbox runs at most
 PER_ROUND = 16        # candidates per round at most

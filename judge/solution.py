@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from judge.errors import ConfigError
-from judge.quiet import quiet, trust
+from judge.base.errors import ConfigError
+from judge.base.quiet import quiet, trust
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 A starter is the problem's contract as a module docstring (the statement, the
 signature, the limits and how to run the judge), followed by the problem's
 starter code, whose function body raises NotImplementedError. Judging it
-untouched says "not attempted yet" (see judge.verdict.NOT_ATTEMPTED). An
+untouched says "not attempted yet" (see judge.base.outcomes.NOT_ATTEMPTED). An
 existing file is never overwritten unless the caller forces it.
 
 An input template (`judge start ID --input FILE`) is the first public
@@ -17,7 +17,7 @@ import ast
 import textwrap
 from pathlib import Path
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.problem import Problem
 
 
@@ -58,7 +58,7 @@ def input_template(problem: Problem) -> str:
     """The YAML text of an input file for `judge run --input`: the first public example's inputs."""
     import yaml
 
-    from judge.yamlfile import load_yaml
+    from judge.base.yamlfile import load_yaml
 
     examples = load_yaml(problem.path).get("examples") or []
     first = examples[0] if examples and isinstance(examples[0], dict) else {}

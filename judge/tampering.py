@@ -35,8 +35,8 @@ import builtins
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from judge.escape import escape_controls
-from judge.quiet import quiet
+from judge.base.escape import escape_controls
+from judge.base.quiet import quiet
 
 MAX_FINDINGS = 20   # findings kept per report: enough to show what a file does, never a flood
 MAX_TEXT = 200      # characters of one finding (a name can come from a string in the source)

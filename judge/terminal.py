@@ -1,6 +1,6 @@
 """What the terminal allows: colour or not, and its width (standard library only).
 
-Apart from judge.report so that the warm `judge run` client, which must start
+Apart from judge.base.report so that the warm `judge run` client, which must start
 in a few milliseconds, can ask without importing the renderer.
 """
 from __future__ import annotations

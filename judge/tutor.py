@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.errors import ConfigError
-from judge.escape import escape_name
+from judge.base.errors import ConfigError
+from judge.base.escape import escape_name
 from judge.progress import Attempt, ProgressStore, ProgressUnavailable, Status, recording
 
 if TYPE_CHECKING:
@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from judge.hints import Hint
     from judge.overview import Overview
     from judge.problemset import Listing, ProblemSet
-    from judge.report import Report
-    from judge.submission import Submission
+    from judge.base.report import Report
+    from judge.base.submission import Submission
     from judge.units import Question, Unit, UnitProgress, Verdict
 
 

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.problem import display_path
-from judge.yamlfile import Errors, Fields, Sequence, load_yaml
+from judge.base.yamlfile import Errors, Fields, Sequence, load_yaml
 
 UNIT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")

@@ -8,7 +8,7 @@ is valid when no aspect reports an error:
 - schema: every file parses and every field is known and well typed (all errors at once);
 - reference: runs on every case and every check's extra calls, twice, with
   identical outputs, within the time limit; judged in the sandbox, it is accepted;
-  what it warns is a warning here (the author's to hear; no learner's face shows it, judge.quiet);
+  what it warns is a warning here (the author's to hear; no learner's face shows it, judge.base.quiet);
 - rules: every test names the statement's rules it enforces, and each check it
   runs (each stage of `compare` that can fail, on each output key) is licensed
   by one of them, so nothing is judged that the statement does not say;
@@ -40,19 +40,19 @@ from judge.cases import MAIN, Case, build_case
 from judge.checks import compare, experiment
 from judge.checks.observed import Observed
 from judge.contract import Limits
-from judge.errors import ConfigError, ConfigErrors
+from judge.base.errors import ConfigError, ConfigErrors
 from judge.execute import Observation, run_call
 from judge.gate import NOT_RUN, GateOptions, GateResult, Outcome, run_gate
 from judge.grading import Expected, expect, plain
 from judge.problem import Hidden, Problem
-from judge.quiet import quiet
-from judge.report import Mistake, Report
+from judge.base.quiet import quiet
+from judge.base.report import Mistake, Report
 from judge.session import Judge
-from judge.submission import Submission
+from judge.base.submission import Submission
 from judge.solution import load_module
-from judge.verdict import Verdict, folder_names, folder_verdict
-from judge.wire import Array
-from judge.yamlfile import load_yaml
+from judge.base.outcomes import Verdict, folder_names, folder_verdict
+from judge.base.encoding import Array
+from judge.base.yamlfile import load_yaml
 
 
 # `judge validate` without --mutants runs the gate on a seeded sample of this many mutants per file.
@@ -674,7 +674,7 @@ def caught_by_check(hidden: Hidden | None, report: Report) -> str | None:
 
 
 def named_mistakes(report: Report) -> list[Mistake]:
-    """The mistakes (judge.report.Mistake) the failing tests name, each once, in test order."""
+    """The mistakes (judge.base.report.Mistake) the failing tests name, each once, in test order."""
     return [test.mistake for test in report.tests if test.mistake is not None and not test.mistake.repeated]
 
 

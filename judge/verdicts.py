@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from judge.contract import CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
 from judge.execute import ErrorInfo
-from judge.verdict import NOT_ATTEMPTED, Verdict
+from judge.base.outcomes import NOT_ATTEMPTED, Verdict
 
 # A test stopped for time is memory_limit_exceeded when memory is what it was spending its time
 # on: it had used at least MEMORY_FLOOR of its limit and, at the pace it took memory per CPU

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from judge import wire
+from judge.base import encoding as wire
 from judge.contract import Limits, Program
 from judge.execute import UNCHANGED, WRITTEN, Call, Observation
 from judge.sandbox.arena import ALIGN, Arena, Mapped, layout

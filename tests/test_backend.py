@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from judge import wire
+from judge.base import encoding as wire
 from judge.contract import CallOutcome, Limits, Program, RunResult
 from judge.execute import Call, Observation, register_source, run_call
 from judge.sandbox.backend import SandboxBackend
 from judge.session import Judge
-from judge.submission import Submission
+from judge.base.submission import Submission
 
 REPO = Path(__file__).resolve().parent.parent
 

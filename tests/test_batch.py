@@ -14,9 +14,9 @@ import pytest
 
 from judge import batch
 from judge.batch import BatchResult, ProgressBar, Row, grade_directory
-from judge.errors import ConfigError
-from judge import report as reports
-from judge.verdict import Verdict
+from judge.base.errors import ConfigError
+from judge.base import report as reports
+from judge.base.outcomes import Verdict
 
 PROBLEM = "patchify"
 

@@ -12,7 +12,7 @@ import pytest
 import judge.prepared as prepared_mod
 from judge import cache as cache_mod
 from judge import problem as problems
-from judge import wire
+from judge.base import encoding as wire
 from judge.cache import FORMAT, ExpectedCache, cache_key, default_directory
 from judge.prepared import expected_of
 from judge.session import Judge
@@ -278,7 +278,7 @@ def traps_entries(directory: Path) -> list[Path]:
 
 
 def test_a_traps_hit_gives_the_reports_that_running_the_traps_gives(problem_set, tmp_path, repo, monkeypatch):
-    from judge.submission import Submission
+    from judge.base.submission import Submission
 
     store = tmp_path / "cache"
     files = _wrong_answers(repo, PROBLEM)
@@ -300,7 +300,7 @@ def test_a_traps_hit_gives_the_reports_that_running_the_traps_gives(problem_set,
 
 
 def test_judge_prepare_writes_the_traps_entry_so_a_wrong_answer_runs_no_trap(tmp_path, repo, monkeypatch):
-    from judge.submission import Submission
+    from judge.base.submission import Submission
 
     root = copy_problems(tmp_path / "set", CHEAP)
     env = {**os.environ, "JUDGE_CACHE_DIR": str(tmp_path / "cache"), "JUDGE_PROBLEMS_DIR": str(root)}
@@ -379,7 +379,7 @@ def test_a_changed_traps_file_is_a_new_version(tmp_path, monkeypatch):
 
 
 def test_with_the_cache_off_traps_run_as_needed_and_nothing_is_written(tmp_path, repo, monkeypatch):
-    from judge.submission import Submission
+    from judge.base.submission import Submission
 
     monkeypatch.setenv("JUDGE_CACHE_DIR", "off")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
@@ -400,7 +400,7 @@ def test_a_large_trap_output_is_kept_as_shapes_only_and_made_again_when_it_may_m
     """Every output counts as large here: the entry holds no value, and a wrong answer whose shapes
     match a trap's is compared with the trap run again."""
     from judge import grading
-    from judge.submission import Submission
+    from judge.base.submission import Submission
 
     monkeypatch.setattr(grading, "TRAP_KEEP_BYTES", 0)
     store = tmp_path / "cache"

@@ -31,7 +31,8 @@ CHECKS_DIR = REPO / "judge" / "checks"
 _PROBE = """
 import hashlib, json, sys
 from pathlib import Path
-from judge import problem as problems, wire
+from judge import problem as problems
+from judge.base import encoding as wire
 from judge.cache import cache_key
 from judge.cases import build_case
 root = Path(sys.argv[1])

@@ -8,14 +8,16 @@ import numpy as np
 import pytest
 import torch
 
-from judge import checks, wire
+from judge import checks
+
+from judge.base import encoding as wire
 from judge.cases import Case, Drawn, call_name, with_calls
 from judge.checks import experiment, gradient, leakage, mutation
 from judge.checks.observed import Observed
 from judge.execute import Observation, restore_unchanged, run_call
 from judge import problem
 from judge.problem import CheckSpec, Tolerance
-from judge.verdict import Verdict
+from judge.base.outcomes import Verdict
 
 EXACT = Tolerance(rtol=0.0, atol=0.0)
 
@@ -593,14 +595,14 @@ def test_leakage_fails_when_no_watched_output_comes_back() -> None:
     ({"arg": "features", "watch": [True]}, "leakage.watch: expected a list of row indices or all"),
 ])
 def test_leakage_rejects_rows_that_do_not_fit(params: dict, problem: str) -> None:
-    from judge.errors import ConfigError
+    from judge.base.errors import ConfigError
 
     with pytest.raises(ConfigError, match=problem.replace(".", r"\.")):
         make_case(PROBE, "leakage", params)
 
 
 def test_leakage_refuses_to_redraw_a_constant_integer_argument() -> None:
-    from judge.errors import ConfigError
+    from judge.base.errors import ConfigError
 
     with pytest.raises(ConfigError, match="all equal"):
         make_case({"labels": np.zeros(4, dtype=np.int64)}, "leakage", {"arg": "labels", "rows": "all"})
@@ -757,7 +759,7 @@ def test_experiment_sends_training_data_only() -> None:
     ({**SIMSIAM, "pass_if": {"accuracy": 0.9}}, "pass_if: unknown figure 'accuracy' of experiment 'simsiam'"),
 ])
 def test_experiment_configuration_errors_are_one_line(params, says) -> None:
-    from judge.errors import ConfigError
+    from judge.base.errors import ConfigError
 
     with pytest.raises(ConfigError, match=says):
         make_case(FOUR, "experiment", params)

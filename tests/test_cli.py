@@ -351,7 +351,7 @@ def test_a_progress_database_with_the_wrong_schema_warns_in_list_and_history(tmp
 
 HOSTILE_RAISE = ("def patchify(images, patch_height, patch_width):\n"
                  "    raise ValueError('\\ud800 \\u202eKO \\x1b]52;c;SGVsbG8=\\x07 \\x9b2K hostile')\n")
-HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}   # what judge.escape makes visible
+HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}   # what judge.base.escape makes visible
 
 
 def _raw_hidden(text: str) -> set[str]:

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from judge import wire
+from judge.base import encoding as wire
 from judge.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, Refusal, RunResult
 from judge.execute import ErrorInfo, Observation
 

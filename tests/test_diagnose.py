@@ -12,7 +12,7 @@ from judge import problem as model
 from judge.cases import Case
 from judge.diagnose import generic
 from judge.problem import Tolerance
-from judge.wire import Array
+from judge.base.encoding import Array
 
 EXACT = Tolerance(rtol=0.0, atol=0.0)
 LOOSE = Tolerance(rtol=1e-5, atol=1e-7)
@@ -218,7 +218,7 @@ def test_a_slice_within_tolerance_of_a_pool_slice_is_always_found(rtol, atol) ->
         slack = (atol + rtol * np.abs(pool[picked])) * rng.uniform(-0.999, 0.999, size=(len(picked), width))
         found = _search(pool[picked] + slack, pool, rtol, atol)
         assert found is not None, trial
-        from judge.numerics import within
+        from judge.base.numerics import within
 
         assert within(pool[found], pool[picked] + slack, rtol, atol).all()
 

@@ -7,7 +7,7 @@ import os
 import unicodedata
 from pathlib import Path
 
-from judge.escape import escape_controls, escape_name, escape_tree
+from judge.base.escape import escape_controls, escape_name, escape_tree
 
 
 def test_escape_sequences_bells_and_carriage_returns_become_visible() -> None:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from judge import wire
+from judge.base import encoding as wire
 from judge.execute import (UNCHANGED, WRITTEN, Call, ErrorInfo, Observation, describe_error, register_source, restore_unchanged,
                             run_call)
 

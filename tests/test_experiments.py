@@ -11,7 +11,7 @@ import torch
 from judge import experiments, problem as problems
 from judge.experiments import retrieval, training
 from judge.experiments.world import make_world
-from judge.submission import Submission
+from judge.base.submission import Submission
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -10,12 +10,14 @@ from pathlib import Path
 
 import numpy as np
 
-from judge import explain, wire
+from judge import explain
+
+from judge.base import encoding as wire
 from judge.cases import Drawn, with_calls
 from judge.execute import Observation
 from judge.problem import TestSpec as Spec, Tolerance
-from judge.submission import Submission
-from judge.wire import Array
+from judge.base.submission import Submission
+from judge.base.encoding import Array
 
 REPO = Path(__file__).resolve().parent.parent
 

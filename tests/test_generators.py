@@ -12,9 +12,9 @@ import torch
 
 from judge import generators
 from judge.compose import References
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.problem import load_composable
-from judge.yamlfile import Errors, Fields, load_yaml
+from judge.base.yamlfile import Errors, Fields, load_yaml
 from problemsets import copy_problems
 
 

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from judge.render import render_text
-from judge.submission import Submission
+from judge.base.submission import Submission
 
 REPO = Path(__file__).resolve().parent.parent
 HELDOUT = REPO / "tests" / "heldout"
@@ -214,7 +214,7 @@ def _tripled_trap(ran: list):
     from judge.cases import Calls, Case
     from judge.execute import Call
     from judge.problem import TestSpec, Tolerance, Trap
-    from judge.wire import Array
+    from judge.base.encoding import Array
 
     def tripled(x):
         ran.append(1)
@@ -232,7 +232,7 @@ def _submitted(values) -> dict:
 
     from judge.cases import MAIN
     from judge.execute import Observation
-    from judge.wire import Array
+    from judge.base.encoding import Array
 
     return {MAIN: Observation(value=Array(np.asarray(values, dtype=np.float64), "numpy", "float64"))}
 
@@ -331,7 +331,7 @@ def test_a_trap_module_that_does_not_load_fails_the_diagnosis_as_before_and_writ
     import pytest
 
     from judge import grading
-    from judge.errors import ConfigError
+    from judge.base.errors import ConfigError
 
     case, traps = _tripled_trap([])
 

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from judge.cli import main
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.hints import hint
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.history import attempt_source, diff_lines, restore
 from judge.progress import ProgressStore
 from problemsets import learner_copy

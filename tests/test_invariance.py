@@ -9,14 +9,16 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from judge import checks, problem, wire
+from judge import checks, problem
+
+from judge.base import encoding as wire
 from judge.cases import Case, Drawn, call_name, with_calls
 from judge.checks import invariance
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.execute import Observation, restore_unchanged, run_call
 from judge.problem import CheckSpec, Tolerance
-from judge.verdict import Verdict
-from judge.submission import Submission
+from judge.base.outcomes import Verdict
+from judge.base.submission import Submission
 
 TOL = Tolerance(rtol=1e-5, atol=1e-6)
 CALL = call_name("invariance", invariance.CALL)
@@ -256,7 +258,7 @@ def test_bad_declarations_are_config_errors_naming_the_field(params: dict, field
 
 
 def test_yaml_parameters_are_validated_by_the_registry(tmp_path) -> None:
-    from judge.yamlfile import Errors, Fields, load_yaml
+    from judge.base.yamlfile import Errors, Fields, load_yaml
 
     path = tmp_path / "t.yaml"
     path.write_text("invariance: {transform: swap_args, args: [a, b], colour: red}\n")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from judge import locate
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.problemset import ProblemSet
 from judge.progress import ProgressStore
 from tests.problemsets import REPO, copy_problems

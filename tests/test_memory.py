@@ -4,13 +4,15 @@ from __future__ import annotations
 import pytest
 import torch
 
-from judge import verdicts, wire
+from judge import verdicts
+
+from judge.base import encoding as wire
 from judge.contract import Limits, Program
 from judge.execute import Call
 from judge.sandbox import memory
 from judge.sandbox.isolation import probe_all
 from judge.sandbox.runner import Sandbox
-from judge.verdict import Verdict
+from judge.base.outcomes import Verdict
 
 PROGRAMS = {
     # a single request far over the limit (numpy's MemoryError; torch's allocator's RuntimeError)

@@ -13,9 +13,9 @@ import torch.nn.functional as F
 import judge as judge_package
 from judge.notebook import CheckResult, SourceUnavailable, check, function_source, problems
 from judge.progress import ProgressStore
-from judge.report import Report, Shown
-from judge.report import TestResult as Result  # (not a pytest test class)
-from judge.verdict import Verdict
+from judge.base.report import Report, Shown
+from judge.base.report import TestResult as Result  # (not a pytest test class)
+from judge.base.outcomes import Verdict
 
 GRID_SCALE = 1              # a constant the solution uses: carried over as `GRID_SCALE = 1`
 NOT_CARRIABLE = np.zeros(3)  # an array global: cannot be carried into the sandbox
@@ -256,7 +256,7 @@ def test_html_renders_markdown_keeps_time_on_one_line_and_colours_differences():
 
 
 def _arr(values):
-    from judge.wire import Array
+    from judge.base.encoding import Array
 
     return Array(np.asarray(values, dtype="float32"), "torch", "float32")
 
@@ -278,7 +278,7 @@ def test_judge_practice_is_the_learntools_entry_and_judge_problem_stays_the_mode
 
 
 def test_a_failed_check_is_one_red_line_with_the_named_mistake_and_details_folded():
-    from judge.report import Mistake
+    from judge.base.report import Mistake
 
     mistake = Mistake("column_major", "patches enumerated column by column", known=True)
     tests = [Result("t1", "example", Verdict.ACCEPTED, "", 1.0),

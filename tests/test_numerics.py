@@ -1,13 +1,13 @@
-"""The one tolerance rule (judge/numerics.py) and the places that decide through it."""
+"""The one tolerance rule (judge/base/numerics.py) and the places that decide through it."""
 from __future__ import annotations
 
 import numpy as np
 
 from judge.checks.allclose import compare_values
-from judge.numerics import all_within, errors, within
+from judge.base.numerics import all_within, errors, within
 from judge.problem import Tolerance
 from judge.render.sidebyside import outputs_lines
-from judge.wire import Array
+from judge.base.encoding import Array
 
 INF, NAN = float("inf"), float("nan")
 

@@ -8,7 +8,7 @@ import pytest
 from judge.contract import Program
 from judge.grading import grade
 from judge.prepared import compile_error
-from judge.submission import Submission
+from judge.base.submission import Submission
 
 PROBLEM = "patchify"
 NOT_COMPILING = {

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from judge import generators
-from judge.errors import ConfigError, ConfigErrors
+from judge.base.errors import ConfigError, ConfigErrors
 from judge.problem import Hidden, Problem, load_hidden, load_problem, problem_ids
 from problemsets import copy_problems
 
@@ -383,7 +383,7 @@ def test_an_input_larger_than_the_memory_limit_is_one_line_before_anything_is_dr
 
 
 def test_sizes_are_known_before_drawing_for_every_generator(tmp_path: Path) -> None:
-    from judge.yamlfile import Errors, Fields, load_yaml
+    from judge.base.yamlfile import Errors, Fields, load_yaml
 
     def spec(text: str):
         path = tmp_path / "inputs.yaml"

@@ -1,4 +1,4 @@
-"""judge.quiet: warnings of the code the judge runs itself reach no stream, per thread, without catch_warnings races."""
+"""judge.base.quiet: warnings of the code the judge runs itself reach no stream, per thread, without catch_warnings races."""
 from __future__ import annotations
 
 import threading
@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from judge.quiet import quiet, trust
+from judge.base.quiet import quiet, trust
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from judge.mutants import Context
 from judge.repairs import joined, repairs_of, unparsed
-from judge.submission import Submission
+from judge.base.submission import Submission
 
 LEARNER = '''
 import numpy as np

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from judge import generators
-from judge.yamlfile import Errors, Fields, load_yaml
+from judge.base.yamlfile import Errors, Fields, load_yaml
 
 
 def parse(tmp_path: Path, value: str):

@@ -1,13 +1,13 @@
-"""judge/report.py: a test's state lives in fields, and the JSON report keeps its promised shape."""
+"""judge/base/report.py: a test's state lives in fields, and the JSON report keeps its promised shape."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from judge.report import Mistake, Report
-from judge.report import TestResult as Result  # (not a pytest test class)
-from judge.verdict import Verdict
+from judge.base.report import Mistake, Report
+from judge.base.report import TestResult as Result  # (not a pytest test class)
+from judge.base.outcomes import Verdict
 
 TRAP = Mistake("column_major", "patches are enumerated column-major", known=True)
 GENERIC = Mistake("transposed", "`tokens` is transposed", known=False)

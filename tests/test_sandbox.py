@@ -13,14 +13,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judge import verdicts, wire
+from judge import verdicts
+
+from judge.base import encoding as wire
 from judge.contract import Kill, Limits, Program, Refusal
 from judge.execute import Call
 from judge.sandbox import Sandbox
 from judge.sandbox import seccomp
 from judge.sandbox import namespaces
 from judge.sandbox.isolation import LAYERS, disabled_from_env, exposure, probe_all, readable_paths
-from judge.verdict import Verdict
+from judge.base.outcomes import Verdict
 
 # Layers this machine cannot provide (no user namespaces for a normal user, an old kernel...):
 # the tests that need every layer skip, naming them; a layer offered but not applied still fails.
@@ -470,12 +472,12 @@ def test_the_child_says_what_it_saw_of_tampering_and_nothing_for_honest_code(san
     as a claim in the run's tampering list; printing tensors, type hints and vmap say nothing."""
     import torch
 
-    from judge import wire
+    from judge.base import encoding as wire
 
     x = wire.roundtrip(torch.arange(4.0))
     reaching = ("import sys\nfrom torch.overrides import TorchFunctionMode\n"
                 "sys.modules['judge.execute'].describe_error = sys.modules['judge.execute'].describe_error\n"
-                "sys.modules['judge.wire'].revive = lambda value: value\n"
+                "sys.modules['judge.base.encoding'].revive = lambda value: value\n"
                 "def f(x):\n    sys.settrace(lambda *a: None)\n    TorchFunctionMode().__enter__()\n    return x * 2\n")
     honest = ("import torch\nfrom typing import Tuple\nprint(torch.ones(2), f'{torch.zeros(1)}')\n"
               "def f(x: torch.Tensor) -> torch.Tensor:\n"
@@ -483,7 +485,7 @@ def test_the_child_says_what_it_saw_of_tampering_and_nothing_for_honest_code(san
     seen = sandbox.run(Program(reaching, "f.py", "f", framework="torch"), [Call(args=(x,))] * 3, Limits()).tampering
     assert len(seen) == 3, seen
     assert any("trace" in s for s in seen) and any("mode" in s for s in seen)
-    assert any("judge.wire" in s and "revive" in s for s in seen)
+    assert any("judge.base.encoding" in s and "revive" in s for s in seen)
     assert sandbox.run(Program(honest, "f.py", "f", framework="torch"), [Call(args=(x,))] * 3, Limits()).tampering == []
 
 

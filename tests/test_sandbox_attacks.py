@@ -31,7 +31,7 @@ import pytest
 from judge.render import render_text
 from judge.sandbox.isolation import DISABLE_ENV, probe_all
 from judge.session import Judge
-from judge.verdict import Verdict
+from judge.base.outcomes import Verdict
 
 ATTACKS = Path(__file__).parent / "attacks"
 

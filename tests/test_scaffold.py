@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.scaffold import scaffold
 from judge.session import Judge
 from judge.validate import Severity, validate

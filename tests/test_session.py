@@ -82,7 +82,7 @@ def test_an_edited_problem_is_prepared_again(tmp_path, reference_runs):
 def test_a_prepared_problem_judges_and_the_judges_tutor_records(tmp_path):
     from judge.cache import ExpectedCache
     from judge.progress import ProgressStore
-    from judge.submission import Submission
+    from judge.base.submission import Submission
     from test_backend import InProcessBackend
 
     store = ProgressStore(tmp_path / "p.sqlite3")

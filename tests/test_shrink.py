@@ -7,8 +7,8 @@ from judge import generators
 from judge.problem import TestSpec as Spec
 from judge.render import render_text
 from judge.shrink import _moves
-from judge.submission import Submission
-from judge.wire import Array
+from judge.base.submission import Submission
+from judge.base.encoding import Array
 
 SUM_NOT_MEAN = '''
 import numpy as np

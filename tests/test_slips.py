@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from judge import wire
+from judge.base import encoding as wire
 from judge.cases import Drawn, with_calls
 from judge.execute import Observation
 from judge.mutants import Context

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.solution import load_function
 
 

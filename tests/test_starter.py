@@ -8,11 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 from judge.cli import main
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.progress import ProgressStore
 from judge.render import render_text
 from judge.starter import default_path, starter_source, write_starter
-from judge.verdict import NOT_ATTEMPTED
+from judge.base.outcomes import NOT_ATTEMPTED
 
 
 @pytest.fixture

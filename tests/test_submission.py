@@ -1,4 +1,4 @@
-"""One submission value (judge.submission): a file or a text, decoded once, one size limit; and one
+"""One submission value (judge.base.submission): a file or a text, decoded once, one size limit; and one
 `Judge.submit` that every caller judges through."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.errors import ConfigError, NotSourceText
-from judge.submission import MAX_SOURCE_BYTES, Submission, decode_source
+from judge.base.errors import ConfigError, NotSourceText
+from judge.base.submission import MAX_SOURCE_BYTES, Submission, decode_source
 from problemsets import REPO
 
 LATIN1 = "# -*- coding: latin-1 -*-\nNAME = 'café'\n"
@@ -73,7 +73,7 @@ def test_the_source_size_limit_is_defined_once():
     assert client.MAX_FILE_BYTES > MAX_SOURCE_BYTES  # the warm client sends more: the server says it is too large
     defined = [p.relative_to(REPO).as_posix() for p in (REPO / "judge").rglob("*.py")
                if re.search(r"^\s*MAX_SOURCE_BYTES\s*=", p.read_text(encoding="utf-8"), re.M)]
-    assert defined == ["judge/submission.py"]
+    assert defined == ["judge/base/submission.py"]
 
 
 def test_the_warm_clients_bytes_are_decoded_as_the_normal_path_decodes_a_file(tmp_path):
@@ -116,7 +116,7 @@ def test_the_submission_module_stays_light():
     import subprocess
     import sys
 
-    code = ("import sys, judge.submission as s; s.decode_source(b'x = 1\\n'); "
+    code = ("import sys, judge.base.submission as s; s.decode_source(b'x = 1\\n'); "
             "print(sorted(m for m in ('tokenize', 'dataclasses', 'numpy', 'torch', 'click') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert out.stdout.strip() == "[]", out.stderr

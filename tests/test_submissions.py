@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.verdict import Verdict, folder_names, folder_verdict
+from judge.base.outcomes import Verdict, folder_names, folder_verdict
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -117,7 +117,7 @@ def _failures(report) -> str:
 @pytest.mark.parametrize("problem_id, path", SUBMISSIONS)
 def test_known_submission_gets_its_verdict(judged, problem_id: str, path: Path) -> None:
     folder = path.parent.name
-    expected = folder_verdict(folder)   # the one rule validate uses (judge.verdict)
+    expected = folder_verdict(folder)   # the one rule validate uses (judge.base.outcomes)
     assert expected is not None, (
         f"{path.relative_to(REPO)}: unknown folder {folder!r}; expected one of {', '.join(folder_names())}")
     report = judged(problem_id, path)
@@ -143,7 +143,7 @@ def test_known_submissions_report_round_trips_through_json(judged, problem_id: s
     """What the service stores and a remote backend sends back reads back as the same report."""
     from dataclasses import replace
 
-    from judge.report import Report
+    from judge.base.report import Report
 
     report = judged(problem_id, path)
     data = json.loads(report.dumps())

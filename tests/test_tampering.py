@@ -31,8 +31,8 @@ def test_a_finding_names_its_line():
     # the judge's modules: imported, fetched by name, through sys.modules
     ("import judge.execute\n", "line 1: reaches into the judge (judge.execute)"),
     ("from judge import wire\n", "line 1: reaches into the judge (judge)"),
-    ("import importlib\nm = importlib.import_module('judge.wire')\n", "line 2: reaches into the judge (judge.wire)"),
-    ("m = __import__('judge.wire')\n", "line 1: reaches into the judge (judge.wire)"),
+    ("import importlib\nm = importlib.import_module('judge.base.encoding')\n", "line 2: reaches into the judge (judge.base.encoding)"),
+    ("m = __import__('judge.base.encoding')\n", "line 1: reaches into the judge (judge.base.encoding)"),
     ("import sys\nh = sys.modules.get('judge.execute')\n",
      "line 2: reaches into the judge (judge.execute through sys.modules)"),
     ("import sys\nh = sys.modules['judge.execute']\n",

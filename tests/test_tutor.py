@@ -13,11 +13,11 @@ import pytest
 
 from judge.problemset import ProblemSet
 from judge.progress import ProgressStore
-from judge.report import Report
-from judge.report import TestResult as Result
-from judge.submission import Submission
+from judge.base.report import Report
+from judge.base.report import TestResult as Result
+from judge.base.submission import Submission
 from judge.tutor import NotSolvedYet, Tutor
-from judge.verdict import Verdict
+from judge.base.outcomes import Verdict
 from problemsets import REPO, copy_problems, learner_copy
 
 DEMO = "submissions/patchify/accepted/reshape_permute.py"   # the quick start's demo file

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.progress import ProgressStore
 from judge.units import load_unit, load_units, progress_of, unit_ids
 from problemsets import copy_problems
@@ -297,7 +297,7 @@ def test_a_learner_takes_a_shipped_unit_to_passed(unit_id: str, tmp_path: Path) 
 
 
 def test_a_unit_id_names_a_file_in_units_and_nothing_else(repo):
-    from judge.errors import ConfigError
+    from judge.base.errors import ConfigError
     from judge.units import load_unit
 
     for crafted in ("../problems/patchify", "/etc/passwd", "5.5/../5.6", ""):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.session import Judge
 from judge.validate import Severity, validate
 from problemsets import copy_problems
@@ -320,7 +320,7 @@ def test_the_reference_s_warnings_are_told_to_the_author_and_to_no_learner(set_j
     import warnings as python_warnings
 
     from judge.cache import ExpectedCache
-    from judge.submission import Submission
+    from judge.base.submission import Submission
 
     reference = problem_set / "hidden_tests" / PROBLEM / "reference.py"
     text = reference.read_text()

@@ -1,9 +1,9 @@
-"""judge/values.py: walking returned values, numeric views and number formats."""
+"""judge/base/leaves.py: walking returned values, numeric views and number formats."""
 from __future__ import annotations
 
 import numpy as np
 
-from judge.values import MISSING, all_leaves, fmt, fmt_entry, fmt_index, leaves, numeric, top_key
+from judge.base.leaves import MISSING, all_leaves, fmt, fmt_entry, fmt_index, leaves, numeric, top_key
 
 
 def test_leaves_pair_what_both_sides_have_and_all_leaves_mark_the_rest_missing():

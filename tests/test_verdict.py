@@ -1,9 +1,9 @@
-"""judge/verdict.py: the verdict vocabulary and the one rule from a known submission's folder to its verdict."""
+"""judge/base/outcomes.py: the verdict vocabulary and the one rule from a known submission's folder to its verdict."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from judge.verdict import FOLDER_ALIASES, Verdict, folder_names, folder_verdict
+from judge.base.outcomes import FOLDER_ALIASES, Verdict, folder_names, folder_verdict
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ import pytest
 from judge import verdicts
 from judge.contract import CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
 from judge.execute import ErrorInfo, Observation
-from judge.verdict import Verdict
+from judge.base.outcomes import Verdict
 
 LIMITS = Limits(time_s=2.0, import_time_s=10.0, memory_mb=512, output_bytes=64 << 10,
                 results_total_bytes=256 << 20, total_time_s=12.0)

@@ -16,7 +16,7 @@ import serving
 from judge.progress import ProgressStore
 from judge.session import Judge
 from judge.tutor import Tutor
-from judge.submission import MAX_SOURCE_BYTES
+from judge.base.submission import MAX_SOURCE_BYTES
 from judge.warm import protocol
 from judge.warm.server import WarmServer
 
@@ -160,7 +160,7 @@ def test_the_client_imports_neither_numpy_nor_torch_nor_slow_standard_modules(wa
     probe = ("import sys; from judge.warm.client import try_run; "
              f"code = try_run(['--problems-dir', {str(root)!r}, 'run', 'patchify', {str(CORRECT)!r}]); "
              "print(code, sorted(m for m in ('numpy', 'torch', 'click', 'yaml', 'judge.session', 'socket', 'hashlib', "
-             "'shutil', 'tempfile', 'json', 'judge.submission', 'judge.errors') if m in sys.modules), "
+             "'shutil', 'tempfile', 'json', 'judge.base.submission', 'judge.base.errors') if m in sys.modules), "
              "file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, cwd=root)
     assert result.stderr.strip() == "0 []"

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 import torch
 
-from judge import wire
-from judge.wire import Array, WireError
+from judge.base import encoding as wire
+from judge.base.encoding import Array, WireError
 
 LIMIT = 1 << 20
 
@@ -274,7 +274,7 @@ def test_a_list_from_kept_encodings_is_the_bytes_encode_gives() -> None:
 
 RACE = r'''
 import sys, threading
-from judge import wire
+from judge.base import encoding as wire
 assert "torch" not in sys.modules
 errors, apis = [], []
 

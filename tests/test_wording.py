@@ -1,10 +1,10 @@
-"""judge/wording.py: kinds and types named as a person writes them (issue 12)."""
+"""judge/base/wording.py: kinds and types named as a person writes them (issue 12)."""
 from __future__ import annotations
 
 import numpy as np
 
-from judge import wire
-from judge.wording import a, type_name
+from judge.base import encoding as wire
+from judge.base.wording import a, type_name
 
 
 def test_articles() -> None:

@@ -26,7 +26,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from judge.checks.result import CheckResult, Param, Traits, fail, ok
-from judge.yamlfile import Fields
+from judge.base.yamlfile import Fields
 
 __all__ = ["CheckResult", "Param", "Traits", "fail", "ok", "get", "names", "parse_params", "rule_kinds", "DEFAULT"]
 
@@ -102,7 +102,7 @@ def parse_params(name: str, owner: Fields, key: str) -> dict | None:
 
 
 def _as_mapping(raw: dict, owner: Fields, key: str):
-    from judge.yamlfile import Mapping
+    from judge.base.yamlfile import Mapping
 
     if isinstance(raw, Mapping):
         return raw

@@ -1,4 +1,4 @@
-"""allclose: numbers match within the test's tolerance (judge.numerics: |actual - expected| <= atol + rtol * |expected|).
+"""allclose: numbers match within the test's tolerance (judge.base.numerics: |actual - expected| <= atol + rtol * |expected|).
 
 On failure the message gives the count of mismatches, the first mismatching
 index, the largest absolute and relative errors and, for public examples
@@ -11,8 +11,8 @@ from dataclasses import replace
 import numpy as np
 
 from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
-from judge.numerics import all_within, errors, within
-from judge.values import fmt, fmt_index, label, leaves, numeric, top_key
+from judge.base.numerics import all_within, errors, within
+from judge.base.leaves import fmt, fmt_index, label, leaves, numeric, top_key
 
 PARAMS: dict = {}
 TRAITS = Traits(licenses=("values",), observes=VALUE, diagnoses=VALUE)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
-from judge.values import label, leaves, top_key
-from judge.wire import Array, kind_of
-from judge.wording import a as article
+from judge.base.leaves import label, leaves, top_key
+from judge.base.encoding import Array, kind_of
+from judge.base.wording import a as article
 
 PARAMS: dict = {}
 TRAITS = Traits(licenses=("dtype",), observes=VALUE, diagnoses=VALUE)

@@ -22,11 +22,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from judge import experiments, wire
+from judge import experiments
+
+from judge.base import encoding as wire
 from judge.checks.result import CheckResult, Param, Traits, fail, ok, params
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.execute import Call, Observation
-from judge.wire import Array
+from judge.base.encoding import Array
 
 CALL = "run"
 PARAMS = params(Param("name", str, required=True, what=f"one of {', '.join(experiments.REGISTRY)}"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
-from judge.values import fmt_index, label, leaves, numeric, top_key
+from judge.base.leaves import fmt_index, label, leaves, numeric, top_key
 
 PARAMS: dict = {}
 TRAITS = Traits(licenses=("finite",), observes=VALUE, diagnoses=VALUE)

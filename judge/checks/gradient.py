@@ -23,8 +23,8 @@ from judge.checks.allclose import compare_values
 from judge.checks.compare import matches_reference
 from judge.checks.result import KEYS, CheckResult, Param, Traits, fail, failed, ok, params
 from judge.execute import Call
-from judge.values import label, leaves
-from judge.wire import Array
+from judge.base.leaves import label, leaves
+from judge.base.encoding import Array
 
 PARAMS = params(Param("wrt", list, required=True, what="a list of argument names"),
                 Param("outputs", list, default=None, what="a list of output keys"))

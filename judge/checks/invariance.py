@@ -50,11 +50,11 @@ import numpy as np
 from judge import verdicts
 from judge.checks.compare import matches_reference, values_first
 from judge.checks.result import KEYS, VALUE, CheckResult, Param, Traits, fail, failed, ok, params
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.execute import Call
-from judge.numerics import errors, within
-from judge.values import label, numeric
-from judge.wire import Array
+from judge.base.numerics import errors, within
+from judge.base.leaves import label, numeric
+from judge.base.encoding import Array
 
 TRANSFORMS = ("permute_rows", "reverse_blocks", "swap_args", "scale_rows")
 CALL = "transformed"

@@ -35,10 +35,10 @@ import numpy as np
 
 from judge.checks.compare import matches_reference, values_first
 from judge.checks.result import KEYS, VALUE, CheckResult, Param, Traits, fail, ok, params
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.execute import Call
-from judge.values import leaves
-from judge.wire import Array
+from judge.base.leaves import leaves
+from judge.base.encoding import Array
 
 PARAMS = params(Param("arg", str, required=True, what="the name of the batched argument"),
                 Param("sample", int, default=-1, what="the index of the sample to change"),

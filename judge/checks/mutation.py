@@ -20,7 +20,7 @@ from typing import Any, Iterator
 from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Traits, fail, ok
 from judge.execute import WRITTEN, Call
-from judge.wire import Array
+from judge.base.encoding import Array
 
 PARAMS: dict = {}
 TRAITS = Traits(licenses=("mutation",))

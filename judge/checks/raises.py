@@ -9,7 +9,7 @@ submission loaded), so a class merely named `ValueError` does not pass.
 from __future__ import annotations
 
 from judge.checks.result import TRAPS, CheckResult, Param, Traits, fail, ok, params
-from judge.verdict import NOT_ATTEMPTED
+from judge.base.outcomes import NOT_ATTEMPTED
 
 PARAMS = params(Param("type", str, required=True, shorthand=True,
                       what="an exception type name such as ValueError"))

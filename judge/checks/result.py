@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from judge.verdict import Verdict
+from judge.base.outcomes import Verdict
 from judge.verdicts import Decision
 
 

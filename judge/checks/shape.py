@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
-from judge.values import label, leaves, top_key
-from judge.wire import Array
+from judge.base.leaves import label, leaves, top_key
+from judge.base.encoding import Array
 
 PARAMS: dict = {}
 TRAITS = Traits(licenses=("shape",), observes=VALUE, diagnoses=VALUE)

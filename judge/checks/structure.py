@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
-from judge.values import is_number, join, label, scalar_like
-from judge.wire import Array, kind_of
-from judge.wording import a as article
+from judge.base.leaves import is_number, join, label, scalar_like
+from judge.base.encoding import Array, kind_of
+from judge.base.wording import a as article
 
 PARAMS: dict = {}
 TRAITS = Traits(licenses=("structure",), observes=VALUE, diagnoses=VALUE)

@@ -55,7 +55,7 @@ def train(plain: dict, fn: Callable) -> dict[str, Any]:
     """In the child: run experiment `plain["name"]` with `fn` on the revived `plain["data"]`."""
     import torch
 
-    from judge import wire
+    from judge.base import encoding as wire
 
     # One thread: the run is tiny (threads only add synchronisation, which a loaded machine turns into
     # seconds), and the same reduction order on every machine keeps the outcome reproducible.

@@ -13,12 +13,12 @@
     units      `judge units` and `judge unit`
 
 The faces (CLI, notebook, web page, warm server, service) import what they
-show from here; `judge.report` keeps only the data. Names load on first use
+show from here; `judge.base.report` keeps only the data. Names load on first use
 (PEP 562), so showing a statement never imports numpy.
 """
 from __future__ import annotations
 
-from judge.lazy import attributes
+from judge.base.lazy import attributes
 
 _LAZY = {
     "Segment": "judge.render.segments",

@@ -6,8 +6,8 @@ from typing import Any
 import numpy as np
 
 from judge import generators
-from judge.values import fmt
-from judge.wire import Array
+from judge.base.leaves import fmt
+from judge.base.encoding import Array
 
 FULL_LIMIT = 64  # entries shown in full
 

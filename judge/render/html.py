@@ -3,7 +3,7 @@
 Styles (judge.render.segments) become inline CSS colours here, as `to_text`
 makes them ANSI colours for a terminal; every text is escaped, so nothing a
 submission printed or returned can add markup, and its controls, bidirectional
-and other invisible characters are shown as escapes (judge.escape), as in a terminal.
+and other invisible characters are shown as escapes (judge.base.escape), as in a terminal.
 """
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ import html
 import re
 from typing import Any, Iterable
 
-from judge.escape import escape_controls
+from judge.base.escape import escape_controls
 from judge.render.segments import Line
 from judge.render.text import values_lines
-from judge.report import Report
-from judge.verdict import Verdict
+from judge.base.report import Report
+from judge.base.outcomes import Verdict
 
 
 def _escape(text: str) -> str:
-    """`text` as HTML: markup escaped, and what judge.escape makes visible made visible."""
+    """`text` as HTML: markup escaped, and what judge.base.escape makes visible made visible."""
     return html.escape(escape_controls(text, keep="\n\t"))
 
 

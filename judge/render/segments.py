@@ -8,7 +8,7 @@ in one place per medium.
 """
 from __future__ import annotations
 
-from judge.escape import escape_controls
+from judge.base.escape import escape_controls
 
 Segment = tuple[str, "str | None"]
 Line = list[Segment]

@@ -13,11 +13,11 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from judge.numerics import within
+from judge.base.numerics import within
 from judge.render.display import show_input
 from judge.render.segments import Line, plain
-from judge.values import MISSING, all_leaves, fmt_entry, numeric, top_key
-from judge.wire import Array, kind_of
+from judge.base.leaves import MISSING, all_leaves, fmt_entry, numeric, top_key
+from judge.base.encoding import Array, kind_of
 
 MAX_ENTRIES = 64     # entries per value shown in full
 MAX_WIDTH = 100      # wider pairs of blocks are stacked instead of side by side

@@ -1,6 +1,6 @@
 """Reports as terminal text: the per-test table, failure messages, example values, the verdict line.
 
-`render` turns a `judge.report.Report` into styled lines (judge.render.segments);
+`render` turns a `judge.base.report.Report` into styled lines (judge.render.segments);
 the CLI, the warm server, the notebook's text repr and the web page's values
 all draw from here, so a report reads the same wherever it is shown.
 """
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import textwrap
 
-from judge.escape import escape_controls, escape_name
+from judge.base.escape import escape_controls, escape_name
 from judge.render.segments import Line, to_text
-from judge.report import HINT, Report, Shown, TestResult
+from judge.base.report import HINT, Report, Shown, TestResult
 from judge.terminal import terminal_width
-from judge.verdict import Verdict
+from judge.base.outcomes import Verdict
 
 _GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check": "property checks"}
 

@@ -10,7 +10,7 @@ before numpy is imported in the judge.
 """
 from __future__ import annotations
 
-from judge.lazy import attributes
+from judge.base.lazy import attributes
 
 DISABLE_ENV = "JUDGE_SANDBOX_DISABLE"  # comma-separated isolation layers to switch off (tests, debugging)
 

@@ -27,7 +27,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from judge import wire
+from judge.base import encoding as wire
 from judge.execute import UNCHANGED, Call, Observation
 
 ALIGN = 64

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from judge.contract import Limits, Program, RunResult
-from judge.errors import ConfigError, SandboxError
+from judge.base.errors import ConfigError, SandboxError
 from judge.execute import Call
 from judge.sandbox import DISABLE_ENV
 from judge.sandbox.launch import Launched

@@ -39,9 +39,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from judge import wire
+from judge.base import encoding as wire
 from judge.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, Refusal, RunResult
-from judge.errors import SandboxError
+from judge.base.errors import SandboxError
 from judge.execute import Call, ErrorInfo, Observation
 from judge.sandbox import channel, frames
 from judge.sandbox.arena import Arena

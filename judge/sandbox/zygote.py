@@ -40,7 +40,9 @@ from pathlib import Path
 
 import numpy as np
 
-from judge import execute, wire
+from judge import execute
+
+from judge.base import encoding as wire
 from judge.sandbox import cgroups, isolation, memory, namespaces, worker
 
 from judge.sandbox import channel

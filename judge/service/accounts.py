@@ -17,7 +17,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.service.storage import ROLES, NewUser, Store, User
 
 TOKEN_PREFIX = "tj_"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from judge.escape import escape_tree
+from judge.base.escape import escape_tree
 from judge.service.storage import Store, Submission
 
 MOST_FAILED = 10     # tests listed per problem
@@ -111,13 +111,13 @@ def _tests(report: dict) -> list[dict]:
 
 def analytics_json(course: str, found: list[ProblemAnalytics]) -> dict:
     # Mistake wordings and test names come from the problem's files, but are escaped as any
-    # report text is (judge.escape): the instructor's faces treat all stored text alike.
+    # report text is (judge.base.escape): the instructor's faces treat all stored text alike.
     return escape_tree({"course": course, "problems": [asdict(p) for p in found]})
 
 
 def analytics_lines(found: list[ProblemAnalytics]) -> list[str]:
     """The terminal's text: per problem a summary line, then its mistakes and most failed tests."""
-    from judge.escape import escape_controls
+    from judge.base.escape import escape_controls
 
     lines: list[str] = []
     for p in found:

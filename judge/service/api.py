@@ -20,8 +20,8 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from judge.errors import ConfigError
-from judge.escape import escape_tree
+from judge.base.errors import ConfigError
+from judge.base.escape import escape_tree
 from judge.service.accounts import authenticate
 from judge.service.config import ServiceConfig
 from judge.service.faults import DATABASE_DOWN, describe
@@ -42,7 +42,7 @@ MAX_OFFSET = 1 << 31     # far past any real listing, and inside every database'
 
 class AsciiJSON(JSONResponse):
     """JSON with every non-ASCII character escaped, and every text first shown as every face shows it
-    (judge.escape): a lone surrogate echoed in a message reads `\\ud800`, never a JSON escape of one that
+    (judge.base.escape): a lone surrogate echoed in a message reads `\\ud800`, never a JSON escape of one that
     a strict reader refuses, and a report's bidirectional or control characters stay visible."""
 
     def render(self, content) -> bytes:

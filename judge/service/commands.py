@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 
 
 def _config(ctx: click.Context, **overrides):
@@ -384,7 +384,7 @@ def similarity(ctx: click.Context, course: str, problem: str | None, threshold: 
 
 
 def _safe(text: str) -> str:
-    from judge.escape import escape_controls
+    from judge.base.escape import escape_controls
 
     return escape_controls(text, keep="")
 
@@ -405,7 +405,7 @@ def show(ctx: click.Context, submission_id: str, with_report: bool, as_json: boo
         raise ConfigError(f"no submission {submission_id!r} (the gradebook, similarity and the review page name them)")
     submission, owner = found
     if as_json:
-        from judge.escape import escape_tree
+        from judge.base.escape import escape_tree
 
         click.echo(json.dumps(escape_tree(submission.to_json(with_source=True)), indent=2))
         return
@@ -413,18 +413,18 @@ def show(ctx: click.Context, submission_id: str, with_report: bool, as_json: boo
     click.echo(f"{_safe(owner.name)} ({_safe(owner.course) or 'no course'}) on {_safe(submission.problem)}, "
                f"{_when(submission.created_at)}: {submission.verdict or submission.status}"
                + (f" {passed[0]}/{passed[1]}" if isinstance(passed[0], int) else ""), err=True)
-    from judge.escape import escape_controls
+    from judge.base.escape import escape_controls
 
     # The source as stored, its control and bidirectional characters made visible as every face shows them.
     click.echo(escape_controls(submission.source, keep="\n\t"), nl=not submission.source.endswith("\n"))
     if with_report and submission.report is not None:
         from judge.render import render_text
-        from judge.report import Report
+        from judge.base.report import Report
 
         try:
             text = render_text(Report.from_json(submission.report), verbose=True)
         except (ValueError, TypeError, KeyError) as exc:   # stored by another version of the judge
-            from judge.escape import escape_tree
+            from judge.base.escape import escape_tree
 
             click.echo(f"the stored report is not one this judge renders ({exc}); as stored:", err=True)
             text = json.dumps(escape_tree(submission.report), indent=2)

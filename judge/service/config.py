@@ -9,8 +9,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.errors import ConfigError
-from judge.submission import MAX_SOURCE_BYTES
+from judge.base.errors import ConfigError
+from judge.base.submission import MAX_SOURCE_BYTES
 
 DATABASE_ENV = "JUDGE_SERVICE_DATABASE"
 REDIS_ENV = "JUDGE_SERVICE_REDIS"

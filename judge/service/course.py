@@ -17,7 +17,7 @@ problems:
     late: {per_day: 10%, until: 2027-02-22}   # each started day late costs 10% of the points; nothing after `until`
 ```
 
-It is read and checked as problem files are (judge.yamlfile): every error at
+It is read and checked as problem files are (judge.base.yamlfile): every error at
 once, each naming the file, the line, the field and what is expected. The
 service stores the checked file in its database (`judge service course set`),
 so every process grades by the same one. A submission's time is when it was
@@ -34,8 +34,8 @@ from typing import Any, Iterable
 
 import yaml
 
-from judge.errors import ConfigError
-from judge.yamlfile import Errors, Fields, Mapping, Sequence, type_name
+from judge.base.errors import ConfigError
+from judge.base.yamlfile import Errors, Fields, Mapping, Sequence, type_name
 
 CREDITS = ("per_test", "all_or_nothing")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}")
@@ -124,7 +124,7 @@ def load_course(path: Path, problems: Iterable[str] | None = None) -> tuple[Cour
 
 def parse_course(text: str, file: str, problems: Iterable[str] | None = None) -> Course:
     """The course `text` (read from `file`) defines; every error at once, as a ConfigError(s)."""
-    from judge.yamlfile import _Loader
+    from judge.base.yamlfile import _Loader
 
     try:
         data = yaml.load(text, Loader=_Loader)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from judge.errors import SandboxError
+from judge.base.errors import SandboxError
 
 DATABASE_DOWN = (OperationalError, InterfaceError, DisconnectionError, PoolTimeout)
 PASSING = DATABASE_DOWN + (SandboxError, OSError)

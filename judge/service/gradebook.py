@@ -30,7 +30,7 @@ import datetime as dt
 import io
 from dataclasses import asdict, dataclass
 
-from judge.escape import escape_controls, escape_tree
+from judge.base.escape import escape_controls, escape_tree
 from judge.service.course import Assignment, Course, default_course, parse_course
 from judge.service.storage import Store, Submission, User
 from judge.tampering import MAX_FINDINGS
@@ -133,7 +133,7 @@ def _total(s: Submission) -> int | None:
 
 def gradebook_json(course: str, entries: list[Entry]) -> dict:
     # Names and verdicts are checked where they are made; the instructor's faces escape them anyway
-    # (judge.escape), so nothing a database came to hold reaches a terminal or a spreadsheet raw.
+    # (judge.base.escape), so nothing a database came to hold reaches a terminal or a spreadsheet raw.
     return escape_tree({"course": course, "entries": [asdict(e) for e in entries]})
 
 

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.problem import Problem
 from judge.service.queue import Queue
 from judge.service.storage import Flip, Store

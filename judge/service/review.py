@@ -16,7 +16,7 @@ they read their own submissions through the API only.
 - `/review/submission/ID`: one submission, its report and its learner's history.
 
 Everything shown that came from a submission or a report is escaped as every
-face escapes it (judge.escape) and by Jinja2's autoescaping; the pages forbid
+face escapes it (judge.base.escape) and by Jinja2's autoescaping; the pages forbid
 scripts and frames, and send referrers to their own origin only (with none at all,
 a browser posts the sign-in form from origin `null`, which is refused).
 """
@@ -32,7 +32,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from judge.escape import escape_controls
+from judge.base.escape import escape_controls
 from judge.service.analytics import analytics
 from judge.service.similarity import by_problem, course_pairs, shared_regions, similarity, fingerprint
 from judge.service.storage import Store, Submission, User
@@ -183,7 +183,7 @@ def _utc(timestamp: float | None) -> str:
 
 
 def _visible(value: object) -> object:
-    """Every text a page shows made visible as in every face (judge.escape): autoescaping stops markup,
+    """Every text a page shows made visible as in every face (judge.base.escape): autoescaping stops markup,
     not bidirectional or control characters."""
     if isinstance(value, str) and not isinstance(value, Markup):   # a macro's output is the page's own
         return escape_controls(value, keep="\n\t")

@@ -19,7 +19,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.errors import ConfigError, ConfigErrors
+from judge.base.errors import ConfigError, ConfigErrors
 from judge.service.accounts import EMAIL, NAME, STUDENT_ID, hash_token, new_token
 from judge.service.storage import ROLES, NameTaken, NewUser, Store
 

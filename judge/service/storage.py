@@ -45,7 +45,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 
 QUEUED, RUNNING, DONE = "queued", "running", "done"
 ROLES = ("learner", "instructor")

@@ -13,12 +13,12 @@ import socket
 from dataclasses import dataclass, field
 
 from judge import verdicts
-from judge.errors import ConfigError
-from judge.report import Report, TestResult
+from judge.base.errors import ConfigError
+from judge.base.report import Report, TestResult
 from judge.service.config import ServiceConfig
 from judge.service.regrade import problem_version
 from judge.service.storage import Store
-from judge.submission import Submission
+from judge.base.submission import Submission
 
 log = logging.getLogger("judge.service.worker")
 

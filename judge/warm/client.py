@@ -10,7 +10,7 @@ Standard library only (plus judge.terminal's colour and width rules): the point 
 print a verdict in a few tens of milliseconds, so neither numpy, torch nor
 click is imported on this path, nor json or the judge's submission rules: the
 file's bytes travel as they are, and the server decodes them as `judge run`
-would (judge.submission). Anything unusual (another command, an option this
+would (judge.base.submission). Anything unusual (another command, an option this
 parser does not know, a file it cannot read or the server cannot decode, no
 server, a server of another judge version or context, a broken connection)
 returns None and the caller judges the normal way, which also gives the usual

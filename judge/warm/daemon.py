@@ -105,7 +105,7 @@ class _Daemon:
         from judge.sandbox.launch import launch
 
         launched = launch()  # the fork server imports numpy and torch while we import the judge
-        from judge.errors import ConfigError
+        from judge.base.errors import ConfigError
         from judge.session import Judge
         from judge.warm.server import Controls, WarmServer
         from judge.web import registry
@@ -167,7 +167,7 @@ class _Daemon:
                 except ImportError as exc:
                     return {"error": f"the page needs the web extra ({exc.name} is missing): "
                                      f"pip install 'tensor-judge[web]'"}
-                from judge.errors import ConfigError
+                from judge.base.errors import ConfigError
 
                 try:
                     self.page = Page(self.judge, self.judging, self.activity, self.stopping.set, self.note, port)

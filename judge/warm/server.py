@@ -34,12 +34,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from judge.errors import ConfigError, SandboxError
+from judge.base.errors import ConfigError, SandboxError
 from judge.locate import primary as find_set
 from judge.render import terminal_output
-from judge.report import Report
+from judge.base.report import Report
 from judge.session import Judge
-from judge.submission import Submission
+from judge.base.submission import Submission
 from judge.warm import protocol
 
 

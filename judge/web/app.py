@@ -31,11 +31,11 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from judge.errors import ConfigError, ConfigErrors, SandboxError
-from judge.escape import escape_controls, escape_tree
+from judge.base.errors import ConfigError, ConfigErrors, SandboxError
+from judge.base.escape import escape_controls, escape_tree
 from judge.render import markdown_html
 from judge.session import Judge
-from judge.submission import MAX_SOURCE_BYTES, Submission
+from judge.base.submission import MAX_SOURCE_BYTES, Submission
 from judge.web.guard import Guard, GuardMiddleware
 from judge.web.payload import report_payload, test_payload
 
@@ -274,7 +274,7 @@ async def _judge_events(state: WebState, problem, source: str, examples_only: bo
         ready = [await queue.get()]
         while not queue.empty():  # results decided meanwhile go out in one write, not one each
             ready.append(queue.get_nowait())
-        # What the submission printed, raised or returned, escaped as every face escapes it (judge.escape).
+        # What the submission printed, raised or returned, escaped as every face escapes it (judge.base.escape).
         yield "".join(f"event: {event}\ndata: {json.dumps(escape_tree(data))}\n\n" for event, data in ready)
         if any(event in ("done", "error") for event, _ in ready):
             return
@@ -302,7 +302,7 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 def _visible(value: object) -> object:
-    """Every value a page template shows, made visible as in any face (judge.escape): autoescaping
+    """Every value a page template shows, made visible as in any face (judge.base.escape): autoescaping
     stops markup, not bidirectional or control characters. Markup (rendered Markdown) is the page's own."""
     if isinstance(value, str) and not isinstance(value, Markup):
         return escape_controls(value, keep="\n\t")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.warm import protocol, spawn
 
 START_TIMEOUT_S = 120.0  # the first start imports torch in the fork server: seconds under load

@@ -11,8 +11,8 @@ import textwrap
 
 from judge.render import to_text, values_lines
 from judge.render.text import smallest_title
-from judge.report import Report, TestResult
-from judge.verdict import Verdict
+from judge.base.report import Report, TestResult
+from judge.base.outcomes import Verdict
 
 
 def test_payload(test: TestResult) -> dict:

@@ -25,7 +25,7 @@ from typing import Callable
 
 import uvicorn
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.session import Judge
 from judge.warm import protocol
 from judge.warm.server import Activity, Controls, WarmServer

@@ -8,7 +8,7 @@ as tampering.
 from pathlib import Path
 
 import judge.problemset  # noqa: F401 - the judge's own reader, imported afresh in the child
-from judge.yamlfile import load_yaml
+from judge.base.yamlfile import load_yaml
 
 TESTS = Path("@ROOT@/hidden_tests/double/tests.yaml")
 

@@ -4,11 +4,11 @@ They are importable; the harness calls private copies of their functions (and js
 rebinding them changes nothing: the wrong answer (3x) stays wrong.
 """
 import judge.execute
-import judge.wire
+import judge.base.encoding
 
 judge.execute.run_call = lambda fn, call, filename: None
 judge.execute.observation_plain = lambda observation: {"forged": True}
-judge.wire.encode = lambda *args, **kwargs: b"forged"
+judge.base.encoding.encode = lambda *args, **kwargs: b"forged"
 import json
 
 json.JSONEncoder = None  # json.dumps looks it up on every call; the harness's encoder does not

@@ -4,9 +4,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from judge.render import lines_html, problems_html, report_html
-from judge.report import Mistake, Report
-from judge.report import TestResult as Result  # (not a pytest test class)
-from judge.verdict import Verdict
+from judge.base.report import Mistake, Report
+from judge.base.report import TestResult as Result  # (not a pytest test class)
+from judge.base.outcomes import Verdict
 
 
 def test_report_html_shows_the_mistake_and_hint_from_the_result_fields():

@@ -11,11 +11,11 @@ import pytest
 
 from judge.problem import Tolerance
 from judge.render import render_text, use_colour
-from judge.report import Mistake, Report, Shown
-from judge.report import TestResult as Result  # (not a pytest test class)
-from judge.verdict import NOT_ATTEMPTED, Verdict
-from judge.wire import Array
-from judge.submission import Submission
+from judge.base.report import Mistake, Report, Shown
+from judge.base.report import TestResult as Result  # (not a pytest test class)
+from judge.base.outcomes import NOT_ATTEMPTED, Verdict
+from judge.base.encoding import Array
+from judge.base.submission import Submission
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 REPO_SUBMISSION = Path(__file__).resolve().parents[2] / "submissions" / "patchify" / "accepted" / "reshape_permute.py"

@@ -116,8 +116,8 @@ def test_the_source_is_readable_by_its_owner_and_their_instructor_only(setup, tm
         error(client.get(f"/api/v1/submissions/{sid}", headers=auth(tokens[other])), 404)
     # The instructor's terminal: judge service show prints the source, who and what on stderr.
     store.claim(sid, "w", 60)
-    from judge.report import Report, TestResult
-    from judge.verdict import Verdict
+    from judge.base.report import Report, TestResult
+    from judge.base.outcomes import Verdict
 
     store.finish(sid, Report("patchify", f"{sid}.py", [
         TestResult("t1", "hidden", Verdict.ACCEPTED),

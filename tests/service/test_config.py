@@ -9,7 +9,7 @@ pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pi
 import os
 import stat
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.service.accounts import add_user
 from judge.service.config import ServiceConfig
 from judge.service.storage import Store

@@ -71,8 +71,8 @@ def test_the_csv_has_a_header_and_one_row_per_learner_and_problem(store):
 
 def _reported(store, user, problem, tampering, verdict="accepted"):
     """A submission judged into a real report (as the worker stores it) that lists `tampering`."""
-    from judge.report import Report, TestResult
-    from judge.verdict import Verdict
+    from judge.base.report import Report, TestResult
+    from judge.base.outcomes import Verdict
 
     [sid] = store.create(user, [(problem, "# judged")])
     store.claim(sid, "w", lease_s=60)

@@ -281,7 +281,7 @@ def test_workers_on_two_hosts_survive_a_lost_host_and_a_partition(hosts, tmp_pat
 
 
 def _try_store(url: str):
-    from judge.errors import ConfigError
+    from judge.base.errors import ConfigError
     from judge.service.storage import Store
 
     try:

@@ -13,13 +13,13 @@ pytest.importorskip("jinja2")
 from fastapi.testclient import TestClient  # noqa: E402
 
 import disguises  # noqa: E402
-from judge.report import Report, TestResult as Result  # noqa: E402
+from judge.base.report import Report, TestResult as Result  # noqa: E402
 from judge.service.accounts import add_user, revoke  # noqa: E402
 from judge.service.api import create_app  # noqa: E402
 from judge.service.config import ServiceConfig  # noqa: E402
 from judge.service.storage import Store  # noqa: E402
 from judge.session import Judge  # noqa: E402
-from judge.verdict import Verdict  # noqa: E402
+from judge.base.outcomes import Verdict  # noqa: E402
 
 ORIGINAL = disguises.original("patchify/reshape_permute")
 COPY = disguises.disguise(ORIGINAL, "combined", "patchify")

@@ -9,7 +9,7 @@ import threading
 import time
 
 
-from judge.errors import ConfigError
+from judge.base.errors import ConfigError
 from judge.service.storage import DONE, QUEUED, RUNNING, Store
 
 

@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from judge.wording import type_name
+from judge.base.wording import type_name
 
 # dtypes that may cross; bfloat16 travels as float32 bytes with its name kept.
 _NUMPY_DTYPES = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16",

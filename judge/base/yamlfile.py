@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import yaml
 
-from judge.errors import ConfigError, ConfigErrors
+from judge.base.errors import ConfigError, ConfigErrors
 
 
 class Mapping(dict):

@@ -16,8 +16,8 @@ import os
 import re
 from pathlib import Path
 
-from judge.errors import ConfigError, NotSourceText
-from judge.escape import escape_name
+from judge.base.errors import ConfigError, NotSourceText
+from judge.base.escape import escape_name
 
 MAX_SOURCE_BYTES = 1 << 20   # one submission's source, in UTF-8 bytes (or the file's bytes)
 
@@ -58,7 +58,7 @@ class Submission:
     @property
     def filename(self) -> str:
         """The name the program runs under (its tracebacks show it), shown as every face shows a file's
-        name (judge.escape): a name that is not UTF-8 reads `\\xff.py` in a traceback as in the table."""
+        name (judge.base.escape): a name that is not UTF-8 reads `\\xff.py` in a traceback as in the table."""
         return escape_name(Path(self.label).name) or "submission.py"
 
     # ------------------------------------------------------------ making one

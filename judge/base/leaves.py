@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from judge.wire import Array
+from judge.base.encoding import Array
 
 
 def label(path: str) -> str:

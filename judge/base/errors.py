@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.escape import escape_name
+from judge.base.escape import escape_name
 
 
 class ConfigError(Exception):
@@ -21,7 +21,7 @@ class ConfigError(Exception):
         self.field = field
         self.detail = message
         where = ""
-        if file is not None:  # named as every face names a file (judge.escape): a name is no escape sequence
+        if file is not None:  # named as every face names a file (judge.base.escape): a name is no escape sequence
             where = f"{escape_name(file)}:{line}: " if line else f"{escape_name(file)}: "
         if field:
             where += f"{field}: "

@@ -9,8 +9,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.escape import escape_name, escape_tree
-from judge.verdict import Verdict
+from judge.base.escape import escape_name, escape_tree
+from judge.base.outcomes import Verdict
 
 # Every message is capped, so no submission can make a report large (issue 10, class 5):
 # a test's message, each detail line and the number of detail lines.
@@ -241,7 +241,7 @@ class Report:
 
     def shown_json(self) -> dict:
         """`to_json` as the faces show it: every text escaped and the file's name shown as a name
-        (judge.escape), so the JSON is valid UTF-8 whatever the submission printed, raised or was called."""
+        (judge.base.escape), so the JSON is valid UTF-8 whatever the submission printed, raised or was called."""
         return {**escape_tree(self.to_json()), "submission": escape_name(self.submission)}
 
     def dumps(self) -> str:
