@@ -185,7 +185,7 @@ def floor(runs: int = 21) -> tuple[float, float]:
     and encode its result, exit."""
     import torch  # noqa: F401
 
-    from judge import execute
+    from judge.runs import calls as execute
 
     from judge.base import encoding as wire
     from judge.session import Judge

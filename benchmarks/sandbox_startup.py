@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from judge.contract import Limits, Program  # noqa: E402
-from judge.execute import Call  # noqa: E402
+from judge.runs.contract import Limits, Program  # noqa: E402
+from judge.runs.calls import Call  # noqa: E402
 from judge.sandbox import Sandbox  # noqa: E402
 from judge.sandbox.isolation import LAYERS  # noqa: E402
 

@@ -78,7 +78,7 @@ class Row:
 
     @classmethod
     def decided(cls, file: str, decision, time_ms: float) -> "Row":
-        """A file judged without running it (`decision` is a `judge.verdicts.Decision`)."""
+        """A file judged without running it (`decision` is a `judge.runs.decisions.Decision`)."""
         return cls(file, decision.verdict, 0, 0, time_ms, message=decision.message)
 
     def to_json(self) -> dict:
@@ -154,7 +154,7 @@ def child_threads(workers: int) -> int:
 def grade_directory(judge, problem_id: str, directory: Path, workers: int,
                     on_row: Callable[[Row], None] | None = None) -> BatchResult:
     """Judge every submission of `directory` on `problem_id` with `workers` at a time."""
-    from judge import verdicts  # these keep `import judge.batch` light
+    from judge.runs import decisions as verdicts  # these keep `import judge.batch` light
     from judge.base.submission import Submission
 
     started = time.perf_counter()

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from judge.cases import Case
-    from judge.execute import Observation
+    from judge.runs.calls import Observation
     from judge.problem import Hidden, Problem
 
     Expected = dict[str, Observation]
@@ -353,7 +353,7 @@ def _pack(key: str, cases: list[Case], expected: list[Expected]) -> bytes:
 
 def _unpack(data: bytes, key: str, cases: list[Case]) -> list[Expected]:
     """Decode and verify an entry; anything unexpected raises (and the caller rebuilds)."""
-    from judge.execute import Observation
+    from judge.runs.calls import Observation
     plain: Any = _opened(FORMAT, data)
     if type(plain) is not dict or plain.get("key") != key:
         raise ValueError("entry for another key")

@@ -30,7 +30,7 @@ from judge.base import encoding as wire
 from judge.checks.observed import Observed
 from judge.compose import References
 from judge.base.errors import ConfigError
-from judge.execute import Call, Observation
+from judge.runs.calls import Call, Observation
 from judge.problem import Problem, TestSpec, Tolerance, load_composable
 
 MAIN = "main"  # the call on the test's own inputs

@@ -37,7 +37,7 @@ from judge.cases import Case
 from judge.checks import allclose, dtype, shape, structure
 from judge.checks.observed import Observed
 from judge.diagnose import Diagnosis, generic, relations
-from judge.execute import Observation
+from judge.runs.calls import Observation
 from judge.base.leaves import MISSING, all_leaves, leaves, numeric
 from judge.base.encoding import Array
 

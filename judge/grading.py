@@ -2,7 +2,7 @@
 
 Each test is judged in the judge's process, from plain data: the sandbox's
 facts about its calls (time, memory, output, crashes) first, then errors
-raised by the submission (both turned into verdicts by judge.verdicts), then
+raised by the submission (both turned into verdicts by judge.runs.decisions), then
 the checks selected for each test in order. Once every test is judged, the
 report's wrong values are explained together (judge.explain): by the
 problem's known mistakes ("traps"), by relations to the expected output
@@ -26,18 +26,20 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from judge import checks, explain, verdicts
+from judge import checks, explain
+
+from judge.runs import decisions as verdicts
 
 from judge.base import encoding as wire
 from judge.cases import MAIN, Case
 from judge.checks import compare
 from judge.checks.observed import Observed
 from judge.checks.result import TRAPS, VALUE
-from judge.contract import Backend, Limits, Program, Refusal, RunResult
+from judge.runs.contract import Backend, Limits, Program, Refusal, RunResult
 from judge.diagnose import Diagnosis
 from judge.base.errors import ConfigError
 from judge.base.escape import escape_controls
-from judge.execute import Call, Observation, restore_unchanged, run_call
+from judge.runs.calls import Call, Observation, restore_unchanged, run_call
 from judge.problem import Problem, Trap
 from judge.base.quiet import quiet
 from judge.base.report import (MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message,

@@ -16,11 +16,11 @@ from typing import Callable, Sequence
 from judge import problem as problem_files
 from judge.cache import ExpectedCache, TrapsEntry, cache_key
 from judge.cases import MAIN, Case, build_case
-from judge.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
+from judge.runs.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.base.errors import ConfigError
 from judge.grading import Expected, TrapSet, expect, grade, unjudged
 from judge.mutants import Context
-from judge.execute import ErrorInfo, describe_error, run_call
+from judge.runs.calls import ErrorInfo, describe_error, run_call
 from judge.problem import CheckSpec, Hidden, Problem, TestSpec
 from judge.base.quiet import quiet
 from judge.base.report import Report, TestResult
@@ -57,7 +57,7 @@ class PreparedProblem:
                      self.limits, self.traps, on_result=on_result)
 
     def unjudged(self, label: str, decision, *, on_result: Callable[[TestResult], None] | None = None) -> Report:
-        """The report of a file that could not be run (`decision` from `judge.verdicts.of_unloadable`)."""
+        """The report of a file that could not be run (`decision` from `judge.runs.decisions.of_unloadable`)."""
         return unjudged(self.problem, list(self.cases), label, decision, on_result=on_result)
 
     def run_traps_ahead(self) -> int:

@@ -34,7 +34,7 @@ from judge import generators
 from judge.base import encoding as wire
 from judge.cases import Case, Drawn, build_case, derive_seed, with_calls
 from judge.base.errors import ConfigError
-from judge.execute import Call, run_call
+from judge.runs.calls import Call, run_call
 from judge.grading import Expected, expect
 from judge.problem import CheckSpec, Hidden, Problem, TestSpec, Tolerance
 from judge.base.quiet import quiet

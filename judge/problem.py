@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from judge import checks, generators  # the check registry validates check names, parameters and rules
 from judge.compose import Composable
-from judge.contract import Limits
+from judge.runs.contract import Limits
 from judge.base.errors import ConfigError
 from judge.solution import Inline, load_function
 from judge.base.yamlfile import Errors, Fields, Mapping, Sequence, load_yaml

@@ -22,7 +22,7 @@ from judge.problem import Problem
 if TYPE_CHECKING:
     from judge.cache import ExpectedCache
     from judge.cases import Case
-    from judge.execute import Observation
+    from judge.runs.calls import Observation
     from judge.progress import ProgressStore
 
 

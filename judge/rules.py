@@ -19,7 +19,7 @@ import numpy as np
 from judge import checks
 from judge.cases import MAIN, owned_by
 from judge.checks.result import KEYS, VALUE, Traits
-from judge.execute import Observation
+from judge.runs.calls import Observation
 from judge.problem import Problem, Rule, TestSpec
 from judge.base.encoding import Array
 

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import problem as problems
-from judge import verdicts
+from judge.runs import decisions as verdicts
 from judge.cache import ExpectedCache
-from judge.contract import Backend
+from judge.runs.contract import Backend
 from judge.base.errors import ConfigError, NotSourceText
 from judge.prepared import PreparedProblem, prepare, prepare_input
 from judge.problem import Problem

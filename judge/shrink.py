@@ -34,9 +34,9 @@ from judge.base import encoding as wire
 from judge.cases import Case, build_case, derive_seed
 from judge.checks import compare
 from judge.checks.observed import Observed
-from judge.contract import Backend, Limits, Program
+from judge.runs.contract import Backend, Limits, Program
 from judge.base.errors import ConfigError
-from judge.execute import Call, Observation, run_call
+from judge.runs.calls import Call, Observation, run_call
 from judge.problem import Problem, TestSpec
 from judge.base.quiet import quiet
 from judge.base.report import Shown

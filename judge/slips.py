@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from judge.cases import Case
-from judge.contract import Backend, Limits, Program
-from judge.execute import Call, Observation
+from judge.runs.contract import Backend, Limits, Program
+from judge.runs.calls import Call, Observation
 from judge.mutants import Context, mutants
 from judge.slipwords import slug, words
 

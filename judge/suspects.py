@@ -14,8 +14,8 @@ from typing import Any, Callable, Sequence
 
 from judge import explain
 from judge.cases import Case
-from judge.contract import Backend, Limits, Program
-from judge.execute import Observation
+from judge.runs.contract import Backend, Limits, Program
+from judge.runs.calls import Observation
 from judge.problem import Trap
 from judge.repairs import Repair, joined, repairs_of, unparsed
 from judge.slips import Slip, Slips, run_variants

@@ -191,7 +191,7 @@ class _Scan:
                 stores[node.arg] = stores.get(node.arg, 0) + 1
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 assigned.append((node.targets[0].id, node.value))
-        # A plain alias (`F = torch.nn.functional`, `h = sys.modules.get("judge.execute")`) stands for
+        # A plain alias (`F = torch.nn.functional`, `h = sys.modules.get("judge.runs.calls")`) stands for
         # what it names, when the name is bound nowhere else (a variable reused for other values is
         # not followed).
         for _ in range(3):  # aliases of aliases, a few deep

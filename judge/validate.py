@@ -39,9 +39,9 @@ from judge.rules import collapse, offences
 from judge.cases import MAIN, Case, build_case
 from judge.checks import compare, experiment
 from judge.checks.observed import Observed
-from judge.contract import Limits
+from judge.runs.contract import Limits
 from judge.base.errors import ConfigError, ConfigErrors
-from judge.execute import Observation, run_call
+from judge.runs.calls import Observation, run_call
 from judge.gate import NOT_RUN, GateOptions, GateResult, Outcome, run_gate
 from judge.grading import Expected, expect, plain
 from judge.problem import Hidden, Problem

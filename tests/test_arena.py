@@ -9,8 +9,8 @@ import pytest
 import torch
 
 from judge.base import encoding as wire
-from judge.contract import Limits, Program
-from judge.execute import UNCHANGED, WRITTEN, Call, Observation
+from judge.runs.contract import Limits, Program
+from judge.runs.calls import UNCHANGED, WRITTEN, Call, Observation
 from judge.sandbox.arena import ALIGN, Arena, Mapped, layout
 from judge.sandbox.runner import Sandbox
 
@@ -101,7 +101,7 @@ def test_a_child_cannot_resize_the_arena_under_the_judge() -> None:
 def test_a_submission_that_hides_its_mutation_from_its_own_report_is_seen_in_the_arena() -> None:
     """Through the sandbox: the submission makes the child's account of its arguments say UNCHANGED."""
     source = ("import sys\n"
-              "sys.modules['judge.execute']._inputs_after = lambda args, sent, versions: tuple('=' for _ in args)\n"
+              "sys.modules['judge.runs.calls']._inputs_after = lambda args, sent, versions: tuple('=' for _ in args)\n"
               "def f(x):\n    x.mul_(2)\n    return x.sum()\n")
     x = plain(torch.arange(4.0))
     with Sandbox(preload=("numpy", "torch")) as sandbox:

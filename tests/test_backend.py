@@ -1,4 +1,4 @@
-"""The execution backend seam (`judge.contract.Backend`): the sandbox backend's servers, and the library
+"""The execution backend seam (`judge.runs.contract.Backend`): the sandbox backend's servers, and the library
 driven through a backend that is not the sandbox at all."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from judge.base import encoding as wire
-from judge.contract import CallOutcome, Limits, Program, RunResult
-from judge.execute import Call, Observation, register_source, run_call
+from judge.runs.contract import CallOutcome, Limits, Program, RunResult
+from judge.runs.calls import Call, Observation, register_source, run_call
 from judge.sandbox.backend import SandboxBackend
 from judge.session import Judge
 from judge.base.submission import Submission

@@ -20,7 +20,7 @@ import pytest
 
 from judge import problem as problems
 from judge.cases import MAIN, Calls, Case, Drawn, build_case, call_name, derive_seed, owned_by, with_calls
-from judge.execute import Call, Observation
+from judge.runs.calls import Call, Observation
 from judge.checks import gradient, mutation
 from judge.problem import CheckSpec
 

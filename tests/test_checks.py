@@ -14,7 +14,7 @@ from judge.base import encoding as wire
 from judge.cases import Case, Drawn, call_name, with_calls
 from judge.checks import experiment, gradient, leakage, mutation
 from judge.checks.observed import Observed
-from judge.execute import Observation, restore_unchanged, run_call
+from judge.runs.calls import Observation, restore_unchanged, run_call
 from judge import problem
 from judge.problem import CheckSpec, Tolerance
 from judge.base.outcomes import Verdict

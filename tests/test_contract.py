@@ -1,4 +1,4 @@
-"""judge.contract: programs, limits and a run's facts as plain data, and back; anything malformed is an error."""
+"""judge.runs.contract: programs, limits and a run's facts as plain data, and back; anything malformed is an error."""
 from __future__ import annotations
 
 import copy
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from judge.base import encoding as wire
-from judge.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, Refusal, RunResult
-from judge.execute import ErrorInfo, Observation
+from judge.runs.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, Refusal, RunResult
+from judge.runs.calls import ErrorInfo, Observation
 
 
 def _observation(value) -> Observation:

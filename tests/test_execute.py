@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from judge.base import encoding as wire
-from judge.execute import (UNCHANGED, WRITTEN, Call, ErrorInfo, Observation, describe_error, register_source, restore_unchanged,
+from judge.runs.calls import (UNCHANGED, WRITTEN, Call, ErrorInfo, Observation, describe_error, register_source, restore_unchanged,
                             run_call)
 
 SOLUTION = "/submissions/my_solution.py"

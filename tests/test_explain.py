@@ -14,7 +14,7 @@ from judge import explain
 
 from judge.base import encoding as wire
 from judge.cases import Drawn, with_calls
-from judge.execute import Observation
+from judge.runs.calls import Observation
 from judge.problem import TestSpec as Spec, Tolerance
 from judge.base.submission import Submission
 from judge.base.encoding import Array

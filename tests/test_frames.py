@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from judge.contract import Refusal
+from judge.runs.contract import Refusal
 from judge.sandbox import channel
 from judge.sandbox.frames import Protocol, ProtocolError, parse_load_error, parse_ready, parse_result
 

@@ -150,9 +150,9 @@ class _StoppedAtTheLimit:
         self.ms = ms
 
     def run(self, program, calls, limits, on_progress=None, node_limits=None):
-        from judge.contract import CallOutcome, Death, Kill, RunResult
+        from judge.runs.contract import CallOutcome, Death, Kill, RunResult
 
-        # The facts of a kill for time (SIGKILL from the judge); judge.verdicts makes it time_limit_exceeded.
+        # The facts of a kill for time (SIGKILL from the judge); judge.runs.decisions makes it time_limit_exceeded.
         return RunResult(outcomes=[CallOutcome(death=Death(kill=Kill.CALL_TIME, signal=9, cpu_s=1.0), time_ms=self.ms)
                                    for _ in calls])
 
@@ -161,8 +161,8 @@ def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() 
     """Not 0 ms: the time of a call with no observation is the judge's measure of it (issue 11 item 6)."""
     from judge import problem as problems
     from judge.cases import build_case
-    from judge.contract import Limits, Program
-    from judge.execute import Observation
+    from judge.runs.contract import Limits, Program
+    from judge.runs.calls import Observation
     from judge.grading import grade
 
     problem = problems.load_problem(REPO, "patchify")
@@ -187,8 +187,8 @@ class _ToldOfTampering(_StoppedAtTheLimit):
 def test_tampering_is_the_source_scan_and_what_the_child_said_and_changes_no_verdict() -> None:
     from judge import problem as problems
     from judge.cases import build_case
-    from judge.contract import Limits, Program
-    from judge.execute import Observation
+    from judge.runs.contract import Limits, Program
+    from judge.runs.calls import Observation
     from judge.grading import grade
 
     problem = problems.load_problem(REPO, "patchify")
@@ -212,7 +212,7 @@ def _tripled_trap(ran: list):
 
     from judge import grading
     from judge.cases import Calls, Case
-    from judge.execute import Call
+    from judge.runs.calls import Call
     from judge.problem import TestSpec, Tolerance, Trap
     from judge.base.encoding import Array
 
@@ -231,7 +231,7 @@ def _submitted(values) -> dict:
     import numpy as np
 
     from judge.cases import MAIN
-    from judge.execute import Observation
+    from judge.runs.calls import Observation
     from judge.base.encoding import Array
 
     return {MAIN: Observation(value=Array(np.asarray(values, dtype=np.float64), "numpy", "float64"))}

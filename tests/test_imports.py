@@ -102,7 +102,7 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_graph_sees_function_level_and_relative_imports():
     graph = _graph()
     assert "judge.sandbox.runner" in graph["judge.sandbox.backend"]  # imported inside a method
-    assert "judge.contract" in graph["judge.verdicts"]
+    assert "judge.runs.contract" in graph["judge.runs.decisions"]
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 

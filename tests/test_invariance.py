@@ -15,7 +15,7 @@ from judge.base import encoding as wire
 from judge.cases import Case, Drawn, call_name, with_calls
 from judge.checks import invariance
 from judge.base.errors import ConfigError
-from judge.execute import Observation, restore_unchanged, run_call
+from judge.runs.calls import Observation, restore_unchanged, run_call
 from judge.problem import CheckSpec, Tolerance
 from judge.base.outcomes import Verdict
 from judge.base.submission import Submission

@@ -4,11 +4,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from judge import verdicts
+from judge.runs import decisions as verdicts
 
 from judge.base import encoding as wire
-from judge.contract import Limits, Program
-from judge.execute import Call
+from judge.runs.contract import Limits, Program
+from judge.runs.calls import Call
 from judge.sandbox import memory
 from judge.sandbox.isolation import probe_all
 from judge.sandbox.runner import Sandbox

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from judge.contract import Program
+from judge.runs.contract import Program
 from judge.grading import grade
 from judge.prepared import compile_error
 from judge.base.submission import Submission

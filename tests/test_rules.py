@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from judge.base import encoding as wire
-from judge.execute import Observation
+from judge.runs.calls import Observation
 from judge import problem as model
 from judge.problem import CheckSpec, Rule, load_problem
 from judge.rules import Enforced, Offence, collapse, enforced, offences

@@ -13,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judge import verdicts
+from judge.runs import decisions as verdicts
 
 from judge.base import encoding as wire
-from judge.contract import Kill, Limits, Program, Refusal
-from judge.execute import Call
+from judge.runs.contract import Kill, Limits, Program, Refusal
+from judge.runs.calls import Call
 from judge.sandbox import Sandbox
 from judge.sandbox import seccomp
 from judge.sandbox import namespaces
@@ -42,7 +42,7 @@ def _run(sandbox, source, calls=None, **limits):
 
 
 def _decided(result, limits=Limits(time_s=1.0)):
-    """Each outcome's (verdict, message) as judge.verdicts decides it; None for an observation."""
+    """Each outcome's (verdict, message) as judge.runs.decisions decides it; None for an observation."""
     decisions = [verdicts.of_call(o, limits) for o in result.outcomes]
     return [None if d is None else (d.verdict, d.message) for d in decisions]
 
@@ -476,7 +476,7 @@ def test_the_child_says_what_it_saw_of_tampering_and_nothing_for_honest_code(san
 
     x = wire.roundtrip(torch.arange(4.0))
     reaching = ("import sys\nfrom torch.overrides import TorchFunctionMode\n"
-                "sys.modules['judge.execute'].describe_error = sys.modules['judge.execute'].describe_error\n"
+                "sys.modules['judge.runs.calls'].describe_error = sys.modules['judge.runs.calls'].describe_error\n"
                 "sys.modules['judge.base.encoding'].revive = lambda value: value\n"
                 "def f(x):\n    sys.settrace(lambda *a: None)\n    TorchFunctionMode().__enter__()\n    return x * 2\n")
     honest = ("import torch\nfrom typing import Tuple\nprint(torch.ones(2), f'{torch.zeros(1)}')\n"

@@ -97,7 +97,7 @@ EXPECTED = {
     "escape_sequences": {RTE},
     "hostile_text": {RTE},               # issue 32: bidi, a lone surrogate and bytes that are not UTF-8
     "memory_error_in_raises": {MLE},
-    # MLE when it was stopped for time while taking memory fast (judge.verdicts, tested there); on a
+    # MLE when it was stopped for time while taking memory fast (judge.runs.decisions, tested there); on a
     # virtual machine whose host backs freed guest pages lazily, the first touch of 500 MiB can stall
     # for more than the 1 s limit before a quarter of it is in, and then it is stopped for time.
     "memory_hog_slow": {MLE, TLE},
@@ -531,10 +531,10 @@ def test_a_run_whose_monitor_cannot_report_is_abandoned_and_the_server_goes_on()
     after the call's clock, calls it judge_error, and the same fork server judges the next run."""
     import signal
 
-    from judge.execute import Call
-    from judge.contract import Limits, Program
+    from judge.runs.calls import Call
+    from judge.runs.contract import Limits, Program
     from judge.sandbox.runner import Sandbox
-    from judge.verdicts import of_death
+    from judge.runs.decisions import of_death
 
     limits = Limits(time_s=1.0, import_time_s=5.0, total_time_s=5.0)
     sleeper = Program("import time\ndef f():\n    time.sleep(30)\n", "f.py", "f")
@@ -705,8 +705,8 @@ def test_each_layer_alone_stops_its_attack(layer, attack, others_off, verdicts, 
 
 
 def report_layers(judge: Judge) -> list[str]:
-    from judge.contract import Limits, Program
-    from judge.execute import Call
+    from judge.runs.contract import Limits, Program
+    from judge.runs.calls import Call
 
     probe = judge.backend.run(Program("def probe():\n    return 1\n", "probe.py", "probe"), [Call(args=())],
                               Limits())

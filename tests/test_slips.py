@@ -5,7 +5,7 @@ import numpy as np
 
 from judge.base import encoding as wire
 from judge.cases import Drawn, with_calls
-from judge.execute import Observation
+from judge.runs.calls import Observation
 from judge.mutants import Context
 from judge.problem import TestSpec as Spec, Tolerance
 from judge.slips import RAISED, Slips, merged
@@ -93,6 +93,6 @@ def test_models_run_in_the_sandbox_and_their_outputs_are_kept(judge):
 
 
 def _limits():
-    from judge.contract import Limits
+    from judge.runs.contract import Limits
 
     return Limits(time_s=2.0)

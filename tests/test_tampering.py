@@ -29,14 +29,14 @@ def test_a_finding_names_its_line():
 
 @pytest.mark.parametrize("source, expected", [
     # the judge's modules: imported, fetched by name, through sys.modules
-    ("import judge.execute\n", "line 1: reaches into the judge (judge.execute)"),
+    ("import judge.runs.calls\n", "line 1: reaches into the judge (judge.runs.calls)"),
     ("from judge import wire\n", "line 1: reaches into the judge (judge)"),
     ("import importlib\nm = importlib.import_module('judge.base.encoding')\n", "line 2: reaches into the judge (judge.base.encoding)"),
     ("m = __import__('judge.base.encoding')\n", "line 1: reaches into the judge (judge.base.encoding)"),
-    ("import sys\nh = sys.modules.get('judge.execute')\n",
-     "line 2: reaches into the judge (judge.execute through sys.modules)"),
-    ("import sys\nh = sys.modules['judge.execute']\n",
-     "line 2: reaches into the judge (judge.execute through sys.modules)"),
+    ("import sys\nh = sys.modules.get('judge.runs.calls')\n",
+     "line 2: reaches into the judge (judge.runs.calls through sys.modules)"),
+    ("import sys\nh = sys.modules['judge.runs.calls']\n",
+     "line 2: reaches into the judge (judge.runs.calls through sys.modules)"),
     ("import sys\nfor m in list(sys.modules.values()):\n    pass\n", "line 2: fetches modules through sys.modules"),
     ("from sys import modules\nm = modules['numpy']\n", "line 2: fetches modules through sys.modules"),
     # frames
@@ -88,8 +88,8 @@ def test_a_finding_names_its_line():
      "line 2: rebinds numpy.allclose, an attribute of a library module"),
     ("import torch\nF = torch.nn.functional\nF.relu = None\n",
      "line 3: rebinds torch.nn.functional.relu, an attribute of a library module"),
-    ("import judge.execute\njudge.execute.run_call = None\n",
-     "line 2: rebinds judge.execute.run_call, an attribute of the judge's module"),
+    ("import judge.runs.calls\njudge.runs.calls.run_call = None\n",
+     "line 2: rebinds judge.runs.calls.run_call, an attribute of the judge's module"),
     ("x = __builtins__\n", "line 1: reaches the interpreter's builtins through __builtins__"),
     # torch's operators and dispatch
     ("import torch\nlib = torch.library.Library('aten', 'IMPL')\n",
@@ -267,7 +267,7 @@ def test_accepted_and_correct_files_are_clean(path):
 # Each attack that reaches into the judge or the interpreter, and the rule that shows it.
 TAMPERING_ATTACKS = {
     "harness_frame": "reads frames", "gc_scan": "walks the garbage collector's objects",
-    "hide_mutation": "reaches into the judge (judge.execute", "rebind_judge_modules": "rebinds judge.execute.run_call",
+    "hide_mutation": "reaches into the judge (judge.runs.calls", "rebind_judge_modules": "rebinds judge.runs.calls.run_call",
     "raw_memory_forgery": "defines __array_interface__", "array_interface_read": "defines __array_interface__",
     "forge_gradients": "rebinds torch.autograd.grad", "torch_dispatch_mode": "subclasses TorchDispatchMode",
     "torch_function_mode": "subclasses TorchFunctionMode", "tensor_subclass": "defines __torch_function__",

@@ -1,4 +1,4 @@
-"""judge.verdicts: a table of facts (a sandbox's report, a submission's error) -> verdict and message.
+"""judge.runs.decisions: a table of facts (a sandbox's report, a submission's error) -> verdict and message.
 
 No sandbox runs here: each row is the facts a run could report, and the
 message is the one the learner reads, word for word.
@@ -9,9 +9,9 @@ import signal
 
 import pytest
 
-from judge import verdicts
-from judge.contract import CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
-from judge.execute import ErrorInfo, Observation
+from judge.runs import decisions as verdicts
+from judge.runs.contract import CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
+from judge.runs.calls import ErrorInfo, Observation
 from judge.base.outcomes import Verdict
 
 LIMITS = Limits(time_s=2.0, import_time_s=10.0, memory_mb=512, output_bytes=64 << 10,
@@ -209,7 +209,7 @@ def test_what_is_not_a_fact_of_the_run_is_decided_here_too():
 
 def test_no_module_but_this_one_mints_a_verdict():
     """Every Decision, TestResult, CheckResult or batch Row built with a verdict named in the source
-    is built in judge/verdicts.py: anywhere else a verdict comes from one of its decisions."""
+    is built in judge/runs/decisions.py: anywhere else a verdict comes from one of its decisions."""
     import ast
     from pathlib import Path
 

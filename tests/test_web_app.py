@@ -119,13 +119,13 @@ def test_run_streams_one_event_per_example_then_the_verdict(client):
 
 
 def test_tampering_is_one_line_by_the_verdict_and_changes_none(client):
-    source = CORRECT + "\n\nimport sys\nsys.settrace(None)\nsys.modules.get('judge.execute')\n"
+    source = CORRECT + "\n\nimport sys\nsys.settrace(None)\nsys.modules.get('judge.runs.calls')\n"
     stream = run(client, source, examples_only=True)
     done = stream[-1][1]
     assert done["verdict"] == "accepted"
     lines = len(source.splitlines())
     assert done["tampering"] == [f"line {lines - 1}: sets a trace or profile function (sys.settrace)",
-                                 f"line {lines}: reaches into the judge (judge.execute through sys.modules)"]
+                                 f"line {lines}: reaches into the judge (judge.runs.calls through sys.modules)"]
     assert done["tampering_line"] == f"tampering: {'; '.join(done['tampering'])} (shown to your instructor; " \
                                      "it changes no verdict)"
     script = (serving.REPO / "judge" / "web" / "static" / "app.js").read_text()

@@ -255,7 +255,7 @@ def test_a_list_from_kept_encodings_is_the_bytes_encode_gives() -> None:
     # The runner sends a prepared problem's inputs from encodings kept per call (issue 26).
     import gc
 
-    from judge.execute import Call
+    from judge.runs.calls import Call
 
     calls = [Call(args=(Array(np.arange(6, dtype=np.float32).reshape(2, 3), "torch", "float32"), 2.5, "text"),
                   grad_wrt=(0,)),

@@ -14,7 +14,7 @@ from dataclasses import replace
 from judge.checks import allclose, dtype, finite, shape, structure
 from judge.checks.observed import Observed
 from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
-from judge.execute import Observation
+from judge.runs.calls import Observation
 
 PARAMS: dict = {}
 # Each stage with the kind of rule that licenses it; a failure names the stage that failed.

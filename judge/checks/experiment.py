@@ -27,7 +27,7 @@ from judge import experiments
 from judge.base import encoding as wire
 from judge.checks.result import CheckResult, Param, Traits, fail, ok, params
 from judge.base.errors import ConfigError
-from judge.execute import Call, Observation
+from judge.runs.calls import Call, Observation
 from judge.base.encoding import Array
 
 CALL = "run"

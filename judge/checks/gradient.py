@@ -18,11 +18,11 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from judge import verdicts
+from judge.runs import decisions as verdicts
 from judge.checks.allclose import compare_values
 from judge.checks.compare import matches_reference
 from judge.checks.result import KEYS, CheckResult, Param, Traits, fail, failed, ok, params
-from judge.execute import Call
+from judge.runs.calls import Call
 from judge.base.leaves import label, leaves
 from judge.base.encoding import Array
 

@@ -47,11 +47,11 @@ from typing import Any
 
 import numpy as np
 
-from judge import verdicts
+from judge.runs import decisions as verdicts
 from judge.checks.compare import matches_reference, values_first
 from judge.checks.result import KEYS, VALUE, CheckResult, Param, Traits, fail, failed, ok, params
 from judge.base.errors import ConfigError
-from judge.execute import Call
+from judge.runs.calls import Call
 from judge.base.numerics import errors, within
 from judge.base.leaves import label, numeric
 from judge.base.encoding import Array

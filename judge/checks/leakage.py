@@ -36,7 +36,7 @@ import numpy as np
 from judge.checks.compare import matches_reference, values_first
 from judge.checks.result import KEYS, VALUE, CheckResult, Param, Traits, fail, ok, params
 from judge.base.errors import ConfigError
-from judge.execute import Call
+from judge.runs.calls import Call
 from judge.base.leaves import leaves
 from judge.base.encoding import Array
 

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Traits, fail, ok
-from judge.execute import WRITTEN, Call
+from judge.runs.calls import WRITTEN, Call
 from judge.base.encoding import Array
 
 PARAMS: dict = {}

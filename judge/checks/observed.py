@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from judge.execute import Call, Observation
+from judge.runs.calls import Call, Observation
 
 
 @dataclass(frozen=True)

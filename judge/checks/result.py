@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from judge.base.outcomes import Verdict
-from judge.verdicts import Decision
+from judge.runs.decisions import Decision
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ def fail(message: str, *, lines: tuple[str, ...] | list[str] = (), diagnose: boo
 
 
 def failed(decision: Decision, *, lines: tuple[str, ...] | list[str] = ()) -> CheckResult:
-    """A failure whose verdict `judge.verdicts` decided (not a wrong answer: a failed backward pass, a broken test)."""
+    """A failure whose verdict `judge.runs.decisions` decided (not a wrong answer: a failed backward pass, a broken test)."""
     return CheckResult(False, decision.message, decision.verdict, tuple(lines))
 
 

@@ -1,9 +1,9 @@
 """Running untrusted submissions: a warm fork server, isolated children, limits.
 
 The boundary: the judge sends inputs and receives plain observations; it never
-sends expected values. The sandbox implements the run contract (`judge.contract`:
+sends expected values. The sandbox implements the run contract (`judge.runs.contract`:
 it takes a program and limits, reports facts); the judge decides every verdict
-from them (`judge.verdicts`). `SandboxBackend` is the backend that runs here.
+from them (`judge.runs.decisions`). `SandboxBackend` is the backend that runs here.
 
 Names load on first use, so `judge.sandbox.launch` can start the server
 before numpy is imported in the judge.

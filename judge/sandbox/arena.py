@@ -28,7 +28,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from judge.base import encoding as wire
-from judge.execute import UNCHANGED, Call, Observation
+from judge.runs.calls import UNCHANGED, Call, Observation
 
 ALIGN = 64
 

@@ -1,4 +1,4 @@
-"""The backend that runs submissions on this machine: `judge.contract.Backend` over a fork server.
+"""The backend that runs submissions on this machine: `judge.runs.contract.Backend` over a fork server.
 
 It keeps one warm fork server (`judge.sandbox.runner.Sandbox`); a backend
 elsewhere (a queue worker on another machine) implements the same contract.
@@ -10,9 +10,9 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from judge.contract import Limits, Program, RunResult
+from judge.runs.contract import Limits, Program, RunResult
 from judge.base.errors import ConfigError, SandboxError
-from judge.execute import Call
+from judge.runs.calls import Call
 from judge.sandbox import DISABLE_ENV
 from judge.sandbox.launch import Launched
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.contract import Limits, Program
-from judge.execute import Call
+from judge.runs.contract import Limits, Program
+from judge.runs.calls import Call
 from judge.sandbox.isolation import LAYERS, LayerStatus, probe_all
 from judge.sandbox.runner import Sandbox
 

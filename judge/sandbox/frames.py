@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.contract import Refusal
+from judge.runs.contract import Refusal
 from judge.sandbox import channel
 
 MAX_LAYERS = 32

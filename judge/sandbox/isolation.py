@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from judge.contract import Limits
+from judge.runs.contract import Limits
 from judge.sandbox import DISABLE_ENV, cgroups, landlock, memory, namespaces, seccomp, syscalls
 
 

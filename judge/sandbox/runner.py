@@ -7,7 +7,7 @@ output or exits is killed with its process group; the call in progress gets
 the facts of its death (`result.Death`: why it was killed, its exit status or
 signal, peak memory, CPU time) and the remaining calls continue in a fresh
 worker, so one bad test never hides the results of the others. The runner
-reports facts only: `judge.verdicts` decides what they mean.
+reports facts only: `judge.runs.decisions` decides what they mean.
 
 Nothing the worker sends moves a deadline (issue 10, class 4): loading has
 `import_time_s` from READY, each call `time_s` from the end of the one
@@ -40,9 +40,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge.base import encoding as wire
-from judge.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, Refusal, RunResult
+from judge.runs.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, Refusal, RunResult
 from judge.base.errors import SandboxError
-from judge.execute import Call, ErrorInfo, Observation
+from judge.runs.calls import Call, ErrorInfo, Observation
 from judge.sandbox import channel, frames
 from judge.sandbox.arena import Arena
 from judge.sandbox.launch import Launched, launch

@@ -36,8 +36,8 @@ import types
 from pathlib import Path
 
 from judge.base import encoding as wire
-from judge.contract import Limits, Refusal
-from judge.execute import Call, ErrorInfo, Observation, describe_error, observation_plain, observing, \
+from judge.runs.contract import Limits, Refusal
+from judge.runs.calls import Call, ErrorInfo, Observation, describe_error, observation_plain, observing, \
     register_source, run_call
 from judge.sandbox import arena, cgroups, channel, isolation, memory
 from judge.base.wording import a as article
@@ -137,7 +137,7 @@ class _Watch:
     A claim, like everything the child says: shown to the instructor, never a verdict."""
 
     # The judge's modules this process runs its observing with: their names must keep their values.
-    MODULES = ("judge.execute", "judge.base.encoding", "judge.contract", "judge.sandbox.worker", "judge.sandbox.channel",
+    MODULES = ("judge.runs.calls", "judge.base.encoding", "judge.runs.contract", "judge.sandbox.worker", "judge.sandbox.channel",
                "judge.sandbox.arena", "judge.sandbox.memory")
 
     def __init__(self) -> None:

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from judge import execute
+from judge.runs import calls as execute
 
 from judge.base import encoding as wire
 from judge.sandbox import cgroups, isolation, memory, namespaces, worker

@@ -12,7 +12,7 @@ import os
 import socket
 from dataclasses import dataclass, field
 
-from judge import verdicts
+from judge.runs import decisions as verdicts
 from judge.base.errors import ConfigError
 from judge.base.report import Report, TestResult
 from judge.service.config import ServiceConfig

@@ -7,7 +7,7 @@ arguments (judge.sandbox.arena): the mutation check fails, the rebinding is flag
 """
 import sys
 
-harness = sys.modules.get("judge.execute")
+harness = sys.modules.get("judge.runs.calls")
 if harness is not None:
     harness._inputs_after = lambda *args: None
     original = harness.Observation.to_plain

@@ -3,11 +3,11 @@
 They are importable; the harness calls private copies of their functions (and json's), so
 rebinding them changes nothing: the wrong answer (3x) stays wrong.
 """
-import judge.execute
+import judge.runs.calls
 import judge.base.encoding
 
-judge.execute.run_call = lambda fn, call, filename: None
-judge.execute.observation_plain = lambda observation: {"forged": True}
+judge.runs.calls.run_call = lambda fn, call, filename: None
+judge.runs.calls.observation_plain = lambda observation: {"forged": True}
 judge.base.encoding.encode = lambda *args, **kwargs: b"forged"
 import json
 

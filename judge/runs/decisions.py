@@ -1,6 +1,6 @@
 """Deciding verdicts from facts: how a run went (the sandbox's report) and what the submission raised.
 
-The sandbox reports facts only (`judge.contract`): a worker killed for
+The sandbox reports facts only (`judge.runs.contract`): a worker killed for
 time or output, its exit status or signal, its peak memory and CPU time, a
 value refused, a call skipped. This module alone turns them, and the errors a
 submission raised (loading the file or in a call), into a verdict and the
@@ -14,8 +14,8 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass
 
-from judge.contract import CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
-from judge.execute import ErrorInfo
+from judge.runs.contract import CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
+from judge.runs.calls import ErrorInfo
 from judge.base.outcomes import NOT_ATTEMPTED, Verdict
 
 # A test stopped for time is memory_limit_exceeded when memory is what it was spending its time

@@ -2,9 +2,9 @@
 
 A backend (`Backend`: this machine's sandbox, `judge.sandbox.backend`, or a worker
 elsewhere) takes a `Program` (the source, what to call, what it must not read), the
-calls (`judge.execute.Call`) and the `Limits`, and returns a `RunResult`: facts per call
+calls (`judge.runs.calls.Call`) and the `Limits`, and returns a `RunResult`: facts per call
 and for loading (observations, refusals, deaths, kills) and an `Isolation` report, never
-a verdict; `judge.verdicts` alone turns facts into verdicts and messages. Every value
+a verdict; `judge.runs.decisions` alone turns facts into verdicts and messages. Every value
 here has a plain (JSON-able) form, `to_plain`, and `from_plain` rebuilds it strictly,
 raising `wire.WireError` (a ValueError) for anything malformed, never guessing a missing
 field: a request or a result from another process is checked, not trusted.
@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
 from judge.base import encoding as wire
-from judge.execute import Call, ErrorInfo, Observation
+from judge.runs.calls import Call, ErrorInfo, Observation
 
 FRAMEWORKS = ("numpy", "torch")
 
