@@ -14,7 +14,7 @@ from judge.base.lazy import attributes
 
 _LAZY = {
     "check": "judge.notebook",
-    "practice": "judge.notebook",  # not `problem`: judge.problem is the problem model
+    "practice": "judge.notebook",  # not `problem`: judge.problems.model is the problem model
     "problems": "judge.notebook",
     "CheckResult": "judge.notebook",
     "Judge": "judge.session",

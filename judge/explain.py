@@ -33,7 +33,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from judge.cases import Case
+from judge.problems.cases import Case
 from judge.checks import allclose, dtype, shape, structure
 from judge.checks.observed import Observed
 from judge.diagnose import Diagnosis, generic, relations

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from judge.problem import Problem
+from judge.problems.model import Problem
 from judge.progress import ProgressStore
 from judge.units import Unit, progress_of
 

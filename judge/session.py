@@ -20,14 +20,14 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from judge import problem as problems
+from judge.problems import model as problems
 from judge.runs import decisions as verdicts
-from judge.cache import ExpectedCache
+from judge.problems.cache import ExpectedCache
 from judge.runs.contract import Backend
 from judge.base.errors import ConfigError, NotSourceText
 from judge.prepared import PreparedProblem, prepare, prepare_input
-from judge.problem import Problem
-from judge.problemset import ProblemSet
+from judge.problems.model import Problem
+from judge.problems.problemset import ProblemSet
 from judge.progress import ProgressStore
 from judge.progress import home as progress_home
 from judge.base.report import Report, TestResult

@@ -26,7 +26,7 @@ import threading
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from judge.cases import Case
+from judge.problems.cases import Case
 from judge.runs.contract import Backend, Limits, Program
 from judge.runs.calls import Call, Observation
 from judge.mutants import Context, mutants

@@ -1,7 +1,7 @@
 """What may explain a report's wrong values, as judge.explain's models, and how each one's outputs are made.
 
 Three kinds: the problem's traps (run in the judge's process, their outputs
-kept by judge.grading and judge.cache), slip models of the trusted solutions
+kept by judge.grading and judge.problems.cache), slip models of the trusted solutions
 (judge.slips, run in the sandbox, kept per problem) and repairs of the
 learner's own file (judge.repairs, run in the sandbox like the file itself,
 kept for this report only). judge.explain asks for their outputs on tests;
@@ -13,10 +13,10 @@ from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from judge import explain
-from judge.cases import Case
+from judge.problems.cases import Case
 from judge.runs.contract import Backend, Limits, Program
 from judge.runs.calls import Observation
-from judge.problem import Trap
+from judge.problems.model import Trap
 from judge.repairs import Repair, joined, repairs_of, unparsed
 from judge.slips import Slip, Slips, run_variants
 from judge.slipwords import slug

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from judge.editorial import Solution
     from judge.hints import Hint
     from judge.overview import Overview
-    from judge.problemset import Listing, ProblemSet
+    from judge.problems.problemset import Listing, ProblemSet
     from judge.base.report import Report
     from judge.base.submission import Submission
     from judge.units import Question, Unit, UnitProgress, Verdict

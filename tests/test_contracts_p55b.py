@@ -13,10 +13,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from judge import generators
-from judge.cases import draw_inputs
-from judge.problem import load_hidden, load_problem
-from judge.solution import load_function
+from judge.problems import generators
+from judge.problems.cases import draw_inputs
+from judge.problems.model import load_hidden, load_problem
+from judge.problems.solution import load_function
 
 REPO = Path(__file__).resolve().parent.parent
 PROBLEMS = ("self_attention", "vit_pool", "vit_block", "random_masking")

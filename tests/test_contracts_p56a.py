@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from judge.problem import load_hidden, load_problem
-from judge.solution import load_function
+from judge.problems.model import load_hidden, load_problem
+from judge.problems.solution import load_function
 
 REPO = Path(__file__).resolve().parent.parent
 PROBLEMS = ("collapse_std", "siglip_loss", "zero_shot_classify", "linear_probe")

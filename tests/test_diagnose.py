@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from judge import problem as model
-from judge.cases import Case
+from judge.problems import model
+from judge.problems.cases import Case
 from judge.diagnose import generic
-from judge.problem import Tolerance
+from judge.problems.model import Tolerance
 from judge.base.encoding import Array
 
 EXACT = Tolerance(rtol=0.0, atol=0.0)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.editorial import solution
-from judge.problem import load_hidden, load_problem, problem_ids
+from judge.problems.model import load_hidden, load_problem, problem_ids
 from judge.progress import ProgressStore
 from problemsets import learner_copy
 

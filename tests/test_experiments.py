@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 import torch
 
-from judge import experiments, problem as problems
+from judge import experiments
+
+from judge.problems import model as problems
 from judge.experiments import retrieval, training
 from judge.experiments.world import make_world
 from judge.base.submission import Submission

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.cache import ExpectedCache
+from judge.problems.cache import ExpectedCache
 from judge.session import Judge
 
 REPO = Path(__file__).resolve().parent.parent

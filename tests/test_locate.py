@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from judge import locate
+from judge.problems import locate
 from judge.base.errors import ConfigError
-from judge.problemset import ProblemSet
+from judge.problems.problemset import ProblemSet
 from judge.progress import ProgressStore
 from tests.problemsets import REPO, copy_problems
 

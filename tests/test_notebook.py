@@ -262,8 +262,8 @@ def _arr(values):
 
 
 def test_judge_practice_is_the_learntools_entry_and_judge_problem_stays_the_model(repo, tmp_path, monkeypatch):
-    """`judge.practice("patchify")` opens a problem; `judge.problem` is the problem model, never a face."""
-    from judge import problem as model
+    """`judge.practice("patchify")` opens a problem; `judge.problems.model` is the problem model, never a face."""
+    from judge.problems import model
     from judge.notebook import NotebookError, ProblemHandle
 
     monkeypatch.setenv("JUDGE_HOME", str(tmp_path))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.overview import overview, streak
-from judge.problem import load_problem, problem_ids
+from judge.problems.model import load_problem, problem_ids
 from judge.progress import ProgressStore
 from judge.units import load_units
 

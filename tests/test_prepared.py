@@ -76,7 +76,7 @@ def test_a_file_that_compiles_is_left_to_the_sandbox() -> None:
 
 def test_prepare_all_caches_expected_values_so_a_first_run_needs_no_reference(tmp_path, monkeypatch) -> None:
     from judge import prepared as prepared_module
-    from judge.cache import ExpectedCache
+    from judge.problems.cache import ExpectedCache
     from judge.session import Judge
     from problemsets import copy_problems
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.cache import ExpectedCache
-from judge.cases import MAIN
-from judge.problemset import ProblemSet
+from judge.problems.cache import ExpectedCache
+from judge.problems.cases import MAIN
+from judge.problems.problemset import ProblemSet
 from judge.progress import ProgressStore
 from problemsets import copy_problems
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from judge import generators
-from judge.problem import TestSpec as Spec
+from judge.problems import generators
+from judge.problems.model import TestSpec as Spec
 from judge.render import render_text
 from judge.shrink import _moves
 from judge.base.submission import Submission

@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 
 from judge.base import encoding as wire
-from judge.cases import Drawn, with_calls
+from judge.problems.cases import Drawn, with_calls
 from judge.runs.calls import Observation
 from judge.mutants import Context
-from judge.problem import TestSpec as Spec, Tolerance
+from judge.problems.model import TestSpec as Spec, Tolerance
 from judge.slips import RAISED, Slips, merged
 
 REFERENCE = '''

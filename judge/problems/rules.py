@@ -17,10 +17,10 @@ from typing import Any, Iterator
 import numpy as np
 
 from judge import checks
-from judge.cases import MAIN, owned_by
+from judge.problems.cases import MAIN, owned_by
 from judge.checks.result import KEYS, VALUE, Traits
 from judge.runs.calls import Observation
-from judge.problem import Problem, Rule, TestSpec
+from judge.problems.model import Problem, Rule, TestSpec
 from judge.base.encoding import Array
 
 

@@ -47,9 +47,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
-    from judge.cases import Case
+    from judge.problems.cases import Case
     from judge.runs.calls import Observation
-    from judge.problem import Hidden, Problem
+    from judge.problems.model import Hidden, Problem
 
     Expected = dict[str, Observation]
 

@@ -24,14 +24,16 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from judge import checks, generators
+from judge import checks
+
+from judge.problems import generators
 
 from judge.base import encoding as wire
 from judge.checks.observed import Observed
-from judge.compose import References
+from judge.problems.compose import References
 from judge.base.errors import ConfigError
 from judge.runs.calls import Call, Observation
-from judge.problem import Problem, TestSpec, Tolerance, load_composable
+from judge.problems.model import Problem, TestSpec, Tolerance, load_composable
 
 MAIN = "main"  # the call on the test's own inputs
 V = TypeVar("V")
