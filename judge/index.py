@@ -59,7 +59,7 @@ def try_list(argv: list[str]) -> int | None:
         else:
             from judge.render.listing import listing_lines
             from judge.render.segments import to_text
-            from judge.terminal import terminal_width, use_colour
+            from judge.render.terminal import terminal_width, use_colour
 
             print(to_text(listing_lines(shown, min(100, terminal_width())), use_colour(sys.stdout)))
         sys.stdout.flush()

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from judge.terminal import terminal_width, use_colour
+from judge.render.terminal import terminal_width, use_colour
 
 
 @pytest.mark.parametrize("columns", ["80", "200", "30", "0", "-5", "wide", None])

@@ -45,8 +45,8 @@ _LAZY = {
     "listing_lines": "judge.render.listing",
     "units_lines": "judge.render.units",
     "unit_lines": "judge.render.units",
-    "use_colour": "judge.terminal",
-    "terminal_width": "judge.terminal",
+    "use_colour": "judge.render.terminal",
+    "terminal_width": "judge.render.terminal",
 }
 
 __all__ = sorted(_LAZY)

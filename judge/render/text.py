@@ -11,7 +11,7 @@ import textwrap
 from judge.base.escape import escape_controls, escape_name
 from judge.render.segments import Line, to_text
 from judge.base.report import HINT, Report, Shown, TestResult
-from judge.terminal import terminal_width
+from judge.render.terminal import terminal_width
 from judge.base.outcomes import Verdict
 
 _GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check": "property checks"}

@@ -6,7 +6,7 @@ start (about a cold run: the framework's import) and every later run a fork
 and the tests. When it cannot start (its lock is released without a socket,
 or it is not ready within a minute), the run is judged here, as cold runs are.
 
-Standard library only (plus judge.terminal's colour and width rules): the point is to
+Standard library only (plus judge.render.terminal's colour and width rules): the point is to
 print a verdict in a few tens of milliseconds, so neither numpy, torch nor
 click is imported on this path, nor json or the judge's submission rules: the
 file's bytes travel as they are, and the server decodes them as `judge run`
@@ -78,7 +78,7 @@ def try_run(argv: list[str]) -> int | None:
     data = read_file(args.file)
     if data is None:
         return None
-    from judge.terminal import terminal_width, use_colour
+    from judge.render.terminal import terminal_width, use_colour
 
     response = _ask(args.problems_dir, {
         "problem": args.problem, "data": data, "label": args.file, "origin": os.path.realpath(args.file),
