@@ -63,7 +63,7 @@ from judge.base.quiet import quiet  # noqa: E402
 from judge.base.report import Report  # noqa: E402
 from judge.session import Judge  # noqa: E402
 from judge.base.submission import Submission  # noqa: E402
-from judge.units import load_unit  # noqa: E402
+from judge.learner.units import load_unit  # noqa: E402
 from judge.base.outcomes import Verdict  # noqa: E402
 from judge.base.encoding import Array  # noqa: E402
 

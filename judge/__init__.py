@@ -19,7 +19,7 @@ _LAZY = {
     "CheckResult": "judge.notebook",
     "Judge": "judge.session",
     "Submission": "judge.base.submission",
-    "Tutor": "judge.tutor",
+    "Tutor": "judge.learner.tutor",
     "Report": "judge.base.report",
     "Verdict": "judge.base.outcomes",
 }

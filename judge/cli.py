@@ -184,7 +184,7 @@ def quiz(judge, unit_id: str, answers: tuple[tuple[str, str], ...], ask_all: boo
     Without --answer, asks in the terminal every question not yet answered right.
     Exits with 0 when every answer given was right, 1 otherwise.
     """
-    from judge.units import LETTERS
+    from judge.learner.units import LETTERS
 
     tutor = judge().tutor
     u = tutor.unit(unit_id)
@@ -336,7 +336,7 @@ def history(judge, problem_id: str | None, limit: int, as_json: bool, show_n: in
     restore the code of one (by its # number)."""
     from pathlib import Path
 
-    from judge.history import history_lines
+    from judge.learner.history import history_lines
 
     if problem_id is not None:
         judge().problem(problem_id)  # an unknown id is a usage error, not an empty history

@@ -40,7 +40,7 @@ def try_list(argv: list[str]) -> int | None:
         items, broken = entries(source, packs)
     except ConfigError:  # no set, or an id in two sets: the CLI says so
         return None
-    from judge.tutor import Tutor  # standard library only, as the rest of this path
+    from judge.learner.tutor import Tutor  # standard library only, as the rest of this path
 
     statuses, warning = Tutor(None).statuses([item["id"] for item in items])
     for problem_id, error in broken:  # one broken file must not hide the others
@@ -107,7 +107,7 @@ def entries(source: locate.Source, packs: tuple[locate.Source, ...] = ()) -> tup
     if kept is not None:
         return kept
     from judge.problems.problemset import ProblemSet
-    from judge.tutor import Tutor
+    from judge.learner.tutor import Tutor
 
     tutor = Tutor(ProblemSet(source.root, None, packs, source.origin))
     listing, extras = tutor.listing(), tutor.extras()

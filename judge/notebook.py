@@ -134,7 +134,7 @@ def problems(problems_dir: str | os.PathLike | None = None) -> "ProblemList":
     """Every problem of the problem set in course order (as `judge list`), with your status; a table in
     a notebook, a unit's extras marked."""
     from judge.problems.problemset import ProblemSet
-    from judge.tutor import Tutor
+    from judge.learner.tutor import Tutor
 
     try:
         tutor = Tutor(ProblemSet.find(problems_dir))
@@ -231,7 +231,7 @@ class ProblemHandle:
 
     def solution(self, *, confirm: bool = False) -> "Text":
         """The reference and editorial once solved; before that, only with `confirm=True` (recorded)."""
-        from judge.tutor import NotSolvedYet
+        from judge.learner.tutor import NotSolvedYet
 
         try:
             shown, _ = self._judge.tutor.solution(self.id, confirmed=confirm)

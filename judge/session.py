@@ -28,13 +28,13 @@ from judge.base.errors import ConfigError, NotSourceText
 from judge.prepared import PreparedProblem, prepare, prepare_input
 from judge.problems.model import Problem
 from judge.problems.problemset import ProblemSet
-from judge.progress import ProgressStore
-from judge.progress import home as progress_home
+from judge.learner.progress import ProgressStore
+from judge.learner.progress import home as progress_home
 from judge.base.report import Report, TestResult
 from judge.sandbox.backend import SandboxBackend
 from judge.sandbox.launch import Launched
 from judge.base.submission import Submission
-from judge.tutor import Tutor
+from judge.learner.tutor import Tutor
 
 
 class Judge:

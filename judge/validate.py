@@ -223,7 +223,7 @@ def _unit_tags(problem: Problem) -> list[Diagnostic]:
     The unit's lists decide membership (what `judge unit` and progress count); a tag saying
     otherwise misleads whoever filters by it.
     """
-    from judge.units import load_unit, unit_ids
+    from judge.learner.units import load_unit, unit_ids
 
     found: list[Diagnostic] = []
     tagged = [t[len("unit-"):] for t in problem.tags if t.startswith("unit-")]

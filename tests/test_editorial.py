@@ -1,5 +1,5 @@
 """`judge solution`: the reference and editorial once solved, or after a recorded confirmation
-(judge/editorial.py), and its place in `judge progress`."""
+(judge/learner/editorial.py), and its place in `judge progress`."""
 from __future__ import annotations
 
 import json
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.editorial import solution
+from judge.learner.editorial import solution
 from judge.problems.model import load_hidden, load_problem, problem_ids
-from judge.progress import ProgressStore
+from judge.learner.progress import ProgressStore
 from problemsets import learner_copy
 
 REPO = Path(__file__).resolve().parent.parent

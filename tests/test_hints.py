@@ -1,4 +1,4 @@
-"""`judge hint`: graded hints from the YAML, one level at a time (judge/hints.py)."""
+"""`judge hint`: graded hints from the YAML, one level at a time (judge/learner/hints.py)."""
 from __future__ import annotations
 
 import dataclasses
@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from judge.cli import main
 from judge.base.errors import ConfigError
-from judge.hints import hint
+from judge.learner.hints import hint
 
 
 def test_levels(judge):
@@ -37,7 +37,7 @@ def test_cli(repo):
 
 
 def test_hint_remembers_the_level_reached_and_records_it(repo, tmp_path, monkeypatch):
-    from judge.progress import ProgressStore
+    from judge.learner.progress import ProgressStore
 
     monkeypatch.setenv("JUDGE_HOME", str(tmp_path))
     runner = CliRunner()

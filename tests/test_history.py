@@ -1,4 +1,4 @@
-"""History keeps the code: `judge history ID --show N / --diff N M / --restore N PATH` (judge/history.py)."""
+"""History keeps the code: `judge history ID --show N / --diff N M / --restore N PATH` (judge/learner/history.py)."""
 from __future__ import annotations
 
 import os
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from judge.base.errors import ConfigError
-from judge.history import attempt_source, diff_lines, restore
-from judge.progress import ProgressStore
+from judge.learner.history import attempt_source, diff_lines, restore
+from judge.learner.progress import ProgressStore
 from problemsets import learner_copy
 
 REPO = Path(__file__).resolve().parent.parent

@@ -11,7 +11,7 @@ import pytest
 from judge.problems import locate
 from judge.base.errors import ConfigError
 from judge.problems.problemset import ProblemSet
-from judge.progress import ProgressStore
+from judge.learner.progress import ProgressStore
 from tests.problemsets import REPO, copy_problems
 
 

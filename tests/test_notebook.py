@@ -12,7 +12,7 @@ import torch.nn.functional as F
 
 import judge as judge_package
 from judge.notebook import CheckResult, SourceUnavailable, check, function_source, problems
-from judge.progress import ProgressStore
+from judge.learner.progress import ProgressStore
 from judge.base.report import Report, Shown
 from judge.base.report import TestResult as Result  # (not a pytest test class)
 from judge.base.outcomes import Verdict

@@ -1,4 +1,4 @@
-"""`judge progress`: progress at a glance, export / import / reset (judge/overview.py, judge/progress.py)."""
+"""`judge progress`: progress at a glance, export / import / reset (judge/learner/overview.py, judge/learner/progress.py)."""
 from __future__ import annotations
 
 import datetime as dt
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.overview import overview, streak
+from judge.learner.overview import overview, streak
 from judge.problems.model import load_problem, problem_ids
-from judge.progress import ProgressStore
-from judge.units import load_units
+from judge.learner.progress import ProgressStore
+from judge.learner.units import load_units
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from judge.problems.cache import ExpectedCache
 from judge.problems.cases import MAIN
 from judge.problems.problemset import ProblemSet
-from judge.progress import ProgressStore
+from judge.learner.progress import ProgressStore
 from problemsets import copy_problems
 
 

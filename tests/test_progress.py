@@ -1,4 +1,4 @@
-"""The progress database: recording, statuses, history, concurrency and damage (judge/progress.py)."""
+"""The progress database: recording, statuses, history, concurrency and damage (judge/learner/progress.py)."""
 from __future__ import annotations
 
 import json
@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from judge.cli import main
-from judge.history import history_lines
+from judge.learner.history import history_lines
 from problemsets import learner_copy
-from judge.progress import (ProgressStore, ProgressUnavailable, Status, data_dir, home,
+from judge.learner.progress import (ProgressStore, ProgressUnavailable, Status, data_dir, home,
                             problem_statuses, source_hash)
 
 ACCEPTED = "submissions/patchify/accepted/reshape_permute.py"
@@ -74,7 +74,7 @@ def test_history_lines():
 def test_concurrent_writers_never_corrupt(tmp_path):
     """Four processes insert at once; every row arrives and the file passes integrity_check."""
     path = tmp_path / "p.sqlite3"
-    code = ("import sys; from judge.progress import ProgressStore\n"
+    code = ("import sys; from judge.learner.progress import ProgressStore\n"
             "s = ProgressStore(sys.argv[1])\n"
             "for i in range(150):\n"
             "    s.record(problem='p' + sys.argv[2], verdict='accepted', passed=1, total=1, examples_only=False,"

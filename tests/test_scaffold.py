@@ -90,5 +90,5 @@ def test_a_one_file_problem_validates_and_its_reference_lives_in_tests_yaml(empt
         problem = judge.problem("tidy_up")
     problems = [str(d) for p in result.problems for d in p.diagnostics if d.severity is not Severity.INFO]
     assert result.ok and problems == [], problems
-    from judge.editorial import solution
+    from judge.learner.editorial import solution
     assert "def tidy_up(x):" in solution(problem).reference

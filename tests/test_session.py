@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from judge.progress import home as progress_home
+from judge.learner.progress import home as progress_home
 from judge.session import Judge
 from problemsets import copy_problems
 
@@ -81,7 +81,7 @@ def test_an_edited_problem_is_prepared_again(tmp_path, reference_runs):
 
 def test_a_prepared_problem_judges_and_the_judges_tutor_records(tmp_path):
     from judge.problems.cache import ExpectedCache
-    from judge.progress import ProgressStore
+    from judge.learner.progress import ProgressStore
     from judge.base.submission import Submission
     from test_backend import InProcessBackend
 

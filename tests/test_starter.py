@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from judge.cli import main
 from judge.base.errors import ConfigError
-from judge.progress import ProgressStore
+from judge.learner.progress import ProgressStore
 from judge.render import render_text
 from judge.starter import default_path, starter_source, write_starter
 from judge.base.outcomes import NOT_ATTEMPTED

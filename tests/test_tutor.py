@@ -1,4 +1,4 @@
-"""The tutor (judge.tutor): one learner's status, hints, solutions, answers and history, and what is
+"""The tutor (judge.learner.tutor): one learner's status, hints, solutions, answers and history, and what is
 recorded; no face opens the progress database itself."""
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from judge.problems.problemset import ProblemSet
-from judge.progress import ProgressStore
+from judge.learner.progress import ProgressStore
 from judge.base.report import Report
 from judge.base.report import TestResult as Result
 from judge.base.submission import Submission
-from judge.tutor import NotSolvedYet, Tutor
+from judge.learner.tutor import NotSolvedYet, Tutor
 from judge.base.outcomes import Verdict
 from problemsets import REPO, copy_problems, learner_copy
 
@@ -113,8 +113,8 @@ FACES = [REPO / "judge" / "cli.py", REPO / "judge" / "index.py", REPO / "judge" 
          *sorted((REPO / "judge" / "web").glob("*.py")), *sorted((REPO / "judge" / "warm").glob("*.py")),
          *sorted((REPO / "judge" / "service").glob("*.py"))]
 # What reaches the learner's database other than through the tutor (where the data directory is, is no record).
-FORBIDDEN_MODULES = {"judge.progress", "judge.hints", "judge.editorial", "judge.overview"}
-ALLOWED = {"judge.progress": {"home", "data_dir"}}
+FORBIDDEN_MODULES = {"judge.learner.progress", "judge.learner.hints", "judge.learner.editorial", "judge.learner.overview"}
+ALLOWED = {"judge.learner.progress": {"home", "data_dir"}}
 FORBIDDEN_NAMES = {"ProgressStore", "recording", "progress_of", "problem_statuses", "take_hint", "record_view",
                    "record_attempt", "record_answer", "record_event", "hint_level"}
 
@@ -144,7 +144,7 @@ def test_no_face_opens_the_progress_store(face: Path):
 
 def test_the_face_check_catches_a_face_that_opens_the_store(tmp_path):
     sneaky = tmp_path / "face.py"
-    sneaky.write_text("from judge.progress import ProgressStore\n\ndef f():\n    return ProgressStore().attempts()\n")
+    sneaky.write_text("from judge.learner.progress import ProgressStore\n\ndef f():\n    return ProgressStore().attempts()\n")
     assert len(_reaches_the_store(sneaky)) == 2
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from judge.base.errors import ConfigError
-from judge.progress import ProgressStore
-from judge.units import load_unit, load_units, progress_of, unit_ids
+from judge.learner.progress import ProgressStore
+from judge.learner.units import load_unit, load_units, progress_of, unit_ids
 from problemsets import copy_problems
 from problemsets import learner_copy
 
@@ -255,13 +255,13 @@ def test_repository_units_load() -> None:
 
 
 def _right_answer(question) -> str:
-    from judge.units import _format_numbers
+    from judge.learner.units import _format_numbers
 
     return question.answer if question.kind == "choice" else _format_numbers(question.numbers)
 
 
 def _wrong_answer(question) -> str:
-    from judge.units import LETTERS
+    from judge.learner.units import LETTERS
 
     if question.kind == "choice":
         return next(letter for letter in LETTERS[:len(question.options)] if letter != question.answer)
@@ -298,7 +298,7 @@ def test_a_learner_takes_a_shipped_unit_to_passed(unit_id: str, tmp_path: Path) 
 
 def test_a_unit_id_names_a_file_in_units_and_nothing_else(repo):
     from judge.base.errors import ConfigError
-    from judge.units import load_unit
+    from judge.learner.units import load_unit
 
     for crafted in ("../problems/patchify", "/etc/passwd", "5.5/../5.6", ""):
         with pytest.raises(ConfigError, match="unknown unit"):
@@ -338,7 +338,7 @@ def test_every_listing_follows_the_course_and_marks_its_extras(problem_set: Path
     """`judge list` (its index and the full path), `list --unit`, the notebook's problems() and the page
     share one order, the course's, whatever the ids' alphabetical order; an extra is marked."""
     from judge.notebook import problems
-    from judge.units import course_order, extra_ids
+    from judge.learner.units import course_order, extra_ids
 
     (problem_set / "units" / "1.0.yaml").write_text(UNIT.replace("problems: [patchify]", "problems: [unpatchify]")
                                                     .replace("extras: [unpatchify]", "extras: [patchify]"))

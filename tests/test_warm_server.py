@@ -13,9 +13,9 @@ import time
 import pytest
 
 import serving
-from judge.progress import ProgressStore
+from judge.learner.progress import ProgressStore
 from judge.session import Judge
-from judge.tutor import Tutor
+from judge.learner.tutor import Tutor
 from judge.base.submission import MAX_SOURCE_BYTES
 from judge.warm import protocol
 from judge.warm.server import WarmServer

@@ -219,7 +219,7 @@ def test_problems_are_listed_in_course_order_and_link_to_the_next(tmp_path, home
 def test_problems_no_unit_lists_come_last_by_id(client):
     import dataclasses
 
-    from judge.units import course_order, load_units
+    from judge.learner.units import course_order, load_units
 
     [unit] = load_units(serving.problem_set(Path(tempfile.mkdtemp()) / "set"))
     c_first = dataclasses.replace(unit, problems=("c",), extras=())
@@ -245,7 +245,7 @@ def test_rule_ids_are_not_shown_to_learners(client):
 
 def test_the_solution_once_solved_or_when_confirmed(tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGE_HOME", str(tmp_path / "home"))
-    from judge.progress import ProgressStore
+    from judge.learner.progress import ProgressStore
 
     root = serving.problem_set(tmp_path / "problems")
     with Judge(root) as judge:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from judge.problems.cache import ExpectedCache
     from judge.problems.cases import Case
     from judge.runs.calls import Observation
-    from judge.progress import ProgressStore
+    from judge.learner.progress import ProgressStore
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Entry:
     """One problem as a listing shows it."""
 
     problem: Problem
-    status: str            # solved, attempted or new (judge.progress.Status)
+    status: str            # solved, attempted or new (judge.learner.progress.Status)
     pack: str = ""         # the installed pack it comes from; "" for the set in use
 
     def to_json(self) -> dict:
@@ -157,7 +157,7 @@ class ProblemSet:
 
     def listing(self, store: ProgressStore) -> Listing:
         """Every problem with the learner's status in `store`, in id order (faces: `Tutor.listing`)."""
-        from judge.progress import problem_statuses
+        from judge.learner.progress import problem_statuses
 
         problems, broken = self.load()
         statuses, warning = problem_statuses([p.id for p in problems], store)

@@ -8,7 +8,7 @@ from judge.render.listing import STATUS_STYLES
 from judge.render.segments import Line
 
 if TYPE_CHECKING:
-    from judge.units import UnitProgress
+    from judge.learner.units import UnitProgress
 
 ANSWER_STYLES = {"right": "green", "wrong": "red", "new": None}
 

@@ -95,7 +95,7 @@ def default_database_url() -> str:
     creates it 0600). A database an older version made at <data>/service.sqlite3 stays in use,
     made private the same way.
     """
-    from judge.progress import home
+    from judge.learner.progress import home
 
     legacy = home() / "service.sqlite3"
     if legacy.exists():

@@ -40,7 +40,7 @@ import _socket
 MAX_MESSAGE = 4 << 20  # a request carries the file's bytes: a source of at most 1 MiB, and room to say it is more
 MARSHAL_VERSION = 4     # both ends write this version, whatever their Python's default
 
-# Variables that change what a run does or where it is recorded (judge.progress, judge.problems.cache,
+# Variables that change what a run does or where it is recorded (judge.learner.progress, judge.problems.cache,
 # judge.sandbox, judge.problems.model): a server in another environment must not answer.
 CONTEXT_ENV = ("JUDGE_HOME", "JUDGE_NO_RECORD", "JUDGE_CACHE_DIR", "JUDGE_SANDBOX_DISABLE", "JUDGE_PROBLEMS_DIR",
                "XDG_DATA_HOME", "XDG_CACHE_HOME", "HOME")

@@ -125,7 +125,7 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
 
     @app.get("/unit/{unit_id}", response_class=HTMLResponse)
     def unit_page(request: Request, unit_id: str) -> Response:
-        from judge.units import LETTERS
+        from judge.learner.units import LETTERS
 
         unit = judge.tutor.unit(unit_id)
         standing, warning = judge.tutor.standing(unit)
@@ -180,7 +180,7 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
     def solution(problem_id: str, confirmed: bool = False) -> Response:
         # As `judge solution`: shown once solved; before that only when the learner confirmed,
         # and then recorded as seen before solving.
-        from judge.tutor import NotSolvedYet
+        from judge.learner.tutor import NotSolvedYet
 
         problem = judge.problem(problem_id)
         earned = judge.tutor.solved(problem.id)
@@ -332,7 +332,7 @@ def _examples(judge: Judge, problem) -> list[dict]:
 
 def _following(judge: Judge, problem_id: str):
     """The problem after `problem_id` in course order (None after the last, or for a broken one)."""
-    from judge.units import course_order, load_units, units_dir
+    from judge.learner.units import course_order, load_units, units_dir
 
     root = judge.root
     try:

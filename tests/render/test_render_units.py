@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.render import to_text, unit_lines, units_lines
-from judge.units import Completion, Question, Unit, UnitProgress
+from judge.learner.units import Completion, Question, Unit, UnitProgress
 
 
 def _unit(**changes) -> Unit:

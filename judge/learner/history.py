@@ -12,7 +12,7 @@ from pathlib import Path
 
 from judge.base.errors import ConfigError
 from judge.base.escape import escape_name
-from judge.progress import Attempt, ProgressStore, ProgressUnavailable
+from judge.learner.progress import Attempt, ProgressStore, ProgressUnavailable
 
 
 def attempt_source(store: ProgressStore, number: int, problem: str | None = None) -> tuple[Attempt, str]:

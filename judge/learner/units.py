@@ -40,7 +40,7 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 LETTERS = string.ascii_lowercase
 
 if TYPE_CHECKING:
-    from judge.progress import ProgressStore
+    from judge.learner.progress import ProgressStore
 
 
 @dataclass(frozen=True)
@@ -247,9 +247,9 @@ def extra_ids(units: list[Unit]) -> frozenset[str]:
 def progress_of(unit: Unit, store: "ProgressStore") -> tuple[UnitProgress, str | None]:
     """Where the learner stands in `unit`, and a warning when the progress database is unusable.
 
-    Faces ask `judge.tutor.Tutor.standing`, which reads the learner's own store.
+    Faces ask `judge.learner.tutor.Tutor.standing`, which reads the learner's own store.
     """
-    from judge.progress import ProgressUnavailable, problem_statuses
+    from judge.learner.progress import ProgressUnavailable, problem_statuses
 
     statuses, warning = problem_statuses([*unit.problems, *unit.extras], store)
     try:

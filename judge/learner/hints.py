@@ -2,7 +2,7 @@
 
 Hints come from the problem's YAML, ordered from a nudge to the key idea; the
 last one names the idea without giving code. The level reached is remembered in
-the progress database by the learner's tutor (judge.tutor), so `judge hint ID` shows the next one
+the progress database by the learner's tutor (judge.learner.tutor), so `judge hint ID` shows the next one
 each time. Asking for a level that does not
 exist is a usage error naming the levels there are.
 """

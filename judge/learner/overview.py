@@ -10,8 +10,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from judge.problems.model import Problem
-from judge.progress import ProgressStore
-from judge.units import Unit, progress_of
+from judge.learner.progress import ProgressStore
+from judge.learner.units import Unit, progress_of
 
 _DIFFICULTY = {"easy": 0, "medium": 1, "hard": 2}
 

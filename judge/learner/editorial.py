@@ -4,7 +4,7 @@
 (the idea, the cost, the classic mistakes: `editorial:` in the hidden tests'
 YAML) once the problem is accepted on a full run. Before that it asks first,
 and seeing it early is recorded in the progress database ("solution viewed"),
-as practice sites do: the learner's tutor (judge.tutor) keeps that rule; this module
+as practice sites do: the learner's tutor (judge.learner.tutor) keeps that rule; this module
 reads the solution.
 """
 from __future__ import annotations

@@ -25,16 +25,16 @@ from typing import TYPE_CHECKING
 
 from judge.base.errors import ConfigError
 from judge.base.escape import escape_name
-from judge.progress import Attempt, ProgressStore, ProgressUnavailable, Status, recording
+from judge.learner.progress import Attempt, ProgressStore, ProgressUnavailable, Status, recording
 
 if TYPE_CHECKING:
-    from judge.editorial import Solution
-    from judge.hints import Hint
-    from judge.overview import Overview
+    from judge.learner.editorial import Solution
+    from judge.learner.hints import Hint
+    from judge.learner.overview import Overview
     from judge.problems.problemset import Listing, ProblemSet
     from judge.base.report import Report
     from judge.base.submission import Submission
-    from judge.units import Question, Unit, UnitProgress, Verdict
+    from judge.learner.units import Question, Unit, UnitProgress, Verdict
 
 
 @dataclass(frozen=True)
@@ -93,11 +93,11 @@ class Tutor:
         return self.status(problem_id) is Status.SOLVED
 
     def listing(self) -> "Listing":
-        """Every problem of the set with the learner's status, in course order (judge.units.course_order:
+        """Every problem of the set with the learner's status, in course order (judge.learner.units.course_order:
         `judge list`, the notebook's `problems()`, the index page); by id when a unit file is broken."""
         import dataclasses
 
-        from judge.units import course_order
+        from judge.learner.units import course_order
 
         listing = self.problem_set.listing(self.store)
         order = {pid: i for i, pid in enumerate(course_order([e.problem.id for e in listing.entries],
@@ -106,7 +106,7 @@ class Tutor:
 
     def extras(self) -> frozenset[str]:
         """The problems that are only units' extras (a listing marks them; no completion counts them)."""
-        from judge.units import extra_ids
+        from judge.learner.units import extra_ids
 
         return extra_ids(self._units_or_none())
 
@@ -117,18 +117,18 @@ class Tutor:
             return []
 
     def units(self) -> list["Unit"]:
-        from judge.units import load_units, units_dir
+        from judge.learner.units import load_units, units_dir
 
         return load_units(self.problem_set.root) if units_dir(self.problem_set.root).is_dir() else []
 
     def unit(self, unit_id: str) -> "Unit":
-        from judge.units import load_unit
+        from judge.learner.units import load_unit
 
         return load_unit(self.problem_set.root, unit_id)
 
     def standing(self, unit: "Unit | str") -> tuple["UnitProgress", str | None]:
         """Where the learner stands in `unit`, and a warning when the database is unusable."""
-        from judge.units import progress_of
+        from judge.learner.units import progress_of
 
         return progress_of(self.unit(unit) if isinstance(unit, str) else unit, self.store)
 
@@ -137,7 +137,7 @@ class Tutor:
 
         An unusable database is a ConfigError here: an overview of nothing would mislead.
         """
-        from judge.overview import overview
+        from judge.learner.overview import overview
 
         problems, _ = self.problem_set.load()
         try:
@@ -182,7 +182,7 @@ class Tutor:
 
         Returns a one-line warning instead of failing when the database is unusable.
         """
-        from judge.hints import hint, next_level
+        from judge.learner.hints import hint, next_level
 
         problem = self.problem_set.get(problem_id)
         warning = None
@@ -201,7 +201,7 @@ class Tutor:
 
     def hints_shown(self, problem_id: str) -> list["Hint"]:
         """The hints the learner has seen, in order (the problem page shows them again)."""
-        from judge.hints import hint
+        from judge.learner.hints import hint
 
         problem = self.problem_set.get(problem_id)
         try:
@@ -215,7 +215,7 @@ class Tutor:
 
         Raises NotSolvedYet when neither; the face asks the learner and calls again confirmed.
         """
-        from judge.editorial import solution
+        from judge.learner.editorial import solution
 
         problem = self.problem_set.get(problem_id)
         earned = self.solved(problem.id)
@@ -276,17 +276,17 @@ class Tutor:
             raise ConfigError(str(exc)) from None
 
     def attempt_source(self, number: int, problem_id: str | None = None) -> tuple[Attempt, str]:
-        from judge import history
+        from judge.learner import history
 
         return history.attempt_source(self.store, number, problem_id)
 
     def diff(self, old: int, new: int, problem_id: str | None = None) -> list[str]:
-        from judge import history
+        from judge.learner import history
 
         return history.diff_lines(self.store, old, new, problem_id)
 
     def restore(self, number: int, path: Path, *, problem_id: str | None = None, force: bool = False) -> Attempt:
-        from judge import history
+        from judge.learner import history
 
         return history.restore(self.store, number, path, problem=problem_id, force=force)
 
