@@ -1,6 +1,6 @@
 """The cost of generic diagnoses (issue 12) beside the comparison that triggers them.
 
-Every failing value check now also runs judge.diagnose.generic on the first
+Every failing value check now also runs judge.judging.diagnose.generic on the first
 differing output. Its worst case is an output related to nothing (every
 diagnosis is tried); it is timed on ViT-sized patch tokens (1 x 196 x 768)
 and a 64 x 64 similarity matrix, with the allclose comparison of the same
@@ -21,7 +21,7 @@ sys.path.insert(0, str(REPO))
 from judge.problems import model  # noqa: E402
 from judge.problems.cases import Case  # noqa: E402
 from judge.checks.allclose import compare_values  # noqa: E402
-from judge.diagnose import generic  # noqa: E402
+from judge.judging.diagnose import generic  # noqa: E402
 from judge.problems.model import Tolerance  # noqa: E402
 from judge.base.encoding import Array  # noqa: E402
 

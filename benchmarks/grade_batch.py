@@ -104,9 +104,9 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
     """Median (judge CPU ms, wall ms) per stage over the class's files, judged one at a time in this process."""
     import torch  # noqa: F401 - the judge imports it once for a batch, as batch.py does
 
-    from judge import grading
+    from judge.judging import grading
     from judge.sandbox import channel, runner
-    from judge.session import Judge
+    from judge.judging.session import Judge
     from judge.base.submission import Submission
 
     clock = StageClock()
@@ -188,7 +188,7 @@ def floor(runs: int = 21) -> tuple[float, float]:
     from judge.runs import calls as execute
 
     from judge.base import encoding as wire
-    from judge.session import Judge
+    from judge.judging.session import Judge
     from judge.problems.solution import load_function
 
     with Judge(record=False) as judge:

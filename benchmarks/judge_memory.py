@@ -42,7 +42,7 @@ SUBMISSIONS = {
 _MEASURE = """
 import resource, sys
 sys.path.insert(0, sys.argv[1])
-from judge.session import Judge
+from judge.judging.session import Judge
 with Judge(sys.argv[2], record=False) as judge:
     report = judge.run("double", sys.argv[3])
     text = report.dumps()

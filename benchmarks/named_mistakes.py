@@ -2,11 +2,11 @@
 
 The corpus is made here, never stored: each accepted known submission of a
 problem (`submissions/<id>/accepted/*.py`) is mutated by the mutation gate's
-operators (judge.mutants), a seeded sample per problem, and each mutant is
+operators (judge.judging.mutants), a seeded sample per problem, and each mutant is
 judged like any submission. Two-slip files are two mutants of the same file
 at different places, applied together.
 
-The judge's slip models (judge.slips) are mutants of the trusted solutions
+The judge's slip models (judge.judging.slips) are mutants of the trusted solutions
 too, so each file is judged with none made from the file it came from: a
 slip is named only when another solution (the reference, another accepted
 file) has a model of it. That is how the judge meets a learner's file,
@@ -57,11 +57,11 @@ os.environ.setdefault("JUDGE_HOME", tempfile.mkdtemp(prefix="named-mistakes-"))
 from judge.problems import model as problem_files  # noqa: E402
 from judge.problems.cases import MAIN  # noqa: E402
 from judge.checks.compare import ON_OWN_INPUTS  # noqa: E402
-from judge.mutants import Context, Mutant, mutants  # noqa: E402
+from judge.judging.mutants import Context, Mutant, mutants  # noqa: E402
 from judge.probes import make_probes  # noqa: E402
 from judge.base.quiet import quiet  # noqa: E402
 from judge.base.report import Report  # noqa: E402
-from judge.session import Judge  # noqa: E402
+from judge.judging.session import Judge  # noqa: E402
 from judge.base.submission import Submission  # noqa: E402
 from judge.learner.units import load_unit  # noqa: E402
 from judge.base.outcomes import Verdict  # noqa: E402

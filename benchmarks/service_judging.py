@@ -28,11 +28,11 @@ TARGET = 1.1
 def main() -> int:
     import torch  # noqa: F401 - imported once, as judge grade does for a batch
 
-    from judge import batch
+    from judge.judging import batch
     from judge.service.config import ServiceConfig
     from judge.service.storage import Store
     from judge.service.worker import JUDGED, Processor
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     runs = int(os.environ.get("BENCH_RUNS", "3"))
     directory = classroom()

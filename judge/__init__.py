@@ -17,7 +17,7 @@ _LAZY = {
     "practice": "judge.notebook",  # not `problem`: judge.problems.model is the problem model
     "problems": "judge.notebook",
     "CheckResult": "judge.notebook",
-    "Judge": "judge.session",
+    "Judge": "judge.judging.session",
     "Submission": "judge.base.submission",
     "Tutor": "judge.learner.tutor",
     "Report": "judge.base.report",

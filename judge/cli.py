@@ -1,4 +1,4 @@
-"""The `judge` command line: a thin layer over `judge.session.Judge`.
+"""The `judge` command line: a thin layer over `judge.judging.session.Judge`.
 
 Exit codes of `judge run`: 0 accepted, 1 judged and not accepted, 2 usage or
 configuration error (one line on stderr naming the file and what is wrong).
@@ -71,7 +71,7 @@ class _LazyJudge:
 
     def __call__(self):
         if self._judge is None:
-            from judge.session import Judge
+            from judge.judging.session import Judge
 
             self._judge = Judge(self.problems_dir, launched=self._launched)
             self._launched = None
@@ -608,8 +608,8 @@ def grade(judge, problem_id: str, directory: str, workers: int | None, as_json: 
         raise ConfigError("--json and --csv are alternatives; choose one")
     judge.launch_sandbox()  # its torch import overlaps ours and the problem's preparation (0.1-0.2 s)
 
-    from judge import batch
-    from judge.session import Judge
+    from judge.judging import batch
+    from judge.judging.session import Judge
 
     workers = workers or batch.default_workers()
     with Judge(judge.problems_dir, threads=batch.child_threads(workers), record=False, ahead=True,
@@ -653,10 +653,10 @@ def validate(judge, problem_ids: tuple[str, ...], verbose: bool, gate: str, seed
     """For authors: check problems (all when no ID is given): schema, reference, examples, traps, known
     submissions, time limits, and the mutation gate (do the tests reject every mutant of an accepted
     solution that is not correct?). Exits with 0 only when every problem validates."""
-    from judge import batch
+    from judge.judging import batch
     from judge.gate import GateOptions
     from judge.render import to_text, use_colour, validation_lines
-    from judge.session import Judge
+    from judge.judging.session import Judge
     from judge.validate import SAMPLE_PER_FILE, validate as validate_problems
 
     colour = use_colour(sys.stdout)

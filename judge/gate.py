@@ -2,7 +2,7 @@
 
 Mutation testing, as PIT and mutmut measure a test suite, applied to a
 problem: each accepted solution (the reference and every file of
-`submissions/<id>/accepted/`) is mutated (judge.mutants) and every mutant is
+`submissions/<id>/accepted/`) is mutated (judge.judging.mutants) and every mutant is
 judged, in the sandbox, like a submission:
 
 - killed: the problem's tests do not accept it;
@@ -34,8 +34,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from judge.problems import model as problem_files
 from judge.base.errors import ConfigError
-from judge.mutants import Context, Mutant, mutants
-from judge.prepared import PreparedProblem
+from judge.judging.mutants import Context, Mutant, mutants
+from judge.judging.prepared import PreparedProblem
 from judge.probes import Probe, make_probes
 from judge.base.quiet import quiet
 from judge.base.submission import Submission
@@ -53,7 +53,7 @@ class GateOptions:
     budget_s: float | None = None        # wall clock for one problem's mutants; None: no limit
     per_file: int | None = None          # at most this many mutants per file (a seeded sample); None: all
     workers: int = 1                     # mutants judged at once
-    operators: tuple[str, ...] | None = None   # only these operators (judge.mutants); None: all
+    operators: tuple[str, ...] | None = None   # only these operators (judge.judging.mutants); None: all
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ class GateResult:
 # ---------------------------------------------------------------- running it
 
 def run_gate(judge, problem_id: str, options: GateOptions = GateOptions()) -> GateResult:
-    """The gate on one problem with a long-lived `judge` (judge.session.Judge, best with ahead=True)."""
+    """The gate on one problem with a long-lived `judge` (judge.judging.session.Judge, best with ahead=True)."""
     started = time.perf_counter()
     problem = judge.problem(problem_id)
     hidden = problem_files.load_hidden(problem)

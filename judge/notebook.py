@@ -82,7 +82,7 @@ def check(problem_id: str, solution: Callable | str | os.PathLike, *, examples_o
     the attempt out of the progress database. A usage error (an unknown
     problem, something that is not a function) is one line, not a traceback.
     """
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     try:
         if judge is None:
@@ -121,7 +121,7 @@ def _warm_report(problems_dir: str | os.PathLike | None, problem_id: str, submis
 def practice(problem_id: str, problems_dir: str | os.PathLike | None = None) -> "ProblemHandle":
     """One problem to work on in a notebook, as learntools does: `q = judge.practice("patchify")`,
     then `q.show()`, `q.check(fn)`, `q.hint()`, `q.solution()`."""
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     try:
         j = Judge(problems_dir)

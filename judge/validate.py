@@ -43,11 +43,11 @@ from judge.runs.contract import Limits
 from judge.base.errors import ConfigError, ConfigErrors
 from judge.runs.calls import Observation, run_call
 from judge.gate import NOT_RUN, GateOptions, GateResult, Outcome, run_gate
-from judge.grading import Expected, expect, plain
+from judge.judging.grading import Expected, expect, plain
 from judge.problems.model import Hidden, Problem
 from judge.base.quiet import quiet
 from judge.base.report import Mistake, Report
-from judge.session import Judge
+from judge.judging.session import Judge
 from judge.base.submission import Submission
 from judge.problems.solution import load_module
 from judge.base.outcomes import Verdict, folder_names, folder_verdict

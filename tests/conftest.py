@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.session import Judge
+from judge.judging.session import Judge
 
 REPO = Path(__file__).resolve().parent.parent
 

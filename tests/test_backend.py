@@ -13,7 +13,7 @@ from judge.base import encoding as wire
 from judge.runs.contract import CallOutcome, Limits, Program, RunResult
 from judge.runs.calls import Call, Observation, register_source, run_call
 from judge.sandbox.backend import SandboxBackend
-from judge.session import Judge
+from judge.judging.session import Judge
 from judge.base.submission import Submission
 
 REPO = Path(__file__).resolve().parent.parent

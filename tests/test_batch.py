@@ -1,4 +1,4 @@
-"""judge/batch.py and `judge grade`: a directory of submissions judged in one warm process (issue 6)."""
+"""judge/judging/batch.py and `judge grade`: a directory of submissions judged in one warm process (issue 6)."""
 from __future__ import annotations
 
 import csv
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from judge import batch
-from judge.batch import BatchResult, ProgressBar, Row, grade_directory
+from judge.judging import batch
+from judge.judging.batch import BatchResult, ProgressBar, Row, grade_directory
 from judge.base.errors import ConfigError
 from judge.base import report as reports
 from judge.base.outcomes import Verdict

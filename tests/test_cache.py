@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-import judge.prepared as prepared_mod
+import judge.judging.prepared as prepared_mod
 from judge.problems import cache as cache_mod
 from judge.problems import model as problems
 from judge.base import encoding as wire
 from judge.problems.cache import FORMAT, ExpectedCache, cache_key, default_directory
-from judge.prepared import expected_of
-from judge.session import Judge
+from judge.judging.prepared import expected_of
+from judge.judging.session import Judge
 from problemsets import copy_problems
 
 PROBLEM = "patchify"
@@ -242,7 +242,7 @@ class _Runs:
     problem is prepared (the reference runs through it too, while preparing)."""
 
     def __init__(self, monkeypatch) -> None:
-        from judge import grading
+        from judge.judging import grading
 
         self.names: list[str] = []
         real = grading.run_call
@@ -399,7 +399,7 @@ def test_a_large_trap_output_is_kept_as_shapes_only_and_made_again_when_it_may_m
                                                                                      repo, monkeypatch):
     """Every output counts as large here: the entry holds no value, and a wrong answer whose shapes
     match a trap's is compared with the trap run again."""
-    from judge import grading
+    from judge.judging import grading
     from judge.base.submission import Submission
 
     monkeypatch.setattr(grading, "TRAP_KEEP_BYTES", 0)

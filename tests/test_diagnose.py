@@ -1,4 +1,4 @@
-"""judge/diagnose.py: generic diagnoses name a wrong output by its relation to the expected one (issue 12).
+"""judge/judging/diagnose.py: generic diagnoses name a wrong output by its relation to the expected one (issue 12).
 
 Each diagnosis gets a wrong output it must name and, where a near miss is
 likely, one it must not; no message may contain a hidden expected value.
@@ -10,7 +10,7 @@ import pytest
 
 from judge.problems import model
 from judge.problems.cases import Case
-from judge.diagnose import generic
+from judge.judging.diagnose import generic
 from judge.problems.model import Tolerance
 from judge.base.encoding import Array
 
@@ -199,7 +199,7 @@ def test_float64_values_that_went_through_float32_are_named() -> None:
 # ---------------------------------------------------------------- the slice search behind permutations
 
 def _search(wanted, pool, rtol=1e-5, atol=1e-8):
-    from judge.diagnose import Context, _find
+    from judge.judging.diagnose import Context, _find
 
     return _find(np.asarray(wanted, dtype=np.float64), np.asarray(pool, dtype=np.float64), Context(rtol, atol, ()))
 
@@ -233,7 +233,7 @@ def test_the_first_equal_candidate_is_taken_and_a_missing_slice_ends_the_search(
 
 
 def test_a_rotation_of_any_length_is_named_with_its_shift() -> None:
-    from judge.diagnose import _layout
+    from judge.judging.diagnose import _layout
 
     for m in (3, 7, 64):
         for shift in (1, m // 2, m - 1):

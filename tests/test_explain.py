@@ -1,4 +1,4 @@
-"""judge/explain.py: which mistakes a report's wrong values are explained by, and when nothing is named.
+"""judge/judging/explain.py: which mistakes a report's wrong values are explained by, and when nothing is named.
 
 Each test here builds value tests (expected and learner's outputs) and models (traps, slips) whose
 outputs are given directly, so every rule is seen apart from running anything; the last tests judge
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from judge import explain
+from judge.judging import explain
 
 from judge.base import encoding as wire
 from judge.problems.cases import Drawn, with_calls

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from judge.gate import EQUIVALENT, KILLED, NOT_RUN, SURVIVED, GateOptions, run_gate
-from judge.session import Judge
+from judge.judging.session import Judge
 from problemsets import copy_problems
 
 PROBLEM = "pos_embed"

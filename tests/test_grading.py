@@ -1,4 +1,4 @@
-"""judge/grading.py: what a learner reads when a test fails, and when results arrive.
+"""judge/judging/grading.py: what a learner reads when a test fails, and when results arrive.
 
 Each test's result is handed over as soon as it is decided (the web page streams them). A
 hint is shown only for the failure it explains, a file that does not load is reported once,
@@ -163,7 +163,7 @@ def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() 
     from judge.problems.cases import build_case
     from judge.runs.contract import Limits, Program
     from judge.runs.calls import Observation
-    from judge.grading import grade
+    from judge.judging.grading import grade
 
     problem = problems.load_problem(REPO, "patchify")
     case = build_case(problem, problem.examples[0])
@@ -189,7 +189,7 @@ def test_tampering_is_the_source_scan_and_what_the_child_said_and_changes_no_ver
     from judge.problems.cases import build_case
     from judge.runs.contract import Limits, Program
     from judge.runs.calls import Observation
-    from judge.grading import grade
+    from judge.judging.grading import grade
 
     problem = problems.load_problem(REPO, "patchify")
     case = build_case(problem, problem.examples[0])
@@ -210,7 +210,7 @@ def _tripled_trap(ran: list):
     """A one-case problem with one trap (three times x) that counts its runs."""
     import numpy as np
 
-    from judge import grading
+    from judge.judging import grading
     from judge.problems.cases import Calls, Case
     from judge.runs.calls import Call
     from judge.problems.model import TestSpec, Tolerance, Trap
@@ -242,7 +242,7 @@ def test_a_trap_runs_and_is_encoded_once_per_case_for_a_whole_batch(monkeypatch)
     case, and its (small) output is encoded once."""
     import numpy as np
 
-    from judge import grading
+    from judge.judging import grading
 
     ran, encoded = [], []
     real_plain = grading.plain
@@ -259,7 +259,7 @@ def test_traps_run_ahead_are_not_run_again_for_a_submission() -> None:
     """A service worker runs every trap while it warms up; no submission then waits for one."""
     import numpy as np
 
-    from judge import grading
+    from judge.judging import grading
 
     ran = []
     case, traps = _tripled_trap(ran)
@@ -291,7 +291,7 @@ def test_threads_diagnosing_at_once_run_each_trap_once_and_the_next_process_none
 
     import numpy as np
 
-    from judge import grading
+    from judge.judging import grading
 
     ran = []
     case, traps = _tripled_trap(ran)
@@ -330,7 +330,7 @@ def test_a_trap_module_that_does_not_load_fails_the_diagnosis_as_before_and_writ
     import numpy as np
     import pytest
 
-    from judge import grading
+    from judge.judging import grading
     from judge.base.errors import ConfigError
 
     case, traps = _tripled_trap([])

@@ -60,7 +60,7 @@ def test_heldout_mistake_is_rejected_and_named(judge, path: Path) -> None:
 
 
 if __name__ == "__main__":  # the account for the issue: per problem, named by traps, by generic diagnoses, not at all
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     sys.path.insert(0, str(REPO))
     counts: dict[str, dict[str, int]] = {}

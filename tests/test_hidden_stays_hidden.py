@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 
 from judge.problems.cache import ExpectedCache
-from judge.session import Judge
+from judge.judging.session import Judge
 
 REPO = Path(__file__).resolve().parent.parent
 PROBLEMS = ("clip_loss", "info_nce", "nt_xent", "siglip_loss", "collapse_std", "linear_probe", "zero_shot_classify")
-PER_PROBLEM = 2  # the first wrong answer of a problem runs every trap on every case (judge.grading.TrapSet.recall)
+PER_PROBLEM = 2  # the first wrong answer of a problem runs every trap on every case (judge.judging.grading.TrapSet.recall)
 # A warning as Python prints it: "path:line: SomeWarning: message".
 PRINTED_WARNING = re.compile(r"^\S.*:\d+: \w*Warning: ", re.MULTILINE)
 

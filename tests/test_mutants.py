@@ -1,10 +1,10 @@
-"""judge/mutants.py: the operators make the mistakes tensor code makes, one at a time, deterministically."""
+"""judge/judging/mutants.py: the operators make the mistakes tensor code makes, one at a time, deterministically."""
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-from judge.mutants import OPERATORS, Context, mutants, operator_names
+from judge.judging.mutants import OPERATORS, Context, mutants, operator_names
 
 SOURCE = '''"""A docstring is never mutated."""
 import torch

@@ -145,7 +145,7 @@ def test_problems_lists_with_status(repo):
 
 def test_import_judge_is_lazy_and_does_not_import_torch(repo):
     code = ("import sys, judge\n"
-            "assert 'torch' not in sys.modules and 'judge.session' not in sys.modules\n"
+            "assert 'torch' not in sys.modules and 'judge.judging.session' not in sys.modules\n"
             "from judge import check, problems\n"
             f"problems({str(repo)!r})\n"
             "assert 'torch' not in sys.modules, 'problems() imported torch'\n"

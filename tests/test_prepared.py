@@ -1,4 +1,4 @@
-"""judge/prepared.py: a prepared problem judges sources; a file that does not compile needs no sandbox (issue 22.9)."""
+"""judge/judging/prepared.py: a prepared problem judges sources; a file that does not compile needs no sandbox (issue 22.9)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -6,8 +6,8 @@ from dataclasses import replace
 import pytest
 
 from judge.runs.contract import Program
-from judge.grading import grade
-from judge.prepared import compile_error
+from judge.judging.grading import grade
+from judge.judging.prepared import compile_error
 from judge.base.submission import Submission
 
 PROBLEM = "patchify"
@@ -75,9 +75,9 @@ def test_a_file_that_compiles_is_left_to_the_sandbox() -> None:
 
 
 def test_prepare_all_caches_expected_values_so_a_first_run_needs_no_reference(tmp_path, monkeypatch) -> None:
-    from judge import prepared as prepared_module
+    from judge.judging import prepared as prepared_module
     from judge.problems.cache import ExpectedCache
-    from judge.session import Judge
+    from judge.judging.session import Judge
     from problemsets import copy_problems
 
     root = copy_problems(tmp_path / "set", "patchify", "sinusoidal_positions")

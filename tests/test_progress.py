@@ -150,7 +150,7 @@ def test_recording_can_be_disabled(judge, repo, tmp_path, monkeypatch):
 
 
 def test_judge_no_record_env(monkeypatch, repo):
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     monkeypatch.setenv("JUDGE_NO_RECORD", "1")
     assert Judge(repo).record is False

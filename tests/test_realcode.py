@@ -140,7 +140,7 @@ def test_a_real_code_adaptation_gets_its_declared_verdict_and_name(judge, item: 
 
 
 if __name__ == "__main__":  # the account per problem for the issue (optionally: only the problems named)
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     sys.path.insert(0, str(REPO))
     rows: dict[str, list[int]] = {}

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.session import Judge
+from judge.judging.session import Judge
 from judge.warm import protocol
 from judge.warm.server import WarmServer
 from test_realcode import CORPUS, REPO, Entry, entry, skip_reason

@@ -1,8 +1,8 @@
-"""judge/repairs.py: one or two changes to the learner's own file after which every value is right."""
+"""judge/judging/repairs.py: one or two changes to the learner's own file after which every value is right."""
 from __future__ import annotations
 
-from judge.mutants import Context
-from judge.repairs import joined, repairs_of, unparsed
+from judge.judging.mutants import Context
+from judge.judging.repairs import joined, repairs_of, unparsed
 from judge.base.submission import Submission
 
 LEARNER = '''

@@ -30,7 +30,7 @@ import pytest
 
 from judge.render import render_text
 from judge.sandbox.isolation import DISABLE_ENV, probe_all
-from judge.session import Judge
+from judge.judging.session import Judge
 from judge.base.outcomes import Verdict
 
 ATTACKS = Path(__file__).parent / "attacks"
@@ -442,7 +442,7 @@ def test_ipc_objects_of_a_run_never_reach_the_next(arena):
 
 def test_two_submissions_of_one_grade_cannot_talk_through_ipc(arena, tmp_path):
     """Class 6: two submissions judged at once by one `judge grade` share no IPC object."""
-    from judge import batch
+    from judge.judging import batch
 
     directory = tmp_path / "class"
     directory.mkdir()

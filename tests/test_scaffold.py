@@ -9,7 +9,7 @@ import pytest
 
 from judge.base.errors import ConfigError
 from judge.scaffold import scaffold
-from judge.session import Judge
+from judge.judging.session import Judge
 from judge.validate import Severity, validate
 
 

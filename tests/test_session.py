@@ -7,7 +7,7 @@ import time
 import pytest
 
 from judge.learner.progress import home as progress_home
-from judge.session import Judge
+from judge.judging.session import Judge
 from problemsets import copy_problems
 
 
@@ -38,7 +38,7 @@ class _NoRun:
 
 @pytest.fixture
 def reference_runs(monkeypatch) -> list[str]:
-    import judge.prepared as prepared_mod
+    import judge.judging.prepared as prepared_mod
 
     runs: list[str] = []
     real = prepared_mod._reference_outputs

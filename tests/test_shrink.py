@@ -1,4 +1,4 @@
-"""judge/shrink.py: the smallest input that shows a wrong value, and what of a hidden test it may show."""
+"""judge/judging/shrink.py: the smallest input that shows a wrong value, and what of a hidden test it may show."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,7 +6,7 @@ import numpy as np
 from judge.problems import generators
 from judge.problems.model import TestSpec as Spec
 from judge.render import render_text
-from judge.shrink import _moves
+from judge.judging.shrink import _moves
 from judge.base.submission import Submission
 from judge.base.encoding import Array
 

@@ -1,4 +1,4 @@
-"""judge/slips.py: slip models made from trusted solutions, joined two at a time, run in the sandbox."""
+"""judge/judging/slips.py: slip models made from trusted solutions, joined two at a time, run in the sandbox."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,9 +6,9 @@ import numpy as np
 from judge.base import encoding as wire
 from judge.problems.cases import Drawn, with_calls
 from judge.runs.calls import Observation
-from judge.mutants import Context
+from judge.judging.mutants import Context
 from judge.problems.model import TestSpec as Spec, Tolerance
-from judge.slips import RAISED, Slips, merged
+from judge.judging.slips import RAISED, Slips, merged
 
 REFERENCE = '''
 import numpy as np

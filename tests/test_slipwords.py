@@ -1,10 +1,10 @@
-"""judge/slipwords.py: a slip said in the learner's words, never in the solution's code."""
+"""judge/judging/slipwords.py: a slip said in the learner's words, never in the solution's code."""
 from __future__ import annotations
 
 import pytest
 
-from judge.mutants import Context, mutants
-from judge.slipwords import slug, words
+from judge.judging.mutants import Context, mutants
+from judge.judging.slipwords import slug, words
 
 ARGS = ("embeddings", "temperature")
 

@@ -103,12 +103,12 @@ def test_every_caller_judges_through_judge_submit():
     direct = {p.relative_to(REPO).as_posix(): lines for p in (REPO / "judge").rglob("*.py")
               if (lines := [n for n in _calls(p, "judge")
                             if "prepared" in p.read_text(encoding="utf-8").splitlines()[n - 1]])}
-    assert set(direct) <= {"judge/session.py"}, direct
+    assert set(direct) <= {"judge/judging/session.py"}, direct
     callers = {p.relative_to(REPO).as_posix() for p in (REPO / "judge").rglob("*.py")
                if any(".submit(" in line and "pool.submit" not in line
                       for line in p.read_text(encoding="utf-8").splitlines())}
-    assert {"judge/warm/server.py", "judge/web/app.py", "judge/service/worker.py", "judge/batch.py",
-            "judge/notebook.py", "judge/session.py"} <= callers
+    assert {"judge/warm/server.py", "judge/web/app.py", "judge/service/worker.py", "judge/judging/batch.py",
+            "judge/notebook.py", "judge/judging/session.py"} <= callers
 
 
 def test_the_submission_module_stays_light():

@@ -1,4 +1,4 @@
-"""judge/tampering.py: what a submission's own source does to reach into the judge or the interpreter.
+"""judge/judging/tampering.py: what a submission's own source does to reach into the judge or the interpreter.
 
 Each rule on a small source; honest idioms never; every accepted known submission and every
 correct file of the real-code corpus clean; the attack files that tamper flagged.
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.tampering import CONFIGURATION, MAX_FINDINGS, RULES, Tampering, collect, scan
+from judge.judging.tampering import CONFIGURATION, MAX_FINDINGS, RULES, Tampering, collect, scan
 
 REPO = Path(__file__).resolve().parent.parent
 ATTACKS = REPO / "tests" / "attacks"
@@ -300,7 +300,7 @@ def test_scanning_prints_none_of_the_sources_warnings():
     import subprocess
     import sys
 
-    code = "from judge.tampering import scan; scan('x = \"\\\\d\"\\n')"
+    code = "from judge.judging.tampering import scan; scan('x = \"\\\\d\"\\n')"
     done = subprocess.run([sys.executable, "-W", "default", "-c", code], capture_output=True, text=True, timeout=60,
                           cwd=REPO)
     assert done.returncode == 0 and done.stderr == "", done.stderr

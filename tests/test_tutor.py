@@ -176,7 +176,7 @@ def test_the_quick_start_demo_run_is_not_the_learners_solve(tmp_path):
 
 
 def test_a_copied_problem_sets_own_submissions_are_not_recorded_either(tmp_path):
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     root = copy_problems(tmp_path / "set", "patchify")
     (root / "submissions" / "patchify").mkdir(parents=True)

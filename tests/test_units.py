@@ -272,7 +272,7 @@ def _wrong_answer(question) -> str:
 def test_a_learner_takes_a_shipped_unit_to_passed(unit_id: str, tmp_path: Path) -> None:
     """Every problem of the unit solved with a shipped accepted submission, every question answered:
     one wrong answer keeps the unit open, the right one passes it and names the next unit."""
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     home = tmp_path / "home"
     store = ProgressStore(home / "progress.sqlite3")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.base.errors import ConfigError
-from judge.session import Judge
+from judge.judging.session import Judge
 from judge.validate import Severity, validate
 from problemsets import copy_problems
 

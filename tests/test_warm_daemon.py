@@ -210,7 +210,7 @@ def test_a_notebook_checks_through_the_warm_judge_and_a_watch_too(root, env):
     server of its own) and give the report a judge of their own gives."""
     script = ("import json\n"
               "from judge import check\n"
-              "from judge.session import Judge\n"
+              "from judge.judging.session import Judge\n"
               "here = []\n"
               "submit = Judge.submit\n"
               "Judge.submit = lambda *a, **k: here.append(1) or submit(*a, **k)  # judged in this process\n"

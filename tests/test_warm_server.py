@@ -14,7 +14,7 @@ import pytest
 
 import serving
 from judge.learner.progress import ProgressStore
-from judge.session import Judge
+from judge.judging.session import Judge
 from judge.learner.tutor import Tutor
 from judge.base.submission import MAX_SOURCE_BYTES
 from judge.warm import protocol
@@ -159,7 +159,7 @@ def test_a_recording_that_fails_after_the_reply_is_said_and_later_runs_warn_as_c
 def test_the_client_imports_neither_numpy_nor_torch_nor_slow_standard_modules(warm, root):
     probe = ("import sys; from judge.warm.client import try_run; "
              f"code = try_run(['--problems-dir', {str(root)!r}, 'run', 'patchify', {str(CORRECT)!r}]); "
-             "print(code, sorted(m for m in ('numpy', 'torch', 'click', 'yaml', 'judge.session', 'socket', 'hashlib', "
+             "print(code, sorted(m for m in ('numpy', 'torch', 'click', 'yaml', 'judge.judging.session', 'socket', 'hashlib', "
              "'shutil', 'tempfile', 'json', 'judge.base.submission', 'judge.base.errors') if m in sys.modules), "
              "file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, cwd=root)

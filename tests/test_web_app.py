@@ -17,7 +17,7 @@ pytest.importorskip("httpx", reason="httpx drives FastAPI's TestClient (pip inst
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from judge.session import Judge  # noqa: E402
+from judge.judging.session import Judge  # noqa: E402
 from judge.web.app import create_app  # noqa: E402
 from judge.web.guard import Guard  # noqa: E402
 

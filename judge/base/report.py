@@ -22,7 +22,7 @@ MAX_DETAILS = 12
 NOT_RUN = "not run: the file failed to load"  # the message of every test after the first when loading failed
 SAME_MISTAKE = "the same mistake as named above"  # a diagnosis already given on an earlier test
 KNOWN_MISTAKE = "this matches a known mistake: "  # a trap the problem's author named
-DIAGNOSIS = "what went wrong: "                    # a generic diagnosis (judge.diagnose)
+DIAGNOSIS = "what went wrong: "                    # a generic diagnosis (judge.judging.diagnose)
 HINT = "hint: "
 TAMPERING = "tampering: "                          # the one line that lists a report's tampering
 TAMPERING_NOTE = "(shown to your instructor; it changes no verdict)"
@@ -55,7 +55,7 @@ class Shown:
 @dataclass(frozen=True)
 class Mistake:
     """The mistake a failure was recognised as: a trap the author named, a relation to the expected
-    value (judge.diagnose) or a slip (judge.slips)."""
+    value (judge.judging.diagnose) or a slip (judge.judging.slips)."""
 
     name: str                 # the trap's name, the relation's function name, or the slip's `slip_...` name
     message: str
@@ -81,7 +81,7 @@ class Mistake:
 @dataclass(frozen=True)
 class TestResult:
     """One test's outcome. `message` says what failed; the state around it is kept in fields
-    (filled by judge.grading) rather than in the text: the mistake it matches, the test's hint,
+    (filled by judge.judging.grading) rather than in the text: the mistake it matches, the test's hint,
     whether the function was not attempted yet or the test was not run. `text` joins them as
     users read them, in the terminal and in the JSON report's `message`; the JSON keeps each part
     in a field of its own too (`failure`, `mistake`, `hint`), so reading a report back parses no text."""
@@ -99,7 +99,7 @@ class TestResult:
     hint: str | None = None           # shown only for the failures it explains (`hint_when`)
     not_attempted: bool = False       # failed only because the function still raises NotImplementedError
     not_run: bool = False             # not run: the file failed to load (said on the first test)
-    # The smallest input found on which the submission's value differs (judge.shrink): a public example's
+    # The smallest input found on which the submission's value differs (judge.judging.shrink): a public example's
     # input shrunk, or a fresh one drawn like a hidden test's; shown by the faces, in the JSON as the
     # text the terminal draws (`smallest_text`, which is all a report read back from JSON has of it).
     smallest: Shown | None = None
@@ -165,7 +165,7 @@ class Report:
     output: str = ""                                # the submission's captured stdout/stderr
     warnings: list[str] = field(default_factory=list)
     # Where the submission's own code reached into the judge's or the interpreter's internals
-    # (judge.tampering): shown, never a verdict.
+    # (judge.judging.tampering): shown, never a verdict.
     tampering: tuple[str, ...] = ()
     # The part of `output` printed while the file loaded, outside every test's call (a warning raised
     # inside a call is that test's `output`, never this); None for a report read back from JSON

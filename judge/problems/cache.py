@@ -5,11 +5,11 @@ and `judge show`; its results only change when the problem does. The same
 holds for the problem's traps (known wrong implementations), which diagnosing
 a wrong answer runs on every case: over a second per `judge grade patchify`.
 This module owns both entry kinds' place on disk, their key, their envelope
-and their pruning; what a trap output holds is judge.grading's (it hands this
+and their pruning; what a trap output holds is judge.judging.grading's (it hands this
 module plain wire data and checks what it gets back). Two entries per version:
 
 - `<id>-<key>.expected`: the reference's observation of every call of every case;
-- `<id>-<key>.traps`: each trap's output on each case, in judge.grading's plain form.
+- `<id>-<key>.traps`: each trap's output on each case, in judge.judging.grading's plain form.
 
 An entry is keyed by a SHA-256 over everything that can change what it holds:
 
@@ -148,7 +148,7 @@ class ExpectedCache:
     def load_traps(self, problem_id: str, key: str) -> Any | None:
         """The plain trap outputs stored for `key` when the entry exists and is intact; None otherwise.
 
-        Only the envelope is checked here (magic line, checksum, key): judge.grading checks the
+        Only the envelope is checked here (magic line, checksum, key): judge.judging.grading checks the
         outputs themselves and treats anything else as a miss too."""
         from judge.base import encoding as wire
         if not self.enabled:
@@ -221,7 +221,7 @@ class ExpectedCache:
 
 @dataclass(frozen=True)
 class TrapsEntry:
-    """The on-disk entry of one problem version's trap outputs, as a TrapSet holds it (judge.grading)."""
+    """The on-disk entry of one problem version's trap outputs, as a TrapSet holds it (judge.judging.grading)."""
 
     cache: ExpectedCache
     problem_id: str

@@ -170,7 +170,7 @@ class ProblemSet:
 
         Through the cache: a hit spares importing the reference (and, for torch problems, torch).
         """
-        from judge.prepared import expected_of
+        from judge.judging.prepared import expected_of
 
         cases, expected = expected_of(problem, None, self.cache)
         return [Example(case, want) for case, want in zip(cases, expected)]

@@ -254,7 +254,7 @@ def smallest_title(test: TestResult) -> str:
 
 
 def smallest_lines(test: TestResult) -> list[Line]:
-    """The smallest input found that shows the wrong value (judge.shrink), inputs and both outputs."""
+    """The smallest input found that shows the wrong value (judge.judging.shrink), inputs and both outputs."""
     if test.smallest is not None:
         drawn = values_lines(test.smallest)[0]
     elif test.smallest_text:  # a report read back from JSON: the text the terminal drew

@@ -9,7 +9,7 @@ in-place modification; every call, so that no call looks like a probe). An
 array argument the call left exactly as it was sent comes back as `UNCHANGED`
 rather than its bytes, and the judge puts its own copy in its place when it
 judges the outcome, whichever backend ran it (`restore_unchanged`, called by
-judge.grading): what is said is the same, and a 600 KB image need not be
+judge.judging.grading): what is said is the same, and a 600 KB image need not be
 encoded, sent and decoded again after every call.
 Everything an `Observation` holds is plain data.
 

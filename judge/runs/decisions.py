@@ -6,7 +6,7 @@ value refused, a call skipped. This module alone turns them, and the errors a
 submission raised (loading the file or in a call), into a verdict and the
 message the learner reads. The checks decide whether a returned value passes
 (a failure is a wrong answer unless the check carries a decision of this
-module: a failed backward pass, a broken test); `judge.grading` puts them
+module: a failed backward pass, a broken test); `judge.judging.grading` puts them
 together per test.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`judge service`: the judge as a multi-user HTTP service (issue 16).
 
-A thin face over `judge.session.Judge`: `api` takes submissions over HTTP,
+A thin face over `judge.judging.session.Judge`: `api` takes submissions over HTTP,
 `storage` keeps every submission's state in a database (the source of truth),
 `queue` hands submission ids to workers (Dramatiq over Redis, or an in-process
 pool when there is no Redis), `worker` judges them with one warm `Judge` per

@@ -14,7 +14,7 @@ when the submission was made (seconds since the epoch in JSON; UTC ISO 8601 in
 CSV). A submission being judged again (judge.service.regrade) counts with its
 previous result until the new one is stored. `tampering` lists, once each,
 what the judged submissions' reports say of reaching into the judge's or the
-interpreter's internals (judge.tampering; a report stored before reports had
+interpreter's internals (judge.judging.tampering; a report stored before reports had
 it says nothing): a reason to look, never a verdict (a list in JSON, one cell
 joined by "; " in CSV, the last column).
 
@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from judge.base.escape import escape_controls, escape_tree
 from judge.service.course import Assignment, Course, default_course, parse_course
 from judge.service.storage import Store, Submission, User
-from judge.tampering import MAX_FINDINGS
+from judge.judging.tampering import MAX_FINDINGS
 
 COLUMNS = ("learner", "problem", "best_verdict", "best_passed", "total", "attempts", "judged", "first_accepted_at",
            "points", "max_points", "late_days", "tampering")

@@ -32,11 +32,11 @@ class Service:
 
 def build(config: ServiceConfig, *, pool_threads: int = 2) -> Service:
     from judge.service.api import create_app
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     from dataclasses import replace
 
-    from judge.batch import child_threads
+    from judge.judging.batch import child_threads
 
     if config.sandbox_threads is None:  # the pool's threads share the cores, as in `judge grade`
         config = replace(config, sandbox_threads=child_threads(pool_threads))

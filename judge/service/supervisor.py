@@ -33,7 +33,7 @@ def worker_command(threads: int) -> list[str]:
 
 def run_workers(config: ServiceConfig, processes: int, threads: int, *, echo=print) -> int:
     """Run until SIGINT/SIGTERM; returns the exit code."""
-    from judge.batch import child_threads
+    from judge.judging.batch import child_threads
 
     if config.sandbox_threads is None:  # as `judge grade` does: the judging threads share the cores
         config = replace(config, sandbox_threads=child_threads(processes * threads))

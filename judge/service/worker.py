@@ -31,7 +31,7 @@ class Processor:
 
     config: ServiceConfig
     store: Store
-    judge: object                      # judge.session.Judge (imported by the caller: it brings numpy)
+    judge: object                      # judge.judging.session.Judge (imported by the caller: it brings numpy)
     name: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     _versions: dict[str, tuple[tuple, str | None]] = field(default_factory=dict, repr=False)
 
@@ -102,7 +102,7 @@ def judge_error(problem: str, label: str, message: str) -> Report:
 
 def new_processor(config: ServiceConfig) -> Processor:
     """A processor with its own judge and database connection, warmed up."""
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     store = Store(config.database_url)
     judge = Judge(config.problems_dir, record=False, protect=store.files(), threads=config.sandbox_threads,

@@ -106,7 +106,7 @@ class _Daemon:
 
         launched = launch()  # the fork server imports numpy and torch while we import the judge
         from judge.base.errors import ConfigError
-        from judge.session import Judge
+        from judge.judging.session import Judge
         from judge.warm.server import Controls, WarmServer
         from judge.web import registry
 

@@ -38,7 +38,7 @@ from judge.base.errors import ConfigError, SandboxError
 from judge.problems.locate import primary as find_set
 from judge.render import terminal_output
 from judge.base.report import Report
-from judge.session import Judge
+from judge.judging.session import Judge
 from judge.base.submission import Submission
 from judge.warm import protocol
 

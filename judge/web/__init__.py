@@ -1,4 +1,4 @@
-"""The local web page of `judge serve`: a thin face over `judge.session.Judge`.
+"""The local web page of `judge serve`: a thin face over `judge.judging.session.Judge`.
 
 guard.py     who may talk to the server (token, Host, Origin)
 statement.py a problem's Markdown as HTML (maths left to KaTeX in the page)

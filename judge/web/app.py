@@ -34,7 +34,7 @@ from markupsafe import Markup
 from judge.base.errors import ConfigError, ConfigErrors, SandboxError
 from judge.base.escape import escape_controls, escape_tree
 from judge.render import markdown_html
-from judge.session import Judge
+from judge.judging.session import Judge
 from judge.base.submission import MAX_SOURCE_BYTES, Submission
 from judge.web.guard import Guard, GuardMiddleware
 from judge.web.payload import report_payload, test_payload

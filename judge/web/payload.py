@@ -38,7 +38,7 @@ def test_payload(test: TestResult) -> dict:
 
 def report_payload(report: Report, examples_only: bool) -> dict:
     """The verdict and, again, every failed test: a wrong value's mistakes are named once all tests are
-    judged (judge.explain), after its result was streamed, so the page shows these in its place."""
+    judged (judge.judging.explain), after its result was streamed, so the page shows these in its place."""
     return {"failed": [test_payload(t) for t in report.tests if t.verdict is not Verdict.ACCEPTED],
             "verdict": report.verdict.value, "passed": report.passed, "total": report.total,
             "time_ms": round(report.time_ms, 1), "examples_only": examples_only,

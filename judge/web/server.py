@@ -26,7 +26,7 @@ from typing import Callable
 import uvicorn
 
 from judge.base.errors import ConfigError
-from judge.session import Judge
+from judge.judging.session import Judge
 from judge.warm import protocol
 from judge.warm.server import Activity, Controls, WarmServer
 from judge.web import registry

@@ -60,7 +60,7 @@ def test_the_api_and_cli_give_it_to_instructors(judged, repo, tmp_path):
     from fastapi.testclient import TestClient
 
     from judge.service.api import create_app
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     teach = add_user(judged, "teach", "instructor", "ml101").token
     alice = add_user(judged, "alice2", course="ml101").token

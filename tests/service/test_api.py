@@ -18,7 +18,7 @@ from judge.service.config import ServiceConfig  # noqa: E402
 from judge.service.queue import LocalPool  # noqa: E402
 from judge.service.storage import Store  # noqa: E402
 from judge.service.worker import Processor  # noqa: E402
-from judge.session import Judge  # noqa: E402
+from judge.judging.session import Judge  # noqa: E402
 
 PATCHIFY_OK = "submissions/patchify/accepted/reshape_permute.py"
 

@@ -14,7 +14,7 @@ from judge.service.accounts import add_user, revoke, rotate  # noqa: E402
 from judge.service.api import create_app  # noqa: E402
 from judge.service.config import ServiceConfig  # noqa: E402
 from judge.service.storage import Store  # noqa: E402
-from judge.session import Judge  # noqa: E402
+from judge.judging.session import Judge  # noqa: E402
 
 from servers import Missing, postgres_cluster  # noqa: E402
 

@@ -138,7 +138,7 @@ def test_the_api_serves_it_to_the_course_instructor_only(tmp_path, repo):
     from judge.service.api import create_app
     from judge.service.config import ServiceConfig
     from judge.service.storage import Store
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo),
                            allowed_hosts=("testserver",))
@@ -174,7 +174,7 @@ def test_what_a_database_holds_reaches_the_instructor_escaped(tmp_path, repo):
     from judge.service.api import create_app
     from judge.service.config import ServiceConfig
     from judge.service.storage import Store
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo),
                            allowed_hosts=("testserver",))

@@ -38,7 +38,7 @@ def drop_cropping_tests(root) -> None:
 
 @pytest.fixture
 def course(tmp_path, store):
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     root = copy_problems(tmp_path / "set", "patchify")
     config = ServiceConfig(database_url="unused", problems_dir=str(root), lease_s=60)

@@ -18,7 +18,7 @@ from judge.service.accounts import add_user, revoke  # noqa: E402
 from judge.service.api import create_app  # noqa: E402
 from judge.service.config import ServiceConfig  # noqa: E402
 from judge.service.storage import Store  # noqa: E402
-from judge.session import Judge  # noqa: E402
+from judge.judging.session import Judge  # noqa: E402
 from judge.base.outcomes import Verdict  # noqa: E402
 
 ORIGINAL = disguises.original("patchify/reshape_permute")

@@ -27,7 +27,7 @@ from judge.service.config import ServiceConfig  # noqa: E402
 from judge.service.queue import LocalPool  # noqa: E402
 from judge.service.storage import Store  # noqa: E402
 from judge.service.worker import new_processor  # noqa: E402
-from judge.session import Judge  # noqa: E402
+from judge.judging.session import Judge  # noqa: E402
 
 ATTACK = Path(__file__).parent / "attacks" / "service_reach.py"
 

@@ -105,7 +105,7 @@ def test_health_reports_what_requests_would_meet(tmp_path, repo):
     from judge.problems.locate import Source
     from judge.problems.problemset import ProblemSet
     from judge.service.api import create_app
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     root = tmp_path / "set"
     shutil.copytree(repo / "problems", root / "problems")

@@ -17,7 +17,7 @@ from judge.service.api import create_app  # noqa: E402
 from judge.service.config import ServiceConfig  # noqa: E402
 from judge.service.server import guarded_protocol  # noqa: E402
 from judge.service.storage import Store  # noqa: E402
-from judge.session import Judge  # noqa: E402
+from judge.judging.session import Judge  # noqa: E402
 
 from servers import free_port, wait_for_port  # noqa: E402
 

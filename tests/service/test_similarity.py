@@ -199,7 +199,7 @@ def test_the_api_and_cli_give_instructors_the_report(tmp_path, repo):
     from judge.service.api import create_app
     from judge.service.config import ServiceConfig
     from judge.service.storage import Store
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo),
                            allowed_hosts=("testserver",))

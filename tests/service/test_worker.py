@@ -67,7 +67,7 @@ def test_a_problem_removed_since_submission_is_a_judge_error(processor):
 
 def test_a_dead_fork_server_is_replaced_and_the_submission_judged_after_its_lease(tmp_path, repo):
     from judge.base.errors import SandboxError
-    from judge.session import Judge
+    from judge.judging.session import Judge
 
     config = ServiceConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", problems_dir=str(repo), lease_s=0.5)
     store = Store(config.database_url)

@@ -61,7 +61,7 @@ def generic(case, expected: Any, actual: Any) -> Diagnosis | None:
 def relations(case, expected: Any, actual: Any, first_only: bool = False) -> list[Diagnosis]:
     """Every relation that holds on the first leaf of `actual` that differs, most specific first (a
     transpose is a rearrangement too), when every differing leaf has one; else none. A report
-    names the relation that holds on its failing tests alike (judge.explain)."""
+    names the relation that holds on its failing tests alike (judge.judging.explain)."""
     factors = input_factors(case.arg_names, case.args)
     counts = tuple(v.data.shape[0] for v in case.args if isinstance(v, Array) and v.data.ndim >= 1)
     first: list[Diagnosis] | None = None

@@ -3,11 +3,11 @@
 A trap names a mistake an author foresaw. A slip is one nobody listed: the
 problem's trusted solutions (its reference and its accepted known
 submissions) are each changed at one place by the mutation gate's operators
-(judge.mutants: an axis moved, a sum for a mean, a division dropped, an index
+(judge.judging.mutants: an axis moved, a sum for a mean, a division dropped, an index
 off by one), and each change that can be said in a learner's words
-(judge.slipwords) is a model. When a model gives the learner's output on the
+(judge.judging.slipwords) is a model. When a model gives the learner's output on the
 tests, the learner's code behaves as the right computation with that one
-slip: judge.explain decides when that is proven and says it.
+slip: judge.judging.explain decides when that is proven and says it.
 
 Models are trusted code changed by a machine: a changed loop bound or a
 dropped keepdim can run long or allocate much. So they never run in the
@@ -29,8 +29,8 @@ from typing import Any, Callable, Sequence
 from judge.problems.cases import Case
 from judge.runs.contract import Backend, Limits, Program
 from judge.runs.calls import Call, Observation
-from judge.mutants import Context, mutants
-from judge.slipwords import slug, words
+from judge.judging.mutants import Context, mutants
+from judge.judging.slipwords import slug, words
 
 MAX_MODELS = 800        # models of one problem at most (the first ones, in the order of the files)
 CHUNK = 24              # models one call runs, at most
@@ -45,7 +45,7 @@ class Slip:
 
     index: int          # its place among the problem's models
     origin: str         # the trusted file it was made from (a label for measurements; never shown)
-    words: str          # what the slip is, in a learner's words (judge.slipwords)
+    words: str          # what the slip is, in a learner's words (judge.judging.slipwords)
     source: str         # the whole changed file (never shown)
     parts: tuple[int, ...] = ()   # a model with two slips: the indices of the one-slip models it joins
 
@@ -157,7 +157,7 @@ def _parents(source: str) -> dict[tuple[int, str], str]:
 
 
 def _unparsed(source: str) -> str | None:
-    """The file as judge.mutants writes its mutants (unparsed from its syntax tree), before any change."""
+    """The file as judge.judging.mutants writes its mutants (unparsed from its syntax tree), before any change."""
     try:
         return ast.unparse(ast.parse(source)) + "\n"
     except SyntaxError:
@@ -252,7 +252,7 @@ def run_variants(backend: Backend, framework: str, limits: Limits, wanted: list[
                  hidden: tuple[str, ...] = ()) -> dict[tuple[str, int], Any]:
     """Each variant's (a whole file's `sources[i]`) outcome on each case's main inputs, for each wanted
     (case, i): an Observation of its value, RAISED, or None where its chunk died or ran out of time.
-    One run of `backend`, a chunk of variants per call: slip models here, repairs (judge.repairs)."""
+    One run of `backend`, a chunk of variants per call: slip models here, repairs (judge.judging.repairs)."""
     by_case: dict[str, tuple[Case, list[int]]] = {}
     for case, index in wanted:
         by_case.setdefault(case.name, (case, []))[1].append(index)

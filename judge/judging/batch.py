@@ -154,7 +154,7 @@ def child_threads(workers: int) -> int:
 def grade_directory(judge, problem_id: str, directory: Path, workers: int,
                     on_row: Callable[[Row], None] | None = None) -> BatchResult:
     """Judge every submission of `directory` on `problem_id` with `workers` at a time."""
-    from judge.runs import decisions as verdicts  # these keep `import judge.batch` light
+    from judge.runs import decisions as verdicts  # these keep `import judge.judging.batch` light
     from judge.base.submission import Submission
 
     started = time.perf_counter()

@@ -25,7 +25,7 @@ from judge.runs import decisions as verdicts
 from judge.problems.cache import ExpectedCache
 from judge.runs.contract import Backend
 from judge.base.errors import ConfigError, NotSourceText
-from judge.prepared import PreparedProblem, prepare, prepare_input
+from judge.judging.prepared import PreparedProblem, prepare, prepare_input
 from judge.problems.model import Problem
 from judge.problems.problemset import ProblemSet
 from judge.learner.progress import ProgressStore

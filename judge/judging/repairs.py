@@ -1,6 +1,6 @@
 """Repairs: one change to the learner's own file after which every value is right.
 
-The mutation gate's operators (judge.mutants) make small realistic changes,
+The mutation gate's operators (judge.judging.mutants) make small realistic changes,
 and most are their own inverse: a sum for a mean and back, an axis moved by
 one and back, `+` for `-`, a slice bound moved by one. Applied to a learner's
 file, a change after which the file gives the expected value on every value
@@ -10,16 +10,16 @@ the file itself, in the sandbox, so it proves only what it says: with it,
 every value the tests look at is right. Two slips are repaired together: the
 changes that bring the file's values nearest the expected ones are each made
 with every other change, and the pair that makes every value right names both
-(judge.explain).
+(judge.judging.explain).
 """
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
 
-from judge.mutants import Context, mutants, operator_names
-from judge.slips import merged
-from judge.slipwords import NOT_VALUES, words
+from judge.judging.mutants import Context, mutants, operator_names
+from judge.judging.slips import merged
+from judge.judging.slipwords import NOT_VALUES, words
 
 MAX_REPAIRS = 400   # changes tried on one file at most, in the order of the file
 
@@ -32,7 +32,7 @@ class Repair:
     line: int           # the line of the learner's file it changes
     before: str         # the learner's code there
     after: str          # what the change puts there
-    slip: str | None    # what the learner's code does wrong, in slip words (judge.slipwords), when they say it
+    slip: str | None    # what the learner's code does wrong, in slip words (judge.judging.slipwords), when they say it
     source: str         # the whole changed file
     with_: "Repair | None" = None   # a second change: made together with this other one
 
@@ -71,7 +71,7 @@ def joined(base: str | None, first: Repair, second: Repair, index: int) -> Repai
 
 
 def unparsed(source: str) -> str | None:
-    """The learner's file as judge.mutants writes its changes (from its syntax tree), unchanged."""
+    """The learner's file as judge.judging.mutants writes its changes (from its syntax tree), unchanged."""
     try:
         return ast.unparse(ast.parse(source)) + "\n"
     except (SyntaxError, ValueError, RecursionError):

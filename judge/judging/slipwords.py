@@ -1,7 +1,7 @@
 """What a slip is, in a learner's words: one mutation of a trusted solution said without its code.
 
-A slip model (judge.slips) is a trusted solution with one replacement made by
-the mutation gate's operators (judge.mutants). When it explains a learner's
+A slip model (judge.judging.slips) is a trusted solution with one replacement made by
+the mutation gate's operators (judge.judging.mutants). When it explains a learner's
 output, the learner is told what the replacement does, never the code it was
 made in: the reference and the accepted solutions are as hidden as the tests.
 So the words use only what the learner's own file shares with any solution:
@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
-from judge import mutants
+from judge.judging import mutants
 
 # Library names a learner's file shares with any solution: what a slip may be said with.
 LIBRARY = frozenset(mutants.AXIS_CALLS | mutants.REDUCTIONS | set(mutants.SWAPS) | mutants.TRANSPOSES
@@ -34,7 +34,7 @@ OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Lt: "<
 
 
 def words(operator: str, before: str, after: str, arguments: tuple[str, ...], within: str = "") -> str | None:
-    """What replacing `before` by `after` (an `operator` of judge.mutants) does, in a learner's words;
+    """What replacing `before` by `after` (an `operator` of judge.judging.mutants) does, in a learner's words;
     None when it cannot be said without the solution's own code. `arguments`: the entry point's;
     `within`: the kind of syntax node the replaced one stands in (`Compare`, `If`, ...).
 
@@ -119,7 +119,7 @@ def _arguments_of(node: ast.Call) -> list[tuple[str | None, str]]:
 
 
 class _Said:
-    """One function per operator of judge.mutants: (before, after, sayer) -> words or None."""
+    """One function per operator of judge.judging.mutants: (before, after, sayer) -> words or None."""
 
     @staticmethod
     def unknown(b: ast.AST, a: ast.AST, say: _Sayer) -> str | None:

@@ -4,9 +4,9 @@ Each test is judged in the judge's process, from plain data: the sandbox's
 facts about its calls (time, memory, output, crashes) first, then errors
 raised by the submission (both turned into verdicts by judge.runs.decisions), then
 the checks selected for each test in order. Once every test is judged, the
-report's wrong values are explained together (judge.explain): by the
+report's wrong values are explained together (judge.judging.explain): by the
 problem's known mistakes ("traps"), by relations to the expected output
-(judge.diagnose) and by slip models (judge.slips), so a message names a
+(judge.judging.diagnose) and by slip models (judge.judging.slips), so a message names a
 mistake only where it is proven on every failing test; a test's hint is shown
 only for the failures it explains.
 
@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from judge import checks, explain
+from judge import checks
+
+from judge.judging import explain
 
 from judge.runs import decisions as verdicts
 
@@ -36,7 +38,7 @@ from judge.checks import compare
 from judge.checks.observed import Observed
 from judge.checks.result import TRAPS, VALUE
 from judge.runs.contract import Backend, Limits, Program, Refusal, RunResult
-from judge.diagnose import Diagnosis
+from judge.judging.diagnose import Diagnosis
 from judge.base.errors import ConfigError
 from judge.base.escape import escape_controls
 from judge.runs.calls import Call, Observation, restore_unchanged, run_call
@@ -44,15 +46,15 @@ from judge.problems.model import Problem, Trap
 from judge.base.quiet import quiet
 from judge.base.report import (MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message,
                           smallest_text)
-from judge.suspects import Suspects
-from judge.tampering import collect
+from judge.judging.suspects import Suspects
+from judge.judging.tampering import collect
 from judge.base.outcomes import Verdict
 from judge.base.encoding import Array
 
 if TYPE_CHECKING:
     from judge.problems.cache import TrapsEntry
-    from judge.shrink import Shrinker
-    from judge.slips import Slips
+    from judge.judging.shrink import Shrinker
+    from judge.judging.slips import Slips
 
 Expected = dict[str, Observation]
 MAX_PRINTED = 2000  # characters of a test's printed output kept with its result
@@ -98,8 +100,8 @@ class TrapSet:
     load: Callable[[], dict[str, Callable]]
     entry: TrapsEntry | None = None  # where its outputs are kept on disk (judge.problems.cache); None: nowhere
     cases: tuple[Case, ...] = ()     # the cases the entry holds outputs for (a prepared problem's)
-    slips: Slips | None = None       # the slip models of mistakes nobody listed (judge.slips)
-    shrinker: Shrinker | None = None  # the smallest input that shows a wrong value (judge.shrink)
+    slips: Slips | None = None       # the slip models of mistakes nobody listed (judge.judging.slips)
+    shrinker: Shrinker | None = None  # the smallest input that shows a wrong value (judge.judging.shrink)
     # (case name, trap function) -> its _TrapOutput: each trap runs once per case in a batch (issue 6),
     # and a small output is encoded then, once (issue 26).
     outputs: dict = field(default_factory=dict, compare=False, repr=False)
@@ -311,7 +313,7 @@ class _Pending:
 
     kind: str                        # what failed (a check kind, `values.loss`, a verdict), for hint_when
     trap: Diagnosis | None = None    # a value where an error was due: the trap `hint_when` names that gives it
-    value: bool = False              # a wrong value: explained with the report's other wrong values (judge.explain)
+    value: bool = False              # a wrong value: explained with the report's other wrong values (judge.judging.explain)
 
 
 def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], refusals: dict[str, Refusal],
@@ -396,7 +398,7 @@ def _hint_applies(case: Case, kind: str, mistakes: tuple[str, ...]) -> bool:
 def _explained(cases: list[Case], expected: list[Expected], results: list[TestResult],
                observed: dict[int, Observation], pendings: dict[int, _Pending], traps: TrapSet, backend: Backend,
                program: Program, limits: Limits) -> list[TestResult]:
-    """The report's wrong values explained together (judge.explain): each failing value test gets the
+    """The report's wrong values explained together (judge.judging.explain): each failing value test gets the
     mistakes proven on it, and its hint where they are what the hint is about; a mistake named on an
     earlier test is referred to, not repeated."""
     tests = []

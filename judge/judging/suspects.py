@@ -1,10 +1,10 @@
-"""What may explain a report's wrong values, as judge.explain's models, and how each one's outputs are made.
+"""What may explain a report's wrong values, as judge.judging.explain's models, and how each one's outputs are made.
 
 Three kinds: the problem's traps (run in the judge's process, their outputs
-kept by judge.grading and judge.problems.cache), slip models of the trusted solutions
-(judge.slips, run in the sandbox, kept per problem) and repairs of the
-learner's own file (judge.repairs, run in the sandbox like the file itself,
-kept for this report only). judge.explain asks for their outputs on tests;
+kept by judge.judging.grading and judge.problems.cache), slip models of the trusted solutions
+(judge.judging.slips, run in the sandbox, kept per problem) and repairs of the
+learner's own file (judge.judging.repairs, run in the sandbox like the file itself,
+kept for this report only). judge.judging.explain asks for their outputs on tests;
 this module knows where each comes from and what each is called.
 """
 from __future__ import annotations
@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 
-from judge import explain
+from judge.judging import explain
 from judge.problems.cases import Case
 from judge.runs.contract import Backend, Limits, Program
 from judge.runs.calls import Observation
 from judge.problems.model import Trap
-from judge.repairs import Repair, joined, repairs_of, unparsed
-from judge.slips import Slip, Slips, run_variants
-from judge.slipwords import slug
+from judge.judging.repairs import Repair, joined, repairs_of, unparsed
+from judge.judging.slips import Slip, Slips, run_variants
+from judge.judging.slipwords import slug
 
 # How a slip model's words are introduced: they describe a change to the right computation, not the learner's code.
 ONE_SLIP = "your output is what the right computation gives with one slip: "

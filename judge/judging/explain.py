@@ -5,8 +5,8 @@ a name given on one test but contradicted by another is a guess, and "a
 wrong name is worse than none". The candidates are
 
 - models: functions whose output may be the learner's: the problem's traps (known mistakes) and
-  slip models (judge.slips: a trusted solution with one slip);
-- relations (judge.diagnose): how the learner's value relates to the expected one (a factor, a
+  slip models (judge.judging.slips: a trusted solution with one slip);
+- relations (judge.judging.diagnose): how the learner's value relates to the expected one (a factor, a
   sign, a transpose), or to a trap's (a trap and a relation together).
 
 An explanation is one candidate, or two models, and it is named only when it is proven:
@@ -36,7 +36,7 @@ import numpy as np
 from judge.problems.cases import Case
 from judge.checks import allclose, dtype, shape, structure
 from judge.checks.observed import Observed
-from judge.diagnose import Diagnosis, generic, relations
+from judge.judging.diagnose import Diagnosis, generic, relations
 from judge.runs.calls import Observation
 from judge.base.leaves import MISSING, all_leaves, leaves, numeric
 from judge.base.encoding import Array
@@ -93,7 +93,7 @@ Joins = Callable[[Sequence[tuple[Model, Model]]], list[Model]]
 
 @dataclass(frozen=True)
 class Slips:
-    """How explain reaches the slip models (judge.slips), whose runs cost a sandbox run each time:
+    """How explain reaches the slip models (judge.judging.slips), whose runs cost a sandbox run each time:
     `models()` the one-slip models, `join(pairs)` the models with both slips of each pair (those that can
     be made)."""
 
@@ -103,7 +103,7 @@ class Slips:
 
 @dataclass(frozen=True)
 class Repairs:
-    """How explain reaches repairs of the learner's own file (judge.repairs): `models()` the file with one
+    """How explain reaches repairs of the learner's own file (judge.judging.repairs): `models()` the file with one
     change each; `join(first, others)` the file with `first` and each of `others` made together. A
     repair's model explains when it gives the expected value on every value test."""
 
@@ -321,7 +321,7 @@ def _same_numbers(case: Case, want: Any, got: Any) -> bool:
 
 def _rounding_apart(want: Any, got: Any) -> bool:
     """The same numbers but for float32 rounding: every leaf of the same shape, non-finite where the
-    other is, and within FLOAT32 of the leaf's largest magnitude (as judge.diagnose's float32_values)."""
+    other is, and within FLOAT32 of the leaf's largest magnitude (as judge.judging.diagnose's float32_values)."""
     for _, e, a in all_leaves(want, got):
         if e is MISSING or a is MISSING:
             return False
@@ -404,7 +404,7 @@ def kinds(value: Any) -> Any:
 
 
 def _relation(failing: Sequence[Test]) -> dict[int, tuple[Named, ...]] | None:
-    """One relation to the expected value (judge.diagnose) that holds on the failing tests alike.
+    """One relation to the expected value (judge.judging.diagnose) that holds on the failing tests alike.
 
     A relation is a fact about one test's output, proven there; it names the mistake when no failing
     test shows another (a test where none is found, as on outputs too large to search or beyond
@@ -484,7 +484,7 @@ def _likely_pairs(slips: Sequence[Model], first: Sequence[Test],
     ranked by how nearly their effects compose to the learner's output on the first tests: added
     (each shifts the value) or multiplied (each scales it: a sum for a mean, a dropped divisor),
     the best of each way in turn. A ranking only: a pair is named when the model with both slips
-    gives the learner's outputs on every test (judge.slips)."""
+    gives the learner's outputs on every test (judge.judging.slips)."""
     goal = [_flat(t.actual.value, t.expected.value) for t in first]
     if any(g is None for g in goal):
         return []

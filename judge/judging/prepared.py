@@ -18,14 +18,14 @@ from judge.problems.cache import ExpectedCache, TrapsEntry, cache_key
 from judge.problems.cases import MAIN, Case, build_case
 from judge.runs.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.base.errors import ConfigError
-from judge.grading import Expected, TrapSet, expect, grade, unjudged
-from judge.mutants import Context
+from judge.judging.grading import Expected, TrapSet, expect, grade, unjudged
+from judge.judging.mutants import Context
 from judge.runs.calls import ErrorInfo, describe_error, run_call
 from judge.problems.model import CheckSpec, Hidden, Problem, TestSpec
 from judge.base.quiet import quiet
 from judge.base.report import Report, TestResult
-from judge.shrink import Shrinker
-from judge.slips import Slips
+from judge.judging.shrink import Shrinker
+from judge.judging.slips import Slips
 from judge.problems.solution import load_function, load_module
 from judge.base.submission import Submission
 
@@ -65,7 +65,7 @@ class PreparedProblem:
         so that no wrong answer waits for them; how many outputs."""
         if self.traps is None:
             return 0
-        return self.traps.run_ahead(list(self.cases))  # each trap runs quiet (judge.grading, judge.base.quiet)
+        return self.traps.run_ahead(list(self.cases))  # each trap runs quiet (judge.judging.grading, judge.base.quiet)
 
 
 def compile_error(source: str, filename: str) -> ErrorInfo | None:
@@ -167,7 +167,7 @@ def _expected(problem: Problem, hidden: Hidden | None, cases: list[Case], cache:
 
 def trap_set(problem: Problem, hidden: Hidden, cases: Sequence[Case] = (), entry: TrapsEntry | None = None
              ) -> TrapSet:
-    """The problem's traps and slip models (judge.slips); with `entry`, the traps' outputs on `cases`
+    """The problem's traps and slip models (judge.judging.slips); with `entry`, the traps' outputs on `cases`
     are kept there (judge.problems.cache)."""
     traps = hidden.traps if hidden.traps_file is not None else ()
     context = Context(framework=problem.framework, entry_point=problem.entry_point)
