@@ -16,7 +16,7 @@ For every file rejected for a wrong value (its first failing test expected a
 value and got another), the first such test is:
 
 - named: it names a mistake, and judged again on the tests plus fresh inputs
-  (every test's generators drawn again: judge.probes' redraws) the report
+  (every test's generators drawn again: judge.authoring.probes' redraws) the report
   names it again;
 - misnamed: with the fresh inputs the report names something else instead;
 - unconfirmed: with the fresh inputs it names nothing (a name the judge
@@ -58,7 +58,7 @@ from judge.problems import model as problem_files  # noqa: E402
 from judge.problems.cases import MAIN  # noqa: E402
 from judge.checks.compare import ON_OWN_INPUTS  # noqa: E402
 from judge.judging.mutants import Context, Mutant, mutants  # noqa: E402
-from judge.probes import make_probes  # noqa: E402
+from judge.authoring.probes import make_probes  # noqa: E402
 from judge.base.quiet import quiet  # noqa: E402
 from judge.base.report import Report  # noqa: E402
 from judge.judging.session import Judge  # noqa: E402
@@ -104,7 +104,7 @@ class Bench:
         with quiet():
             reference = hidden.reference_function(problem.entry_point)
             probes = make_probes(problem, hidden, reference, seed=seed + 1)
-        # Fresh inputs: every test's generators drawn again (judge.probes' redraws), where the reference
+        # Fresh inputs: every test's generators drawn again (judge.authoring.probes' redraws), where the reference
         # returns a value: more evidence of the same kind, none of the degenerate inputs other probes are.
         probes = [p for p in probes if p.raises is None and p.change.startswith("redrawn")]
         self.checked = replace(self.prepared, cases=self.prepared.cases + tuple(p.case for p in probes),

@@ -265,7 +265,7 @@ def start(judge, problem_id: str, path: str | None, input_path: str | None, forc
     """Write a starter file for PROBLEM_ID to PATH (default ./PROBLEM_ID.py)."""
     from pathlib import Path
 
-    from judge.starter import write_input_template, write_starter
+    from judge.authoring.starter import write_input_template, write_starter
 
     problem = judge().problem(problem_id)
     target = None
@@ -654,10 +654,11 @@ def validate(judge, problem_ids: tuple[str, ...], verbose: bool, gate: str, seed
     submissions, time limits, and the mutation gate (do the tests reject every mutant of an accepted
     solution that is not correct?). Exits with 0 only when every problem validates."""
     from judge.judging import batch
-    from judge.gate import GateOptions
-    from judge.render import to_text, use_colour, validation_lines
+    from judge.authoring.gate import GateOptions
+    from judge.authoring.findings import validation_lines
+    from judge.render import to_text, use_colour
     from judge.judging.session import Judge
-    from judge.validate import SAMPLE_PER_FILE, validate as validate_problems
+    from judge.authoring.validate import SAMPLE_PER_FILE, validate as validate_problems
 
     colour = use_colour(sys.stdout)
     workers = workers or batch.default_workers()
@@ -727,7 +728,7 @@ def prepare(judge, problem_ids: tuple[str, ...]) -> None:
 def new(judge, problem_id: str, framework: str, pack: Path | None, one_file: bool) -> None:
     """For authors: scaffold a new problem PROBLEM_ID from commented templates (never overwrites)."""
     from judge.problems.locate import is_pack_source, local
-    from judge.scaffold import scaffold, scaffold_pack
+    from judge.authoring.scaffold import scaffold, scaffold_pack
 
     if pack is not None:
         _refuse_taken(problem_id, pack.resolve() / pack.resolve().name.replace("-", "_").replace(".", "_").lower())

@@ -1,4 +1,4 @@
-"""judge/gate.py: the mutation gate finds a planted weak test, tolerates equivalent mutants, and is bounded.
+"""judge/authoring/gate.py: the mutation gate finds a planted weak test, tolerates equivalent mutants, and is bounded.
 
 The gate runs on a private copy of `pos_embed` whose only accepted solution is its reference, with
 the operators that touch validation checks, so each run judges a few dozen mutants.
@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from judge.gate import EQUIVALENT, KILLED, NOT_RUN, SURVIVED, GateOptions, run_gate
+from judge.authoring.gate import EQUIVALENT, KILLED, NOT_RUN, SURVIVED, GateOptions, run_gate
 from judge.judging.session import Judge
 from problemsets import copy_problems
 
@@ -71,7 +71,7 @@ def test_a_planted_weak_test_gives_a_survivor_with_its_smallest_input(gate_judge
 
 def test_the_probes_are_deterministic(gate_judge):
     from judge.problems import model as problem_files
-    from judge.probes import make_probes
+    from judge.authoring.probes import make_probes
 
     problem = gate_judge.problem(PROBLEM)
     hidden = problem_files.load_hidden(problem)

@@ -143,7 +143,7 @@ def test_an_id_taken_by_an_installed_set_is_refused_by_new_and_validate(tmp_path
 
     from judge.cli import main
 
-    from judge.scaffold import scaffold
+    from judge.authoring.scaffold import scaffold
 
     other = _pack(site, "other", "other_pack")
     scaffold(other, "their_problem", "numpy")

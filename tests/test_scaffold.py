@@ -8,9 +8,9 @@ import sys
 import pytest
 
 from judge.base.errors import ConfigError
-from judge.scaffold import scaffold
+from judge.authoring.scaffold import scaffold
 from judge.judging.session import Judge
-from judge.validate import Severity, validate
+from judge.authoring.validate import Severity, validate
 
 
 @pytest.fixture()

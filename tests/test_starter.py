@@ -1,4 +1,4 @@
-"""`judge start`: starter files that never overwrite work and judge as "not attempted yet" (judge/starter.py)."""
+"""`judge start`: starter files that never overwrite work and judge as "not attempted yet" (judge/authoring/starter.py)."""
 from __future__ import annotations
 
 import ast
@@ -11,7 +11,7 @@ from judge.cli import main
 from judge.base.errors import ConfigError
 from judge.learner.progress import ProgressStore
 from judge.render import render_text
-from judge.starter import default_path, starter_source, write_starter
+from judge.authoring.starter import default_path, starter_source, write_starter
 from judge.base.outcomes import NOT_ATTEMPTED
 
 
@@ -104,7 +104,7 @@ def test_an_input_template_is_the_first_example_and_judge_run_takes_it(judge, pa
     """`judge start ID --input FILE`: the example's inputs, editable, in the format `--input` reads."""
     import yaml
 
-    from judge.starter import input_template
+    from judge.authoring.starter import input_template
 
     text = input_template(patchify)
     assert text.startswith("# Your own input for patchify: judge run patchify")

@@ -12,7 +12,7 @@ import pytest
 
 from judge.base.errors import ConfigError
 from judge.judging.session import Judge
-from judge.validate import Severity, validate
+from judge.authoring.validate import Severity, validate
 from problemsets import copy_problems
 
 PROBLEM = "unpatchify"

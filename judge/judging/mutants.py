@@ -8,7 +8,7 @@ multiplied instead of divided, a log-sum-exp shift dropped, `.detach()`
 added or removed, sin for cos, float32 for float64, a slice or index off by
 one, a validation check removed or weakened, an out-of-place operation made
 in-place, a default argument changed. A mutant is the whole file again with
-one replacement; `judge.gate` decides whether the problem's tests tell it
+one replacement; `judge.authoring.gate` decides whether the problem's tests tell it
 apart from a correct solution.
 
 Making mutants runs nothing and is deterministic: the same source always

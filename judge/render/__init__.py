@@ -8,9 +8,9 @@
     statement  a problem's statement as Markdown (prose, then its rules), a notebook's problem page
     problem    a problem as `judge show` prints it (statement, signature, limits, examples)
     html       reports and problem lists for notebooks, lines as HTML, statements for the web page
-    validation `judge validate`'s findings per problem
     listing    `judge list`'s table
     units      `judge units` and `judge unit`
+    terminal   colours and widths of the terminal (`use_colour`, `terminal_width`)
 
 The faces (CLI, notebook, web page, warm server, service) import what they
 show from here; `judge.base.report` keeps only the data. Names load on first use
@@ -41,7 +41,6 @@ _LAZY = {
     "lines_html": "judge.render.html",
     "inline_html": "judge.render.html",
     "markdown_html": "judge.render.html",
-    "validation_lines": "judge.render.validation",
     "listing_lines": "judge.render.listing",
     "units_lines": "judge.render.units",
     "unit_lines": "judge.render.units",

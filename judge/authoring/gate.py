@@ -7,7 +7,7 @@ judged, in the sandbox, like a submission:
 
 - killed: the problem's tests do not accept it;
 - equivalent: the tests accept it and so does the oracle: on every probe
-  (judge.probes: the tests' inputs drawn again, reshaped, retyped, at
+  (judge.authoring.probes: the tests' inputs drawn again, reshaped, retyped, at
   extreme values, and each declared invalid input) it does what the
   reference does, within the test's tolerance;
 - survived: the tests accept it but some probe tells it apart from the
@@ -36,7 +36,7 @@ from judge.problems import model as problem_files
 from judge.base.errors import ConfigError
 from judge.judging.mutants import Context, Mutant, mutants
 from judge.judging.prepared import PreparedProblem
-from judge.probes import Probe, make_probes
+from judge.authoring.probes import Probe, make_probes
 from judge.base.quiet import quiet
 from judge.base.submission import Submission
 from judge.base.outcomes import Verdict

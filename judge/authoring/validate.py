@@ -42,7 +42,7 @@ from judge.checks.observed import Observed
 from judge.runs.contract import Limits
 from judge.base.errors import ConfigError, ConfigErrors
 from judge.runs.calls import Observation, run_call
-from judge.gate import NOT_RUN, GateOptions, GateResult, Outcome, run_gate
+from judge.authoring.gate import NOT_RUN, GateOptions, GateResult, Outcome, run_gate
 from judge.judging.grading import Expected, expect, plain
 from judge.problems.model import Hidden, Problem
 from judge.base.quiet import quiet
@@ -175,7 +175,7 @@ def validate(judge: Judge, problem_ids: Iterable[str] | None = None,
 
     An unknown id is a ConfigError (a usage error), not a failed validation.
     `on_problem` is called as each problem finishes, so a CLI can stream.
-    `gate`: also run the mutation gate (judge.gate) on each problem that is otherwise valid.
+    `gate`: also run the mutation gate (judge.authoring.gate) on each problem that is otherwise valid.
     """
     ids = list(problem_ids or [])
     everything = not ids
@@ -489,7 +489,7 @@ class _ProblemCheck:
 
     # ------------------------------------------------------------ mutants
     def mutants(self) -> list[Diagnostic]:
-        """The mutation gate (judge.gate): every mutant of an accepted solution that some probe tells
+        """The mutation gate (judge.authoring.gate): every mutant of an accepted solution that some probe tells
         apart from the reference must fail a test; a survivor is an error naming the input it needs."""
         aspect = f"{self.id}.mutants"
         try:

@@ -1,8 +1,9 @@
-"""judge/render/validation.py: `judge validate`'s findings as terminal lines."""
+"""judge/authoring/findings.py: `judge validate`'s findings as terminal lines."""
 from __future__ import annotations
 
-from judge.render import to_text, validation_lines
-from judge.validate import Diagnostic, ProblemValidation, Severity
+from judge.authoring.findings import validation_lines
+from judge.render import to_text
+from judge.authoring.validate import Diagnostic, ProblemValidation, Severity
 
 
 def test_identical_errors_of_several_aspects_collapse_when_rendered():
