@@ -27,7 +27,7 @@ def judge_command() -> list[str]:
     if script.is_file():
         return [str(script)]
     found = shutil.which("judge")
-    return [found] if found else [sys.executable, "-c", "import sys; from judge.cli import main; sys.exit(main())"]
+    return [found] if found else [sys.executable, "-c", "import sys; from judge.cli.commands import main; sys.exit(main())"]
 
 
 def python(code: str) -> list[str]:

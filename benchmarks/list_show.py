@@ -13,7 +13,7 @@ import sys
 
 from _timing import REPO, RUNS, isolated_env, judge_command, medians, python, report
 
-PROBE = ("import sys; from judge.cli import main\n"
+PROBE = ("import sys; from judge.cli.commands import main\n"
          "try:\n    main(sys.argv[1:], standalone_mode=False)\n"
          "finally:\n    print('torch' in sys.modules, file=sys.stderr)")
 

@@ -217,7 +217,7 @@ def test_threads_per_child_share_the_cores():
 
 
 def _judge_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args],
+    return subprocess.run([sys.executable, "-c", "from judge.cli.commands import main; main()", *args],
                           capture_output=True, text=True, cwd=cwd, timeout=300)
 
 

@@ -177,7 +177,7 @@ def test_show_examples_come_from_the_cache(problem_set, tmp_path, reference_call
 
 _PROBE = """
 import sys
-from judge.cli import main
+from judge.cli.commands.commands import main
 try:
     main(sys.argv[1:], standalone_mode=False)
 finally:

@@ -31,7 +31,7 @@ def judge(*args: str, cwd: Path = REPO, env: dict | None = None) -> subprocess.C
     environment = {**os.environ, "NO_COLOR": "1"}
     environment.pop("JUDGE_PROBLEMS_DIR", None)  # only the problem set a test names
     environment.update(env or {})
-    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-c", "from judge.cli.commands import main; main()", *args], cwd=cwd,
                           env=environment, capture_output=True, text=True, timeout=180)
 
 

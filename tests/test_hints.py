@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 from click.testing import CliRunner
 
-from judge.cli import main
+from judge.cli.commands import main
 from judge.base.errors import ConfigError
 from judge.learner.hints import hint
 

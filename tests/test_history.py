@@ -22,7 +22,7 @@ RIGHT = REPO / "submissions/patchify/accepted/loops.py"
 def cli(*args: str, home: Path, cwd: Path = REPO) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_COLOR": "1", "JUDGE_HOME": str(home)}
     env.pop("JUDGE_PROBLEMS_DIR", None)
-    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-c", "from judge.cli.commands import main; main()", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=180)
 
 

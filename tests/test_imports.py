@@ -12,7 +12,7 @@ from pathlib import Path
 JUDGE = Path(__file__).resolve().parent.parent / "judge"
 
 # The faces: thin layers over the library that a learner, an author or a course talks to.
-FACES = ("judge.__main__", "judge.entry", "judge.cli", "judge.notebook", "judge.web", "judge.warm", "judge.service")
+FACES = ("judge.__main__", "judge.cli", "judge.notebook", "judge.web", "judge.warm", "judge.service")
 MAX_CIRCLES = 2
 
 

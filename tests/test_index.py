@@ -1,4 +1,4 @@
-"""judge/index.py: `judge list` from an index on disk, the CLI's output exactly, current after any edit (issue 26)."""
+"""judge/cli/index.py: `judge list` from an index on disk, the CLI's output exactly, current after any edit (issue 26)."""
 from __future__ import annotations
 
 import json
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from judge import index
+from judge.cli import index
 from problemsets import copy_problems
 
-PROBE = ("import sys\nfrom judge.index import try_list\ncode = try_list(sys.argv[1:])\n"
+PROBE = ("import sys\nfrom judge.cli.index import try_list\ncode = try_list(sys.argv[1:])\n"
          "heavy = sorted(m for m in ('yaml', 'numpy', 'torch', 'click', 'judge.problems.model') if m in sys.modules)\n"
          "print(json.dumps({'code': code, 'heavy': heavy}), file=sys.stderr)\n")
 
@@ -24,7 +24,7 @@ def problem_set(tmp_path) -> Path:
 
 def _run(args: list[str], cwd: Path, env: dict, fast: bool) -> tuple[int, str, str]:
     code = (f"import json\n{PROBE}" if fast else
-            "import sys\nfrom judge.cli import main\nsys.exit(main(sys.argv[1:], standalone_mode=True))")
+            "import sys\nfrom judge.cli.commands import main\nsys.exit(main(sys.argv[1:], standalone_mode=True))")
     result = subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True, text=True,
                             timeout=300)
     return result.returncode, result.stdout, result.stderr

@@ -141,7 +141,7 @@ def test_an_id_taken_by_an_installed_set_is_refused_by_new_and_validate(tmp_path
 
     from click.testing import CliRunner
 
-    from judge.cli import main
+    from judge.cli.commands import main
 
     from judge.authoring.scaffold import scaffold
 

@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parent.parent
 def cli(*args: str, home: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_COLOR": "1", "JUDGE_HOME": str(home)}
     env.pop("JUDGE_PROBLEMS_DIR", None)
-    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args], cwd=REPO, env=env,
+    return subprocess.run([sys.executable, "-c", "from judge.cli.commands import main; main()", *args], cwd=REPO, env=env,
                           input=stdin, capture_output=True, text=True, timeout=180)
 
 

@@ -103,7 +103,7 @@ def test_judge_prepare_names_an_unknown_problem_and_exits_1(repo, tmp_path) -> N
     import subprocess
     import sys
 
-    result = subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", "prepare", "no_such_problem"],
+    result = subprocess.run([sys.executable, "-c", "from judge.cli.commands import main; main()", "prepare", "no_such_problem"],
                             cwd=repo, capture_output=True, text=True, timeout=300,
                             env={**os.environ, "JUDGE_CACHE_DIR": str(tmp_path / "cache")})
     assert result.returncode == 1

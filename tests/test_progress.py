@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from judge.cli import main
+from judge.cli.commands import main
 from judge.learner.history import history_lines
 from problemsets import learner_copy
 from judge.learner.progress import (ProgressStore, ProgressUnavailable, Status, data_dir, home,
                             problem_statuses, source_hash)
 
 ACCEPTED = "submissions/patchify/accepted/reshape_permute.py"
-CLI = [sys.executable, "-c", "from judge.cli import main; main()"]
+CLI = [sys.executable, "-c", "from judge.cli.commands import main; main()"]
 
 
 def record(store: ProgressStore, problem="patchify", verdict="accepted", examples_only=False, source="x = 1",

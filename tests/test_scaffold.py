@@ -66,7 +66,7 @@ def test_rejects_bad_ids(empty_set, bad):
 
 def test_cli_new(empty_set):
     def new(*args):
-        return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", "--problems-dir",
+        return subprocess.run([sys.executable, "-c", "from judge.cli.commands import main; main()", "--problems-dir",
                                str(empty_set), "new", *args], capture_output=True, text=True, timeout=120,
                               env={**os.environ, "NO_COLOR": "1"})
 

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 from click.testing import CliRunner
 
-from judge.cli import main
+from judge.cli.commands import main
 from judge.base.errors import ConfigError
 from judge.learner.progress import ProgressStore
 from judge.render import render_text

@@ -154,7 +154,7 @@ def _cli(*args: str, home: Path, cwd: Path = REPO) -> subprocess.CompletedProces
     env = {**os.environ, "NO_COLOR": "1", "JUDGE_HOME": str(home), "JUDGE_NO_WARM": "1"}
     env.pop("JUDGE_PROBLEMS_DIR", None)
     env.pop("JUDGE_NO_RECORD", None)
-    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-c", "from judge.cli.commands import main; main()", *args], cwd=cwd, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
 
 

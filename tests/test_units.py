@@ -61,7 +61,7 @@ def store(tmp_path: Path) -> ProgressStore:
 
 def cli(*args: str, root: Path, home: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_COLOR": "1", "JUDGE_HOME": str(home), "JUDGE_PROBLEMS_DIR": str(root)}
-    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args], env=env,
+    return subprocess.run([sys.executable, "-c", "from judge.cli.commands import main; main()", *args], env=env,
                           input=stdin, capture_output=True, text=True, timeout=120)
 
 

@@ -221,7 +221,7 @@ def test_unknown_problem_id_is_a_usage_error(set_judge):
 
 def _cli(problem_set: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", "--problems-dir", str(problem_set), "validate", *args],
+    return subprocess.run([sys.executable, "-c", "from judge.cli.commands import main; main()", "--problems-dir", str(problem_set), "validate", *args],
                           capture_output=True, text=True, env=env, timeout=300)
 
 

@@ -1,11 +1,11 @@
-"""Watch mode: judge again on every save (judge/watch.py)."""
+"""Watch mode: judge again on every save (judge/cli/watch.py)."""
 from __future__ import annotations
 
 import threading
 import time
 from pathlib import Path
 
-from judge.watch import watch_file
+from judge.cli.watch import watch_file
 
 
 def test_runs_once_then_once_per_save(tmp_path: Path) -> None:

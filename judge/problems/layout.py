@@ -1,7 +1,7 @@
 """A stamp of a problem set's files: names, sizes and times (standard library only).
 
 `Judge` re-prepares a problem when its set's stamp changes; `judge list`
-answers from its index (judge.index) while the stamp it was built for holds.
+answers from its index (judge.cli.index) while the stamp it was built for holds.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """`judge service ...`: the service's command line (the API, workers, accounts, gradebook, similarity).
 
-A click group that `judge.cli` mounts as `judge service`; it imports the
+A click group that `judge.cli.commands` mounts as `judge service`; it imports the
 service's extra only when a command runs, so `judge --help` works without it.
 """
 from __future__ import annotations

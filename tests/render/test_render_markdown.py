@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from judge.cli import main
+from judge.cli.commands import main
 from judge.render import render_markdown, to_text
 
 TEXT = """# Title

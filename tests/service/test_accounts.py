@@ -10,7 +10,7 @@ import time
 
 from click.testing import CliRunner
 
-from judge.cli import main
+from judge.cli.commands import main
 from judge.base.errors import ConfigError
 from judge.service.accounts import add_user, authenticate, hash_token, parse_expiry
 from judge.service.storage import Store

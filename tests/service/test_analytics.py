@@ -10,7 +10,7 @@ pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pi
 
 from click.testing import CliRunner  # noqa: E402
 
-from judge.cli import main  # noqa: E402
+from judge.cli.commands import main  # noqa: E402
 from judge.service.accounts import add_user  # noqa: E402
 from judge.service.analytics import analytics  # noqa: E402
 from judge.service.config import ServiceConfig  # noqa: E402

@@ -104,7 +104,7 @@ def test_an_instructor_sees_their_course_and_not_other_courses(setup):
 def test_the_source_is_readable_by_its_owner_and_their_instructor_only(setup, tmp_path):
     from click.testing import CliRunner
 
-    from judge.cli import main
+    from judge.cli.commands import main
 
     client, tokens, _, store, config = setup
     source = "def patchify(images, ph, pw):\n    return images  # \u202e mine\n"

@@ -10,7 +10,7 @@ pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pi
 
 from click.testing import CliRunner  # noqa: E402
 
-from judge.cli import main  # noqa: E402
+from judge.cli.commands import main  # noqa: E402
 from judge.base.errors import ConfigError, ConfigErrors  # noqa: E402
 from judge.service.course import LateRule, default_course, load_course, parse_course  # noqa: E402
 

@@ -10,7 +10,7 @@ pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pi
 
 from click.testing import CliRunner  # noqa: E402
 
-from judge.cli import main  # noqa: E402
+from judge.cli.commands import main  # noqa: E402
 from judge.base.errors import ConfigError, ConfigErrors  # noqa: E402
 from judge.service.accounts import authenticate  # noqa: E402
 from judge.service.roster import import_roster, read_roster  # noqa: E402

@@ -13,7 +13,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx", reason="httpx drives FastAPI's TestClient (pip install -e '.[service]')")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from judge.cli import main  # noqa: E402
+from judge.cli.commands import main  # noqa: E402
 from judge.service.accounts import add_user  # noqa: E402
 from judge.service.config import ServiceConfig  # noqa: E402
 from judge.service.server import build  # noqa: E402

@@ -194,7 +194,7 @@ def test_the_api_and_cli_give_instructors_the_report(tmp_path, repo):
     from click.testing import CliRunner
     from fastapi.testclient import TestClient
 
-    from judge.cli import main
+    from judge.cli.commands import main
     from judge.service.accounts import add_user
     from judge.service.api import create_app
     from judge.service.config import ServiceConfig

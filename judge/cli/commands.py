@@ -408,7 +408,7 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
 
     if watch:
         from judge.base.escape import escape_name
-        from judge.watch import watch_file
+        from judge.cli.watch import watch_file
 
         def on_change() -> None:
             click.echo(click.style(f"--- judging {escape_name(file)} ---", bold=True), color=colour)
@@ -773,12 +773,12 @@ _mount_service()
 
 
 def entry() -> int:
-    """The `judge` program: run the CLI and return its exit status, for `judge.entry` to leave with.
+    """The `judge` program: run the CLI and return its exit status, for `judge.__main__` to leave with.
 
     With numpy loaded, tearing the interpreter down costs ~20 ms, a tenth of a
     whole `judge run` on a numpy problem. By the time click returns, every
     file is closed, the fork server is stopped and its scratch removed (the
-    context's close callbacks), so `judge.entry.leave` need only flush the
+    context's close callbacks), so `judge.__main__.leave` need only flush the
     output streams. In-process callers (tests, notebooks) use `main` and keep
     a normal exit.
     """
