@@ -255,14 +255,6 @@ def _optional_text(value: Any, what: str) -> str | None:
     return value
 
 
-def smallest_text(shown: Shown) -> str:
-    """The smallest input's lines as the terminal draws them (without colour), for the JSON report."""
-    from judge.render import to_text, values_lines  # rendering is the faces'; the JSON carries its text
-
-    lines, _ = values_lines(shown)
-    return to_text(lines)
-
-
 def _fields(data: Any, what: str, types: dict[str, type | tuple[type, ...]]) -> dict:
     """`data`'s fields, each of its type (exact: a bool is no number here)."""
     if type(data) is not dict:

@@ -44,8 +44,7 @@ from judge.base.escape import escape_controls
 from judge.runs.calls import Call, Observation, restore_unchanged, run_call
 from judge.problems.model import Problem, Trap
 from judge.base.quiet import quiet
-from judge.base.report import (MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message,
-                          smallest_text)
+from judge.base.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
 from judge.judging.suspects import Suspects
 from judge.judging.tampering import collect
 from judge.base.outcomes import Verdict
@@ -246,6 +245,8 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
         if first is not None and traps.shrinker is not None:
             shown = traps.shrinker.smallest(cases[first], program, backend, limits)
             if shown is not None:
+                from judge.render.text import smallest_text  # rendering is the faces'; the JSON carries its text
+
                 results[first] = replace(results[first], smallest=shown, smallest_text=smallest_text(shown))
     warnings = []
     if run.isolation.failed:

@@ -285,6 +285,11 @@ class ProgressStore:
                               f"time_ms, {source} FROM attempts {where}", params).fetchall()
         return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], r[9], r[10]) for r in rows]
 
+    def statuses_or_new(self, problem_ids: list[str]) -> tuple[dict[str, Status], str | None]:
+        """Each problem's status, and a warning instead of an error when the database is unusable
+        (`problem_statuses`; what `ProblemSet.listing` asks, so that the problem model imports no learner's module)."""
+        return problem_statuses(problem_ids, self)
+
     def statuses(self, problem_ids: Iterable[str]) -> dict[str, Status]:
         """solved / attempted / new for each problem id."""
         ids = list(problem_ids)

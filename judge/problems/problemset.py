@@ -157,10 +157,8 @@ class ProblemSet:
 
     def listing(self, store: ProgressStore) -> Listing:
         """Every problem with the learner's status in `store`, in id order (faces: `Tutor.listing`)."""
-        from judge.learner.progress import problem_statuses
-
         problems, broken = self.load()
-        statuses, warning = problem_statuses([p.id for p in problems], store)
+        statuses, warning = store.statuses_or_new([p.id for p in problems])
         packs = {pid: source.name for pid, source in self._owners().items()} if self.packs else {}
         return Listing(tuple(Entry(p, statuses[p.id].value, packs.get(p.id, "")) for p in problems),
                        tuple(broken), warning)

@@ -308,3 +308,9 @@ def _final(report: Report, note: str) -> Line:
     text = f"{verdict.value}: {report.passed}/{report.total} tests passed in {report.time_ms / 1000:.2f} s"
     return [("✓ " if ok else "✗ ", "green" if ok else "red"), (text, ("green" if ok else "red") + " bold"),
             (f" {note}" if note else "", "dim")]
+
+
+def smallest_text(shown: Shown) -> str:
+    """The smallest input's lines as the terminal draws them (without colour), for the JSON report."""
+    lines, _ = values_lines(shown)
+    return to_text(lines)
