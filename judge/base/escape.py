@@ -5,7 +5,7 @@ and the names of the files it came in, reach a learner's or an instructor's
 terminal, a CSV file, JSON, a web page and a notebook. What is escaped, and why:
 
 - C0 and C1 control characters and DEL: an ESC or CSI sequence could move the
-  cursor and redraw a failing row as a green AC (issue 10, class 8), an OSC 52
+  cursor and redraw a failing row as a green AC, an OSC 52
   sequence could write to the clipboard;
 - Unicode's format characters (category Cf): bidirectional overrides, embeddings,
   isolates and marks (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C)

@@ -1,7 +1,7 @@
 """Walking returned values: leaves of nested outputs, numeric views, names and number formats.
 
 The checks, the generic diagnoses and the side-by-side renderer all walk a
-returned value and print its numbers through here (issue 11).
+returned value and print its numbers through here.
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ infinite expected value matches only the same infinity (its bound would be
 infinite) and NaN matches NaN. Every decision against a tolerance goes through
 `within`: the allclose check, invariance relations, the side-by-side marks
 and the generic diagnoses, so a value marked as differing on screen is one
-the checks failed (issue 11).
+the checks failed.
 """
 from __future__ import annotations
 

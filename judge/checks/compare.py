@@ -5,7 +5,7 @@ hears about the wrong key before the wrong numbers. `matches_reference` runs
 the same stages on one extra call of a check (a gradient call, a perturbed
 batch, a transformed input): every call's output is compared with the
 reference's, so a submission that remembers earlier calls or tells a probe
-from a test gains nothing (issue 10, class 3).
+from a test gains nothing.
 """
 from __future__ import annotations
 

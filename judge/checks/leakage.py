@@ -26,7 +26,7 @@ already spans, so labels stay valid labels; bool values flip.
 
 Both calls' outputs (of the listed outputs) must also equal the reference's:
 a submission that remembers an earlier call and answers the redrawn batch
-from it fails (issue 10, class 3). The test's own call is compared first: a
+from it fails. The test's own call is compared first: a
 value already wrong there fails as a value, and nothing is said of leakage.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The listing index: what `judge list` shows of each problem, kept on disk (issue 26).
+"""The listing index: what `judge list` shows of each problem, kept on disk.
 
 A listing read every problem's YAML through the problem model, which imports
 yaml, numpy and click's command tree: 11x `python -c pass`. The index keeps

@@ -1,4 +1,4 @@
-"""Experiments: the learner's function inside a small, deterministic training run (issue 14).
+"""Experiments: the learner's function inside a small, deterministic training run.
 
 An experiment module (one per experiment: simsiam, nt_xent, clip) owns
 - `SETTINGS`: its knobs and their defaults (sizes, steps, learning rate...);

@@ -1,4 +1,4 @@
-"""Batch grading: every `*.py` of a directory judged on one problem (issue 6).
+"""Batch grading: every `*.py` of a directory judged on one problem.
 
 `judge grade ID DIR` is for a teacher with a class's submissions. The problem
 is prepared once (fork server started, hidden tests and cached expectations

@@ -1,4 +1,4 @@
-"""Generic diagnoses: name a wrong output by how it relates to the expected one (issue 12).
+"""Generic diagnoses: name a wrong output by how it relates to the expected one.
 
 Traps name the mistakes an author foresaw; these need no list. Each is a
 small function `(expected, actual, context) -> str | None` over one numeric

@@ -12,7 +12,7 @@ only for the failures it explains.
 
 This module owns what a trap's output on a case is (`_TrapOutput`) and its
 plain form; judge.problems.cache owns where that is kept on disk, next to the expected
-values, so that a process which finds it runs no trap (issue 26).
+values, so that a process which finds it runs no trap.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The on-disk cache of a problem version's expected observations and trap outputs (issues 6, 26).
+"""The on-disk cache of a problem version's expected observations and trap outputs.
 
 Running the trusted reference on every case costs time on each `judge run`
 and `judge show`; its results only change when the problem does. The same

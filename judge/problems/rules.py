@@ -1,4 +1,4 @@
-"""Rules of a statement and the checks they license (issue 12).
+"""Rules of a statement and the checks they license.
 
 Every check a test runs must trace to a rule the learner can read: a test
 names the rules it enforces (`rules: [ids]`), and each kind of check it runs,

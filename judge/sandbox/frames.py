@@ -1,4 +1,4 @@
-"""The schema of every frame a sandbox child sends, and the order they come in (issue 10, class 4).
+"""The schema of every frame a sandbox child sends, and the order they come in.
 
 Everything a child sends is parsed strictly: a frame of an unexpected kind
 or at an unexpected moment, a header that is not exactly the JSON object

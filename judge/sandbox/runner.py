@@ -9,7 +9,7 @@ signal, peak memory, CPU time) and the remaining calls continue in a fresh
 worker, so one bad test never hides the results of the others. The runner
 reports facts only: `judge.runs.decisions` decides what they mean.
 
-Nothing the worker sends moves a deadline (issue 10, class 4): loading has
+Nothing the worker sends moves a deadline: loading has
 `import_time_s` from READY, each call `time_s` from the end of the one
 before, and the whole submission an absolute wall clock. Every frame is
 parsed strictly (`frames`); a frame out of place or malformed kills the
@@ -21,7 +21,7 @@ that run's calls, limits and hidden directories (REQUEST), and the worker
 decodes them and applies every isolation layer while nobody waits. A later
 run on the same calls (the same objects: the same prepared problem) with the
 same limits and directories takes it and sends only its PROGRAM, with its own
-order of the calls (issue 26: 19 ms of a patchify run's 45 were that set-up).
+order of the calls (19 ms of a patchify run's 45 were that set-up).
 Anything else is sent both frames by a worker forked for it, as before.
 """
 from __future__ import annotations

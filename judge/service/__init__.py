@@ -1,4 +1,4 @@
-"""`judge service`: the judge as a multi-user HTTP service (issue 16).
+"""`judge service`: the judge as a multi-user HTTP service.
 
 A thin face over `judge.judging.session.Judge`: `api` takes submissions over HTTP,
 `storage` keeps every submission's state in a database (the source of truth),
