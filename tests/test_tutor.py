@@ -109,7 +109,7 @@ def test_an_unusable_database_is_a_warning_not_a_failure(tmp_path):
 
 # ---------------------------------------------------------------- no face opens the progress store
 
-FACES = [REPO / "judge" / "cli.py", REPO / "judge" / "index.py", REPO / "judge" / "notebook.py",
+FACES = [*sorted((REPO / "judge" / "cli").glob("*.py")), REPO / "judge" / "notebook.py",
          *sorted((REPO / "judge" / "web").glob("*.py")), *sorted((REPO / "judge" / "warm").glob("*.py")),
          *sorted((REPO / "judge" / "service").glob("*.py"))]
 # What reaches the learner's database other than through the tutor (where the data directory is, is no record).

@@ -24,7 +24,7 @@ from judge.base.errors import ConfigError
 NAME = "listing-index.json"
 FORMAT = 2  # 2: in course order, with `extra`
 _CHOICES = {"--difficulty": ("easy", "medium", "hard"), "--status": ("solved", "attempted", "new")}
-_JUDGE = Path(__file__).resolve().parent
+_JUDGE = Path(__file__).resolve().parent.parent  # the judge package: its code is part of the key
 
 
 def try_list(argv: list[str]) -> int | None:

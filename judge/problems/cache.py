@@ -64,7 +64,7 @@ DISABLED_VALUES = ("off", "0", "none", "false")
 # Judge modules whose code decides what an expected observation holds (an experiment call's value is
 # the weights trained by judge.experiments, so its modules count too); grading.py also decides what a
 # trap output holds.
-_OBSERVING_MODULES = ("execute.py", "wire.py", "grading.py", "experiments/*.py")
+_OBSERVING_MODULES = ("runs/calls.py", "base/encoding.py", "judging/grading.py", "experiments/*.py")
 
 def default_directory() -> Path | None:
     """Where entries live: $JUDGE_CACHE_DIR, else the user's cache dir; None when disabled."""
@@ -254,7 +254,7 @@ def cache_key(problem: Problem, hidden: Hidden | None, cases: list[Case]) -> str
             part(f"file:{label}", path.read_bytes())
         except OSError as exc:
             part(f"unreadable:{label}", str(exc.errno).encode())
-    judge_dir = Path(__file__).resolve().parent
+    judge_dir = Path(__file__).resolve().parents[1]
     for path in observing_files():
         part(f"judge:{path.relative_to(judge_dir).as_posix()}", path.read_bytes())
     for case in cases:
@@ -266,7 +266,7 @@ def cache_key(problem: Problem, hidden: Hidden | None, cases: list[Case]) -> str
 
 def observing_files() -> list[Path]:
     """The judge's own source files an expected observation depends on, in a stable order."""
-    judge_dir = Path(__file__).resolve().parent
+    judge_dir = Path(__file__).resolve().parents[1]
     return [path for pattern in _OBSERVING_MODULES for path in sorted(judge_dir.glob(pattern))]
 
 

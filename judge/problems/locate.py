@@ -83,7 +83,7 @@ def installed_course() -> Source | None:
     data = _package_directory(COURSE_PACKAGE)
     if data is not None and is_problem_set(data):
         return Source("", data.resolve(), "installed course")
-    checkout = Path(__file__).resolve().parent.parent
+    checkout = Path(__file__).resolve().parents[2]
     if is_problem_set(checkout):
         return Source("", checkout, "checkout")
     return None
