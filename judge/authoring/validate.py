@@ -77,7 +77,7 @@ class Diagnostic:
 
 @dataclass(frozen=True)
 class Naming:
-    """What the judge called one known wrong submission: the mistakes its report names (issue 23)."""
+    """What the judge called one known wrong submission: the mistakes its report names."""
 
     submission: str                              # its file's stem
     mistakes: tuple[tuple[str, bool], ...] = ()  # (name, a trap?) of each mistake named, in test order

@@ -34,7 +34,7 @@ MAX_ITEMS = 100_000
 # Decoding costs memory per node (a Python object, an ndarray header), not per payload byte:
 # a few MB of one-byte arrays or dict keys once took the judge from 244 MiB to 800+ MiB.
 # Every node is charged NODE_COST bytes (dict keys their length too) against the byte budget,
-# a value has at most MAX_NODES nodes, and its header at most MAX_HEADER bytes (issue 10, class 5).
+# a value has at most MAX_NODES nodes, and its header at most MAX_HEADER bytes.
 MAX_NODES = 20_000
 NODE_COST = 64
 MAX_HEADER = 4 << 20

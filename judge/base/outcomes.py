@@ -5,7 +5,7 @@ import enum
 
 
 # The message prefix of a test failed only because the function still raises
-# NotImplementedError (an untouched starter from `judge start`, issue 7).
+# NotImplementedError (an untouched starter from `judge start`).
 NOT_ATTEMPTED = "not attempted yet"
 
 

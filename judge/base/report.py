@@ -12,7 +12,7 @@ from typing import Any
 from judge.base.escape import escape_name, escape_tree
 from judge.base.outcomes import Verdict
 
-# Every message is capped, so no submission can make a report large (issue 10, class 5):
+# Every message is capped, so no submission can make a report large:
 # a test's message, each detail line and the number of detail lines.
 MAX_MESSAGE = 1500
 MAX_DETAIL = 600

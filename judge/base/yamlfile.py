@@ -42,7 +42,7 @@ def plain(value: Any) -> Any:
 
 
 # libyaml's parser (when PyYAML has it) keeps marks for line numbers and parses problem files
-# several times faster than the pure-Python one: it is most of `judge run`'s own start-up (issue 6).
+# several times faster than the pure-Python one: it is most of `judge run`'s own start-up.
 class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     pass
 

@@ -700,7 +700,7 @@ def prepare(judge, problem_ids: tuple[str, ...]) -> None:
 
     def show(problem_id: str, seconds: float, error: ConfigError | None) -> None:
         if error is None:
-            # The traps too: a wrong answer of a prepared problem then runs none (issue 26).
+            # The traps too: a wrong answer of a prepared problem then runs none.
             started = time.perf_counter()
             try:
                 j.prepared(problem_id).run_traps_ahead()  # the problem just prepared: kept, not prepared again
@@ -761,7 +761,7 @@ def _refuse_taken(problem_id: str, target: Path) -> None:
                           "(once the pack is installed, an id in two sets stops every judge command)")
 
 
-# ---------------------------------------------------------------- the judging service (issue 16)
+# ---------------------------------------------------------------- the judging service
 
 def _mount_service() -> None:
     from judge.service.commands import service   # its own module: only click at import

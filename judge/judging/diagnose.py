@@ -52,7 +52,7 @@ def generic(case, expected: Any, actual: Any) -> Diagnosis | None:
 
     It speaks only when it explains the whole difference: every leaf that differs
     must have a relation of its own, else a named relation on one key would
-    describe a submission whose other keys are wrong for another reason (issue 23).
+    describe a submission whose other keys are wrong for another reason.
     """
     found = relations(case, expected, actual, first_only=True)
     return found[0] if found else None

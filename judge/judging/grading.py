@@ -88,10 +88,10 @@ class TrapSet:
     """The known mistakes and, loaded on the first diagnosis, the functions that make them.
 
     Trap modules import the framework; an accepted run never needs them, so
-    the judge's process need not import torch for one (issue 6). With an
+    the judge's process need not import torch for one. With an
     `entry` (judge.problems.cache), the traps' outputs on `cases` are read from disk on
     the first need of one, or all made then and written, so the next process
-    makes none (issue 26); a wrong answer is then diagnosed without importing
+    makes none; a wrong answer is then diagnosed without importing
     the trap module at all, unless a large output must be made again.
     """
 
@@ -101,8 +101,8 @@ class TrapSet:
     cases: tuple[Case, ...] = ()     # the cases the entry holds outputs for (a prepared problem's)
     slips: Slips | None = None       # the slip models of mistakes nobody listed (judge.judging.slips)
     shrinker: Shrinker | None = None  # the smallest input that shows a wrong value (judge.judging.shrink)
-    # (case name, trap function) -> its _TrapOutput: each trap runs once per case in a batch (issue 6),
-    # and a small output is encoded then, once (issue 26).
+    # (case name, trap function) -> its _TrapOutput: each trap runs once per case in a batch,
+    # and a small output is encoded then, once.
     outputs: dict = field(default_factory=dict, compare=False, repr=False)
     _functions: dict = field(default_factory=dict, compare=False, repr=False)
     # Reentrant: filling the outputs from the traps loads the functions under the same lock.
@@ -171,7 +171,7 @@ class _TrapOutput:
 
 
 # A submission's observation may have NODE_FACTOR x the reference's nodes plus NODE_SLACK
-# (room for a wrong but comparable answer) before it is refused undecoded (issue 10, class 5).
+# (room for a wrong but comparable answer) before it is refused undecoded.
 NODE_FACTOR = 4
 NODE_SLACK = 256
 TRAP_KEEP_BYTES = 16 << 20  # trap outputs larger than this are recomputed rather than kept
@@ -189,7 +189,7 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
     for i, case in enumerate(cases):
         names = list(case.calls)
         # A test's calls go in an order the submission cannot predict, so it cannot tell a check's
-        # extra call from the test's own call by position (issue 10, class 2).
+        # extra call from the test's own call by position.
         rng.shuffle(names)
         orders.append(names)
         calls.extend(case.calls[name] for name in names)
@@ -370,7 +370,7 @@ def _judge_case(case: Case, expected: Expected, actual: dict[str, Observation], 
                 # A value where an error is due may be a known mistake (silent cropping), but only one
                 # the test names in `hint_when`: on an invalid input unrelated traps coincide too easily.
                 pending = _Pending(kind, known_mistake(case, actual, traps, only=set(case.test.hint_when)))
-            # a `raises` check failing on NotImplementedError: the starter is untouched (issue 7)
+            # a `raises` check failing on NotImplementedError: the starter is untouched
             untouched = main is not None and main.error is not None and verdicts.not_attempted(main.error)
             return result(replace(verdicts.of_check(outcome), not_attempted=untouched), outcome.lines, pending)
     return result(verdicts.ACCEPTED)
@@ -510,7 +510,7 @@ def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet,
 
     None when two traps with different messages both do: on this input the two
     mistakes coincide, and naming the first would name the wrong one as often as
-    not (a later test, where they differ, names it; issue 23).
+    not (a later test, where they differ, names it).
     """
     def matches_here(trap: Trap) -> bool | None:
         return matched[trap.name] if matched is not None else _trap_matches(case, actual, traps, trap)

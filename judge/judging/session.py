@@ -44,11 +44,11 @@ class Judge:
                  threads: int | None = None, record: bool | None = None, progress: ProgressStore | None = None,
                  cache: ExpectedCache | None = None, launched: Launched | None = None,
                  protect: tuple[Path, ...] = (), ahead: bool = False):
-        # The reference's expected observations, cached on disk per problem version (issue 6).
+        # The reference's expected observations, cached on disk per problem version.
         self.cache = cache if cache is not None else ExpectedCache.from_env()
         self.problem_set = ProblemSet.find(problems_dir, self.cache)
         self.threads = threads or max(1, min(4, os.cpu_count() or 1))
-        # Every judged run of the learner's is recorded in the progress database (issue 7) unless
+        # Every judged run of the learner's is recorded in the progress database unless
         # record=False or JUDGE_NO_RECORD=1; the store is opened per write, so JUDGE_HOME is read
         # when recording, not here.
         self.tutor = Tutor(self.problem_set, progress, record=record)

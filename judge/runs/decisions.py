@@ -22,7 +22,7 @@ from judge.base.outcomes import NOT_ATTEMPTED, Verdict
 # on: it had used at least MEMORY_FLOOR of its limit and, at the pace it took memory per CPU
 # second, would have taken MEMORY_PACE of the limit within time_s of CPU (the worker's CPU time
 # includes its start, so the pace is an underestimate). Page touching varies 10x in speed on a
-# loaded machine, so a hog reaches either limit first by chance (issue 10, class 10); a sleeper
+# loaded machine, so a hog reaches either limit first by chance; a sleeper
 # or a busy loop takes little memory per CPU second and stays time_limit_exceeded.
 MEMORY_FLOOR = 0.25
 MEMORY_PACE = 0.5
@@ -68,7 +68,7 @@ def no_result(call: str) -> Decision:
 
 
 def not_attempted(error: ErrorInfo) -> bool:
-    """The call itself raised NotImplementedError: the starter's body is untouched (issue 7)."""
+    """The call itself raised NotImplementedError: the starter's body is untouched."""
     return error.where != "return" and error.is_a("NotImplementedError")
 
 

@@ -1,8 +1,8 @@
 """Per-run control groups: a memory cap that counts every page a run holds, and a cap on its tasks.
 
 `RLIMIT_AS` bounds what a run maps, not what it holds: the pages of a memfd that is never
-mapped, of POSIX shared memory or of a tmpfs are outside it, and so outside `ru_maxrss`
-(issue 21, class 3). A memory cgroup charges each page to the run that faulted it in or wrote
+mapped, of POSIX shared memory or of a tmpfs are outside it, and so outside `ru_maxrss`.
+A memory cgroup charges each page to the run that faulted it in or wrote
 it, in whatever form; over the group's limit the kernel's OOM killer ends the run (SIGKILL) and
 the monitor reports the group's peak, which `judge.runs.decisions` reads as memory_limit_exceeded. A
 pids cgroup caps the run's tasks (processes and threads together), so parallel runs cannot

@@ -178,7 +178,7 @@ class Sandbox:
 
         `node_limits[i]` caps the items call i's observation may have: a result over its
         cap cannot match what is expected of it (the judge knows the expected structure);
-        it is wrong_answer before it is decoded (issue 10, class 5).
+        it is wrong_answer before it is decoded.
         """
         result = RunResult(outcomes=[CallOutcome() for _ in calls])
         result.node_limits = list(node_limits) if node_limits is not None else [wire.MAX_NODES] * len(calls)
@@ -412,7 +412,7 @@ class _Drive:
     def _pump(self) -> None:
         """Read the worker until it has ended, or until the clock says to stop waiting for it.
 
-        Every wait is bounded (issue 21, class 1): a call by its own clock and the submission's
+        Every wait is bounded: a call by its own clock and the submission's
         absolute wall clock; after DONE, DONE_GRACE_S for the worker to close its channels; after
         a kill, REAP_S for the monitor's exit record. A worker that still holds its channels then
         (a duplicated stdout, a thread, a descendant) is killed with its whole PID namespace, and a

@@ -6,8 +6,8 @@ CLONE_THREAD, and `clone3`, whose flags a filter cannot read, fails with ENOSYS
 so that glibc falls back to `clone`. Everything denied fails with EPERM, which
 Python turns into a PermissionError the judge can report in the user's terms.
 
-File locks and leases are state the kernel keeps on a file, seen by every process that opens it
-(issue 21, class 2): a lease on a system library makes every process on the host that opens it
+File locks and leases are state the kernel keeps on a file, seen by every process that opens it:
+a lease on a system library makes every process on the host that opens it
 wait for the lease-break time, and a lock on a read-only standard-library file is a channel
 between two runs (or two users). `flock` is denied, and so are the `fcntl` commands that take,
 test or lease a lock (record locks, open-file-description locks, F_SETLEASE); the filter reads
