@@ -14,7 +14,7 @@ from judge.learner.history import attempt_source, diff_lines, restore
 from judge.learner.progress import ProgressStore
 from problemsets import learner_copy
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 WRONG = REPO / "submissions/patchify/wrong_answer/column_major.py"
 RIGHT = REPO / "submissions/patchify/accepted/loops.py"
 

@@ -16,7 +16,7 @@ from judge.sandbox.backend import SandboxBackend
 from judge.judging.session import Judge
 from judge.base.submission import Submission
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 # ---------------------------------------------------------------- a backend without a sandbox

@@ -1,5 +1,5 @@
 """The web page's routes over a real Judge: pages, the streamed results, hints, history, answers,
-and the refusals every route shares. (The browser's view of the same is tests/test_web_e2e.py.)"""
+and the refusals every route shares. (The browser's view of the same is tests/web/test_web_e2e.py.)"""
 from __future__ import annotations
 
 import json

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from problemsets import copy_problems
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 ACCEPTED = "submissions/patchify/accepted/reshape_permute.py"
 WRONG = "submissions/patchify/wrong_answer/column_major.py"
 CRASHES = "submissions/patchify/run_time_error/typo_in_name.py"

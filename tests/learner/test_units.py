@@ -16,7 +16,7 @@ from judge.learner.units import load_unit, load_units, progress_of, unit_ids
 from problemsets import copy_problems
 from problemsets import learner_copy
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 UNIT = '''id: "1.0"
 title: Tokens

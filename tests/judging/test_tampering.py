@@ -12,7 +12,7 @@ import pytest
 
 from judge.judging.tampering import CONFIGURATION, MAX_FINDINGS, RULES, Tampering, collect, scan
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 ATTACKS = REPO / "tests" / "attacks"
 
 

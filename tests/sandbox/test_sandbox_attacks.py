@@ -33,7 +33,7 @@ from judge.sandbox.isolation import DISABLE_ENV, probe_all
 from judge.judging.session import Judge
 from judge.base.outcomes import Verdict
 
-ATTACKS = Path(__file__).parent / "attacks"
+ATTACKS = Path(__file__).resolve().parents[1] / "attacks"
 
 AC, WA, RTE = Verdict.ACCEPTED, Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR
 TLE, MLE, OLE = Verdict.TIME_LIMIT_EXCEEDED, Verdict.MEMORY_LIMIT_EXCEEDED, Verdict.OUTPUT_LIMIT_EXCEEDED

@@ -15,7 +15,7 @@ from judge.problems.model import load_hidden, load_problem, problem_ids
 from judge.learner.progress import ProgressStore
 from problemsets import learner_copy
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str, home: Path, stdin: str | None = None) -> subprocess.CompletedProcess:

@@ -12,7 +12,7 @@ from judge.problems import model
 from judge.problems.model import CheckSpec, Rule, load_problem
 from judge.problems.rules import Enforced, Offence, collapse, enforced, offences
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _tensor(data, *, grad: bool = False) -> wire.Array:

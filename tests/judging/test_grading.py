@@ -12,7 +12,7 @@ from pathlib import Path
 from judge.render import render_text
 from judge.base.submission import Submission
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 HELDOUT = REPO / "tests" / "heldout"
 KNOWN = REPO / "submissions"
 

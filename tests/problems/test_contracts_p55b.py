@@ -18,7 +18,7 @@ from judge.problems.cases import draw_inputs
 from judge.problems.model import load_hidden, load_problem
 from judge.problems.solution import load_function
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PROBLEMS = ("self_attention", "vit_pool", "vit_block", "random_masking")
 
 

@@ -4,7 +4,7 @@ tests/heldout/<problem>/*.py are realistic mistakes kept out of submissions/
 so that no trap or test was written against them. A file counts as named
 when some failing test's message carries a trap's message ("this matches a
 known mistake") or a generic diagnosis ("what went wrong"); the first such
-test decides which. `python tests/test_heldout.py` prints the account.
+test decides which. `python tests/judging/test_heldout.py` prints the account.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 HELDOUT = REPO / "tests" / "heldout"
 
 # Named, but wrongly: none since issue 23 (a trap that gives the output on one degenerate test but not

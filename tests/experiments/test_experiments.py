@@ -15,7 +15,7 @@ from judge.experiments import retrieval, training
 from judge.experiments.world import make_world
 from judge.base.submission import Submission
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_settings_merge_defaults_and_reject_unknown_keys() -> None:

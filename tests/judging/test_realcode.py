@@ -4,7 +4,7 @@ tests/realcode/<problem>/{correct,wrong}/*.py each declare in their docstring
 `expect: VERDICT` and, for wrong files, `mistake: NAME` (a trap or generic
 diagnosis the report must name, never another trap) or `mistake: check:TEST`
 (the property or error check whose own message names it). See
-tests/realcode/README.md. `python tests/test_realcode.py` prints the account.
+tests/realcode/README.md. `python tests/judging/test_realcode.py` prints the account.
 
 Files that import timm, open_clip or lightly need torchvision, which imports only beside the
 torch build it was made for: where it cannot be imported (root's CI venv has PyTorch's CPU build,
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "realcode"
 FIELD = re.compile(r"^(adapted from|expect|mistake):\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 # Libraries that import torchvision (pyproject.toml's `vision` extra).

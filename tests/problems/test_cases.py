@@ -24,7 +24,7 @@ from judge.runs.calls import Call, Observation
 from judge.checks import gradient, mutation
 from judge.problems.model import CheckSpec
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CHECKS_DIR = REPO / "judge" / "checks"
 
 # Prints, for every shipped problem, the cache key and a digest of every call's wire bytes, in call order.

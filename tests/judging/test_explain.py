@@ -19,7 +19,7 @@ from judge.problems.model import TestSpec as Spec, Tolerance
 from judge.base.submission import Submission
 from judge.base.encoding import Array
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def value(x) -> Observation:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from judge.base.outcomes import FOLDER_ALIASES, Verdict, folder_names, folder_verdict
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_every_verdict_is_a_folder_named_by_its_value() -> None:

@@ -10,7 +10,7 @@ import torch
 
 from judge.problems.solution import load_function
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def reference(problem_id: str, entry_point: str):

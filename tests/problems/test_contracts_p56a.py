@@ -13,7 +13,7 @@ import torch
 from judge.problems.model import load_hidden, load_problem
 from judge.problems.solution import load_function
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PROBLEMS = ("collapse_std", "siglip_loss", "zero_shot_classify", "linear_probe")
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from judge.base.outcomes import Verdict, folder_names, folder_verdict
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 # Wrong answers: a phrase the first failing test's message must contain (the mistake, named).
 PATCHIFY_DIAGNOSES = {
