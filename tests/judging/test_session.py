@@ -83,7 +83,7 @@ def test_a_prepared_problem_judges_and_the_judges_tutor_records(tmp_path):
     from judge.problems.cache import ExpectedCache
     from judge.learner.progress import ProgressStore
     from judge.base.submission import Submission
-    from test_backend import InProcessBackend
+    from inprocess import InProcessBackend
 
     store = ProgressStore(tmp_path / "p.sqlite3")
     root = copy_problems(tmp_path / "set", "patchify")

@@ -193,7 +193,7 @@ def test_a_copied_problem_sets_own_submissions_are_not_recorded_either(tmp_path)
 def test_a_new_face_needs_only_judge_submit_and_the_tutor(tmp_path):
     """What a fourth face (an editor extension, a chat bot) writes: no store, no recording rule."""
     from judge import Judge, Submission
-    from test_backend import InProcessBackend
+    from inprocess import InProcessBackend
 
     source = (REPO / DEMO).read_text()
     with Judge(REPO, backend=InProcessBackend(), progress=ProgressStore(tmp_path / "p.sqlite3"), record=True) as judge:

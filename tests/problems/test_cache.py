@@ -255,7 +255,7 @@ class _Runs:
 
 
 def _in_process():
-    from test_backend import InProcessBackend
+    from inprocess import InProcessBackend
 
     return InProcessBackend()
 

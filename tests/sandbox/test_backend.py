@@ -2,7 +2,6 @@
 driven through a backend that is not the sandbox at all."""
 from __future__ import annotations
 
-import builtins
 import json
 import threading
 from pathlib import Path
@@ -10,45 +9,15 @@ from pathlib import Path
 import pytest
 
 from judge.base import encoding as wire
-from judge.runs.contract import CallOutcome, Limits, Program, RunResult
-from judge.runs.calls import Call, Observation, register_source, run_call
+from judge.runs.contract import Limits, Program, RunResult
+from judge.runs.calls import Call
 from judge.sandbox.backend import SandboxBackend
 from judge.judging.session import Judge
 from judge.base.submission import Submission
 
+from inprocess import InProcessBackend  # tests/inprocess.py
+
 REPO = Path(__file__).resolve().parents[2]
-
-
-# ---------------------------------------------------------------- a backend without a sandbox
-
-class InProcessBackend:
-    """Runs trusted code in this process: what a test needs to drive the library without a sandbox.
-
-    Values cross as they would from a child: each observation goes through the wire format.
-    """
-
-    def __init__(self) -> None:
-        self.programs: list[Program] = []
-
-    def run(self, program, calls, limits, *, on_progress=None, node_limits=None):
-        self.programs.append(program)
-        register_source(program.filename, program.source)
-        module = {"__name__": "submission", "__file__": program.filename, "__builtins__": builtins}
-        exec(compile(program.source, program.filename, "exec", dont_inherit=True), module)
-        fn = module[program.entry_point]
-        observations = [Observation.from_plain(wire.roundtrip(run_call(fn, c, program.filename).to_plain()))
-                        for c in calls]
-        outcomes = [CallOutcome(observation=o, time_ms=o.time_ms) for o in observations]
-        result = RunResult(outcomes=outcomes)
-        if on_progress is not None:
-            on_progress(result, len(calls))
-        return result
-
-    def warm(self, frameworks) -> None:
-        pass  # nothing to start
-
-    def close(self) -> None:
-        pass
 
 
 KNOWN = ["patchify/accepted/reshape_permute.py", "patchify/wrong_answer/column_major.py",
