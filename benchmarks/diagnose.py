@@ -18,11 +18,11 @@ from _timing import REPO, RUNS
 
 sys.path.insert(0, str(REPO))
 
-from judge.problems import model  # noqa: E402
-from judge.problems.cases import Case  # noqa: E402
+from judge.model import problem as model  # noqa: E402
+from judge.model.cases import Case  # noqa: E402
 from judge.checks.allclose import compare_values  # noqa: E402
 from judge.judging.diagnose import generic  # noqa: E402
-from judge.problems.model import Tolerance  # noqa: E402
+from judge.model.problem import Tolerance  # noqa: E402
 from judge.base.encoding import Array  # noqa: E402
 
 

@@ -189,7 +189,7 @@ def floor(runs: int = 21) -> tuple[float, float]:
 
     from judge.base import encoding as wire
     from judge.judging.session import Judge
-    from judge.problems.solution import load_function
+    from judge.model.solution import load_function
 
     with Judge(record=False) as judge:
         prepared = judge.prepared(PROBLEM)

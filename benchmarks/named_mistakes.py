@@ -54,8 +54,8 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("JUDGE_NO_RECORD", "1")
 os.environ.setdefault("JUDGE_HOME", tempfile.mkdtemp(prefix="named-mistakes-"))
 
-from judge.problems import model as problem_files  # noqa: E402
-from judge.problems.cases import MAIN  # noqa: E402
+from judge.model import problem as problem_files  # noqa: E402
+from judge.model.cases import MAIN  # noqa: E402
 from judge.checks.compare import ON_OWN_INPUTS  # noqa: E402
 from judge.judging.mutants import Context, Mutant, mutants  # noqa: E402
 from judge.authoring.probes import make_probes  # noqa: E402

@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "service"))   # the corpus the tests use too
 
 import disguises  # noqa: E402
-from judge.problems.model import load_problem  # noqa: E402
+from judge.model.problem import load_problem  # noqa: E402
 from judge.service.similarity import similar_pairs  # noqa: E402
 
 THRESHOLD = 0.8

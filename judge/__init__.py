@@ -16,7 +16,7 @@ from judge.base.lazy import attributes
 
 _LAZY = {
     "check": "judge.notebook",
-    "practice": "judge.notebook",  # not `problem`: judge.problems is the problem model
+    "practice": "judge.notebook",  # not `problem`: judge.model is the problem model
     "problems": "judge.notebook",
     "CheckResult": "judge.notebook",
     "Judge": "judge.judging.session",
@@ -40,6 +40,7 @@ MOVED = {
     "judge.tutor": "judge.learner.tutor",
     "judge.report": "judge.base.report",
     "judge.verdict": "judge.base.outcomes",
+    "judge.problem": "judge.model.problem",
 }
 
 

@@ -86,7 +86,7 @@ def check(problem_id: str, solution: Callable | str | os.PathLike, *, examples_o
 
     try:
         if judge is None:
-            from judge.problems.problemset import ProblemSet
+            from judge.model.problemset import ProblemSet
 
             problem = ProblemSet.find(problems_dir).get(problem_id)
             submission = solution_source(solution, problem.entry_point)
@@ -133,7 +133,7 @@ def practice(problem_id: str, problems_dir: str | os.PathLike | None = None) -> 
 def problems(problems_dir: str | os.PathLike | None = None) -> "ProblemList":
     """Every problem of the problem set in course order (as `judge list`), with your status; a table in
     a notebook, a unit's extras marked."""
-    from judge.problems.problemset import ProblemSet
+    from judge.model.problemset import ProblemSet
     from judge.learner.tutor import Tutor
 
     try:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.problems.cache import ExpectedCache
+from judge.model.cache import ExpectedCache
 from judge.judging.session import Judge
 
 REPO = Path(__file__).resolve().parent.parent

@@ -32,7 +32,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from judge.problems import model as problem_files
+from judge.model import problem as problem_files
 from judge.base.errors import ConfigError
 from judge.judging.mutants import Context, Mutant, mutants
 from judge.judging.prepared import PreparedProblem

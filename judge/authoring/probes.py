@@ -29,14 +29,14 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from judge.problems import generators
+from judge.model import generators
 
 from judge.base import encoding as wire
-from judge.problems.cases import Case, Drawn, build_case, derive_seed, with_calls
+from judge.model.cases import Case, Drawn, build_case, derive_seed, with_calls
 from judge.base.errors import ConfigError
 from judge.runs.calls import Call, run_call
 from judge.judging.grading import Expected, expect
-from judge.problems.model import CheckSpec, Hidden, Problem, TestSpec, Tolerance
+from judge.model.problem import CheckSpec, Hidden, Problem, TestSpec, Tolerance
 from judge.base.quiet import quiet
 from judge.base.encoding import Array
 

@@ -5,7 +5,7 @@ a comment saying what it is for, and TODOs mark what to replace. Its
 placeholder contract (return a copy of `x`) is complete, so `judge validate
 ID` passes on the scaffold as created and an author checks each edit.
 `--pack DIR` puts the problem into a problem pack: an installable package
-(judge.problems.locate) whose pyproject.toml is written with it. Nothing is ever
+(judge.model.locate) whose pyproject.toml is written with it. Nothing is ever
 overwritten.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge.base.errors import ConfigError
-from judge.problems.model import FRAMEWORKS, ID_PATTERN
+from judge.model.problem import FRAMEWORKS, ID_PATTERN
 
 
 def scaffold(root: Path, problem_id: str, framework: str = "torch", one_file: bool = False) -> list[Path]:
@@ -44,10 +44,10 @@ def scaffold_pack(directory: Path, problem_id: str, framework: str = "torch", on
     """Problem `problem_id` in the pack at `directory`, made with its pyproject.toml when new.
 
     The pack is a package named for the directory (my-pack: my_pack) laid out like a problem
-    set, declared in the entry point group judge.problems.locate reads; `pip install DIR` adds its
+    set, declared in the entry point group judge.model.locate reads; `pip install DIR` adds its
     problems to `judge list`. Returns the created files, relative to `directory`.
     """
-    from judge.problems.locate import GROUP
+    from judge.model.locate import GROUP
 
     name = directory.resolve().name
     package = name.replace("-", "_").replace(".", "_").lower()

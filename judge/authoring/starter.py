@@ -18,7 +18,7 @@ import textwrap
 from pathlib import Path
 
 from judge.base.errors import ConfigError
-from judge.problems.model import Problem
+from judge.model.problem import Problem
 
 
 def default_path(problem: Problem, path: Path | None) -> Path:

@@ -34,9 +34,9 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from judge.problems import model as problems
-from judge.problems.rules import collapse, offences
-from judge.problems.cases import MAIN, Case, build_case
+from judge.model import problem as problems
+from judge.model.rules import collapse, offences
+from judge.model.cases import MAIN, Case, build_case
 from judge.checks import compare, experiment
 from judge.checks.observed import Observed
 from judge.runs.contract import Limits
@@ -44,12 +44,12 @@ from judge.base.errors import ConfigError, ConfigErrors
 from judge.runs.calls import Observation, run_call
 from judge.authoring.gate import NOT_RUN, GateOptions, GateResult, Outcome, run_gate
 from judge.judging.grading import Expected, expect, plain
-from judge.problems.model import Hidden, Problem
+from judge.model.problem import Hidden, Problem
 from judge.base.quiet import quiet
 from judge.base.report import Mistake, Report
 from judge.judging.session import Judge
 from judge.base.submission import Submission
-from judge.problems.solution import load_module
+from judge.model.solution import load_module
 from judge.base.outcomes import Verdict, folder_names, folder_verdict
 from judge.base.encoding import Array
 from judge.base.yamlfile import load_yaml

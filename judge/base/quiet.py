@@ -24,7 +24,7 @@ which holds even while some other code's `catch_warnings(record=True)` has the
 hook swapped out, and spares the warnings machinery.
 
 A warning raised in a file the judge loaded as trusted code
-(`judge.problems.solution.load_module` registers it with `trust`) is dropped even
+(`judge.model.solution.load_module` registers it with `trust`) is dropped even
 outside `quiet()`: a call site that forgot the block still shows no trap's line.
 
 `judge validate` may show an author the warnings of their own reference: it

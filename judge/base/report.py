@@ -49,7 +49,7 @@ class Shown:
     actual: Any
     expected_error: str | None = None
     actual_error: str | None = None
-    tolerance: Any = None            # judge.problems.model.Tolerance
+    tolerance: Any = None            # judge.model.problem.Tolerance
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,12 @@
 A check is a plain function `check(case, expected, actual, **params) ->
 CheckResult`, one per module (as DMOJ keeps one checker per file).
 `expected` and `actual` are the reference's and the submission's
-observations as this check sees them (`judge.problems.cases.Observed`): `.main` is the
+observations as this check sees them (`judge.model.cases.Observed`): `.main` is the
 call on the test's inputs. A check that needs more (a gradient, a perturbed
 batch) declares extra calls with `calls(drawn, **params) -> {name: Call}`,
 which the judge runs on the reference and on the submission alike; the check
 reads them back as `actual[name]`, by the name it chose (how they are named
-among the test's calls is `judge.problems.cases`' business). Checks never raise for a
+among the test's calls is `judge.model.cases`' business). Checks never raise for a
 wrong answer; a check that crashes is a judge error, never a silent "wrong".
 
 Tests select checks in YAML by key: `compare: {}`, `raises: ValueError`,

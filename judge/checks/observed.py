@@ -1,6 +1,6 @@
 """What a check sees of one side of a test: the main call's observation, its own calls', every call's.
 
-A check's view, made by `judge.problems.cases.Case.view` (which names the calls): apart
+A check's view, made by `judge.model.cases.Case.view` (which names the calls): apart
 from the cases so that a check depends on what it reads, not on how cases are
 drawn.
 """

@@ -66,7 +66,7 @@ TRAPS = "traps"                               # how a check expecting an error d
 
 @dataclass(frozen=True)
 class Traits:
-    """What a check type is to the rest of the judge: the rules (`judge.problems.rules`) and grading read these.
+    """What a check type is to the rest of the judge: the rules (`judge.model.rules`) and grading read these.
 
     `licenses`: the kinds of statement rule that license the check, one per way it can fail
     (compare: its five stages); a failure reports the first unless its result names its `kind`.

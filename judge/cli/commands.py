@@ -727,7 +727,7 @@ def prepare(judge, problem_ids: tuple[str, ...]) -> None:
 @click.pass_obj
 def new(judge, problem_id: str, framework: str, pack: Path | None, one_file: bool) -> None:
     """For authors: scaffold a new problem PROBLEM_ID from commented templates (never overwrites)."""
-    from judge.problems.locate import is_pack_source, local
+    from judge.model.locate import is_pack_source, local
     from judge.authoring.scaffold import scaffold, scaffold_pack
 
     if pack is not None:
@@ -753,7 +753,7 @@ def new(judge, problem_id: str, framework: str, pack: Path | None, one_file: boo
 def _refuse_taken(problem_id: str, target: Path) -> None:
     """A pack's problem id held by the installed course or another pack would stop every command once
     the pack is installed: refused before any file is made."""
-    from judge.problems.locate import holders
+    from judge.model.locate import holders
 
     taken = holders(problem_id, target)
     if taken:

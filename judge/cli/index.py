@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from judge.problems import layout, locate
+from judge.model import layout, locate
 from judge.base.errors import ConfigError
 
 NAME = "listing-index.json"
@@ -98,7 +98,7 @@ def _options(argv: list[str]) -> dict | None:
 def entries(source: locate.Source, packs: tuple[locate.Source, ...] = ()) -> tuple[list[dict], list[tuple[str, str]]]:
     """Every problem that loads as a listing item (without its status), in course order, and the broken
     ones with the first line of what is wrong: from the index when it is current, else rebuilt."""
-    from judge.problems.cache import default_directory
+    from judge.model.cache import default_directory
 
     directory = default_directory()
     key = _key([source, *packs])
@@ -106,7 +106,7 @@ def entries(source: locate.Source, packs: tuple[locate.Source, ...] = ()) -> tup
     kept = _read(path, key) if path is not None else None
     if kept is not None:
         return kept
-    from judge.problems.problemset import ProblemSet
+    from judge.model.problemset import ProblemSet
     from judge.learner.tutor import Tutor
 
     tutor = Tutor(ProblemSet(source.root, None, packs, source.origin))

@@ -17,7 +17,7 @@ from typing import Any, Callable
 import numpy as np
 
 from judge.base.numerics import SAMPLE, all_within, within
-from judge.problems.model import Tolerance
+from judge.model.problem import Tolerance
 from judge.base.leaves import label, leaves, numeric, top_key
 from judge.base.encoding import Array
 

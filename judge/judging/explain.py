@@ -33,7 +33,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from judge.problems.cases import Case
+from judge.model.cases import Case
 from judge.checks import allclose, dtype, shape, structure
 from judge.checks.observed import Observed
 from judge.judging.diagnose import Diagnosis, generic, relations

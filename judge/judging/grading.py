@@ -11,7 +11,7 @@ mistake only where it is proven on every failing test; a test's hint is shown
 only for the failures it explains.
 
 This module owns what a trap's output on a case is (`_TrapOutput`) and its
-plain form; judge.problems.cache owns where that is kept on disk, next to the expected
+plain form; judge.model.cache owns where that is kept on disk, next to the expected
 values, so that a process which finds it runs no trap.
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ from judge.judging import explain
 from judge.runs import decisions as verdicts
 
 from judge.base import encoding as wire
-from judge.problems.cases import MAIN, Case
+from judge.model.cases import MAIN, Case
 from judge.checks import compare
 from judge.checks.observed import Observed
 from judge.checks.result import TRAPS, VALUE
@@ -42,7 +42,7 @@ from judge.judging.diagnose import Diagnosis
 from judge.base.errors import ConfigError
 from judge.base.escape import escape_controls
 from judge.runs.calls import Call, Observation, restore_unchanged, run_call
-from judge.problems.model import Problem, Trap
+from judge.model.problem import Problem, Trap
 from judge.base.quiet import quiet
 from judge.base.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
 from judge.judging.suspects import Suspects
@@ -51,7 +51,7 @@ from judge.base.outcomes import Verdict
 from judge.base.encoding import Array
 
 if TYPE_CHECKING:
-    from judge.problems.cache import TrapsEntry
+    from judge.model.cache import TrapsEntry
     from judge.judging.shrink import Shrinker
     from judge.judging.slips import Slips
 
@@ -89,7 +89,7 @@ class TrapSet:
 
     Trap modules import the framework; an accepted run never needs them, so
     the judge's process need not import torch for one. With an
-    `entry` (judge.problems.cache), the traps' outputs on `cases` are read from disk on
+    `entry` (judge.model.cache), the traps' outputs on `cases` are read from disk on
     the first need of one, or all made then and written, so the next process
     makes none; a wrong answer is then diagnosed without importing
     the trap module at all, unless a large output must be made again.
@@ -97,7 +97,7 @@ class TrapSet:
 
     traps: tuple[Trap, ...]
     load: Callable[[], dict[str, Callable]]
-    entry: TrapsEntry | None = None  # where its outputs are kept on disk (judge.problems.cache); None: nowhere
+    entry: TrapsEntry | None = None  # where its outputs are kept on disk (judge.model.cache); None: nowhere
     cases: tuple[Case, ...] = ()     # the cases the entry holds outputs for (a prepared problem's)
     slips: Slips | None = None       # the slip models of mistakes nobody listed (judge.judging.slips)
     shrinker: Shrinker | None = None  # the smallest input that shows a wrong value (judge.judging.shrink)
@@ -577,7 +577,7 @@ def _run_trap(case: Case, traps: TrapSet, trap: Trap) -> _TrapOutput | None:
     return output
 
 
-# ---------------------------------------------------------------- trap outputs in plain form (judge.problems.cache)
+# ---------------------------------------------------------------- trap outputs in plain form (judge.model.cache)
 # An entry's outputs: [[case name, trap function, shapes, finite, value], ...], where shapes is None (the
 # trap raised) or [[path, shape], ...] with path and shape tuples (wire keeps tuples, ints, bools and
 # strings apart, so a path comes back equal and equally hashed), and value is None (raised, or too

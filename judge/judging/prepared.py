@@ -13,20 +13,20 @@ import functools
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
-from judge.problems import model as problem_files
-from judge.problems.cache import ExpectedCache, TrapsEntry, cache_key
-from judge.problems.cases import MAIN, Case, build_case
+from judge.model import problem as problem_files
+from judge.model.cache import ExpectedCache, TrapsEntry, cache_key
+from judge.model.cases import MAIN, Case, build_case
 from judge.runs.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.base.errors import ConfigError
 from judge.judging.grading import Expected, TrapSet, expect, grade, unjudged
 from judge.judging.mutants import Context
 from judge.runs.calls import ErrorInfo, describe_error, run_call
-from judge.problems.model import CheckSpec, Hidden, Problem, TestSpec
+from judge.model.problem import CheckSpec, Hidden, Problem, TestSpec
 from judge.base.quiet import quiet
 from judge.base.report import Report, TestResult
 from judge.judging.shrink import Shrinker
 from judge.judging.slips import Slips
-from judge.problems.solution import load_function, load_module
+from judge.model.solution import load_function, load_module
 from judge.base.submission import Submission
 
 
@@ -168,7 +168,7 @@ def _expected(problem: Problem, hidden: Hidden | None, cases: list[Case], cache:
 def trap_set(problem: Problem, hidden: Hidden, cases: Sequence[Case] = (), entry: TrapsEntry | None = None
              ) -> TrapSet:
     """The problem's traps and slip models (judge.judging.slips); with `entry`, the traps' outputs on `cases`
-    are kept there (judge.problems.cache)."""
+    are kept there (judge.model.cache)."""
     traps = hidden.traps if hidden.traps_file is not None else ()
     context = Context(framework=problem.framework, entry_point=problem.entry_point)
     slips = Slips(functools.partial(_trusted_sources, problem, hidden), context, problem.args)

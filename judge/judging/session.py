@@ -20,14 +20,14 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from judge.problems import model as problems
+from judge.model import problem as problems
 from judge.runs import decisions as verdicts
-from judge.problems.cache import ExpectedCache
+from judge.model.cache import ExpectedCache
 from judge.runs.contract import Backend
 from judge.base.errors import ConfigError, NotSourceText
 from judge.judging.prepared import PreparedProblem, prepare, prepare_input
-from judge.problems.model import Problem
-from judge.problems.problemset import ProblemSet
+from judge.model.problem import Problem
+from judge.model.problemset import ProblemSet
 from judge.learner.progress import ProgressStore
 from judge.learner.progress import home as progress_home
 from judge.base.report import Report, TestResult

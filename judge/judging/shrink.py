@@ -28,16 +28,16 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from judge.problems import generators
+from judge.model import generators
 
 from judge.base import encoding as wire
-from judge.problems.cases import Case, build_case, derive_seed
+from judge.model.cases import Case, build_case, derive_seed
 from judge.checks import compare
 from judge.checks.observed import Observed
 from judge.runs.contract import Backend, Limits, Program
 from judge.base.errors import ConfigError
 from judge.runs.calls import Call, Observation, run_call
-from judge.problems.model import Problem, TestSpec
+from judge.model.problem import Problem, TestSpec
 from judge.base.quiet import quiet
 from judge.base.report import Shown
 from judge.base.encoding import Array
@@ -52,7 +52,7 @@ class Shrinker:
     """Finds the smallest input showing a wrong value for one problem; its reference is loaded on need."""
 
     problem: Problem
-    reference: Callable[[], Callable]     # loads the trusted reference (judge.problems.model.Hidden.reference_function)
+    reference: Callable[[], Callable]     # loads the trusted reference (judge.model.problem.Hidden.reference_function)
     tolerance: Any                        # the hidden file's default tolerance
     public: Sequence[Case] = ()           # the public examples (their values stand in for a hidden test's own)
     every: Sequence[Case] = ()            # every test (no candidate equal to one is shown)

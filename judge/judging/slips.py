@@ -26,7 +26,7 @@ import threading
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from judge.problems.cases import Case
+from judge.model.cases import Case
 from judge.runs.contract import Backend, Limits, Program
 from judge.runs.calls import Call, Observation
 from judge.judging.mutants import Context, mutants

@@ -1,7 +1,7 @@
 """What may explain a report's wrong values, as judge.judging.explain's models, and how each one's outputs are made.
 
 Three kinds: the problem's traps (run in the judge's process, their outputs
-kept by judge.judging.grading and judge.problems.cache), slip models of the trusted solutions
+kept by judge.judging.grading and judge.model.cache), slip models of the trusted solutions
 (judge.judging.slips, run in the sandbox, kept per problem) and repairs of the
 learner's own file (judge.judging.repairs, run in the sandbox like the file itself,
 kept for this report only). judge.judging.explain asks for their outputs on tests;
@@ -13,10 +13,10 @@ from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from judge.judging import explain
-from judge.problems.cases import Case
+from judge.model.cases import Case
 from judge.runs.contract import Backend, Limits, Program
 from judge.runs.calls import Observation
-from judge.problems.model import Trap
+from judge.model.problem import Trap
 from judge.judging.repairs import Repair, joined, repairs_of, unparsed
 from judge.judging.slips import Slip, Slips, run_variants
 from judge.judging.slipwords import slug

@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from judge.problems.model import Editorial, Problem, load_hidden
+from judge.model.problem import Editorial, Problem, load_hidden
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from judge.base.errors import ConfigError
-from judge.problems.model import Problem
+from judge.model.problem import Problem
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from judge.problems.model import Problem
+from judge.model.problem import Problem
 from judge.learner.progress import ProgressStore
 from judge.learner.units import Unit, progress_of
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from judge.learner.editorial import Solution
     from judge.learner.hints import Hint
     from judge.learner.overview import Overview
-    from judge.problems.problemset import Listing, ProblemSet
+    from judge.model.problemset import Listing, ProblemSet
     from judge.base.report import Report
     from judge.base.submission import Submission
     from judge.learner.units import Question, Unit, UnitProgress, Verdict

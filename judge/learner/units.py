@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.base.errors import ConfigError
-from judge.problems.model import display_path
+from judge.model.problem import display_path
 from judge.base.yamlfile import Errors, Fields, Sequence, load_yaml
 
 UNIT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from judge.problems import generators
+from judge.model import generators
 from judge.base.leaves import fmt
 from judge.base.encoding import Array
 

@@ -1,6 +1,6 @@
 """A problem as `judge show` prints it: title, statement and rules, signature, limits, public examples.
 
-Examples arrive drawn, with the reference's outputs (judge.problems.problemset.Example),
+Examples arrive drawn, with the reference's outputs (judge.model.problemset.Example),
 so this module only lays them out.
 """
 from __future__ import annotations
@@ -13,12 +13,12 @@ from judge.render.segments import Line
 from judge.render.statement import statement_markdown
 
 if TYPE_CHECKING:  # the render layer does not load problems
-    from judge.problems.model import Problem
+    from judge.model.problem import Problem
 
 def problem_lines(problem: "Problem", examples: Iterable[Any], *, colour: bool = False) -> list[Line]:
     """The page `judge show` prints; `colour` as the Markdown renderer needs it (code keeps its
     backticks without colour)."""
-    from judge.problems.cases import MAIN  # loaded already: the examples were drawn through it
+    from judge.model.cases import MAIN  # loaded already: the examples were drawn through it
 
     lines: list[Line] = [[(f"{problem.title}  [{problem.id}, {problem.difficulty}, {problem.framework}]", "bold")],
                          []]

@@ -1,6 +1,6 @@
 """The statement as learners read it: the problem's prose, then its rules as a list.
 
-Rules live in the problem YAML with ids that tests refer to (judge.problems.rules), so
+Rules live in the problem YAML with ids that tests refer to (judge.model.rules), so
 the statement's prose does not repeat them; every face that shows a statement
 (`judge show`, the starter's docstring) renders it through here.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the render layer does not load problems
-    from judge.problems.model import Problem
+    from judge.model.problem import Problem
 
 
 def statement_markdown(problem: "Problem") -> str:

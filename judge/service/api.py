@@ -267,7 +267,7 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
 
     def examples_of(problem) -> list[dict]:
         """The public examples as `judge show` prints them: each input and the reference's output as text."""
-        from judge.problems.cases import MAIN
+        from judge.model.cases import MAIN
         from judge.render import show_input, show_value
 
         shown = []

@@ -536,7 +536,7 @@ def worker(ctx: click.Context, processes: int, threads: int) -> None:
     config = _config(ctx, **ctx.meta["service"])
     if not config.redis_url:
         raise ConfigError("judge service worker needs a Redis URL: --redis URL or JUDGE_SERVICE_REDIS")
-    from judge.problems.problemset import ProblemSet
+    from judge.model.problemset import ProblemSet
     from judge.service.server import check_problem_set
     from judge.service.supervisor import run_workers
 

@@ -2,7 +2,7 @@
 
 A problem's version is a SHA-256 over the files that define it (its public
 YAML, every file of hidden_tests/<id>/, and the reference and traps wherever
-tests.yaml points: judge.problems.cache.problem_files), so a changed test, tolerance,
+tests.yaml points: judge.model.cache.problem_files), so a changed test, tolerance,
 reference or trap gives a new one. Every worker stores the version it judged a
 submission on. `judge service regrade PROBLEM` sends the judged submissions
 whose version is not the current one (or all of them) back to the queue:
@@ -19,15 +19,15 @@ from dataclasses import dataclass
 from typing import Callable
 
 from judge.base.errors import ConfigError
-from judge.problems.model import Problem
+from judge.model.problem import Problem
 from judge.service.queue import Queue
 from judge.service.storage import Flip, Store
 
 
 def problem_version(problem: Problem) -> str:
     """The hex SHA-256 of the files that define `problem` (what a regrade compares)."""
-    from judge.problems.cache import problem_files
-    from judge.problems.model import load_hidden
+    from judge.model.cache import problem_files
+    from judge.model.problem import load_hidden
 
     try:
         hidden = load_hidden(problem)

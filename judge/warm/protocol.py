@@ -40,8 +40,8 @@ import _socket
 MAX_MESSAGE = 4 << 20  # a request carries the file's bytes: a source of at most 1 MiB, and room to say it is more
 MARSHAL_VERSION = 4     # both ends write this version, whatever their Python's default
 
-# Variables that change what a run does or where it is recorded (judge.learner.progress, judge.problems.cache,
-# judge.sandbox, judge.problems.model): a server in another environment must not answer.
+# Variables that change what a run does or where it is recorded (judge.learner.progress, judge.model.cache,
+# judge.sandbox, judge.model.problem): a server in another environment must not answer.
 CONTEXT_ENV = ("JUDGE_HOME", "JUDGE_NO_RECORD", "JUDGE_CACHE_DIR", "JUDGE_SANDBOX_DISABLE", "JUDGE_PROBLEMS_DIR",
                "XDG_DATA_HOME", "XDG_CACHE_HOME", "HOME")
 _JUDGE_DIR = Path(__file__).resolve().parent.parent
@@ -64,7 +64,7 @@ def judge_key(problems_dir: str | None, cwd: str) -> str:
 
 
 def problem_set_key(problems_dir: str | None, cwd: str) -> str:
-    """The problem set `judge.problems.locate.primary` would choose, found with a few stat calls (no imports):
+    """The problem set `judge.model.locate.primary` would choose, found with a few stat calls (no imports):
     the directory named by the flag or JUDGE_PROBLEMS_DIR, else the one the working directory is in,
     else the installed course. The server checks the set itself; this only names the socket."""
     for named in (problems_dir, os.environ.get("JUDGE_PROBLEMS_DIR")):

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Callable
 
 from judge.base.errors import ConfigError, SandboxError
-from judge.problems.locate import primary as find_set
+from judge.model.locate import primary as find_set
 from judge.render import terminal_output
 from judge.base.report import Report
 from judge.judging.session import Judge

@@ -316,7 +316,7 @@ def _difficulty_order(difficulty: str) -> tuple[int, str]:
 
 def _examples(judge: Judge, problem) -> list[dict]:
     """The public examples as `judge show` prints them: inputs, the reference's output, explanation."""
-    from judge.problems.cases import MAIN
+    from judge.model.cases import MAIN
     from judge.render import show_input, show_value
 
     examples = []

@@ -70,7 +70,7 @@ def test_a_planted_weak_test_gives_a_survivor_with_its_smallest_input(gate_judge
 
 
 def test_the_probes_are_deterministic(gate_judge):
-    from judge.problems import model as problem_files
+    from judge.model import problem as problem_files
     from judge.authoring.probes import make_probes
 
     problem = gate_judge.problem(PROBLEM)

@@ -319,7 +319,7 @@ def test_a_unit_tag_the_unit_does_not_confirm_is_a_warning(set_judge, edit, prob
 def test_the_reference_s_warnings_are_told_to_the_author_and_to_no_learner(set_judge, edit, problem_set, tmp_path):
     import warnings as python_warnings
 
-    from judge.problems.cache import ExpectedCache
+    from judge.model.cache import ExpectedCache
     from judge.base.submission import Submission
 
     reference = problem_set / "hidden_tests" / PROBLEM / "reference.py"

@@ -5,7 +5,7 @@ import numpy as np
 
 from judge.checks.allclose import compare_values
 from judge.base.numerics import all_within, errors, within
-from judge.problems.model import Tolerance
+from judge.model.problem import Tolerance
 from judge.render.sidebyside import outputs_lines
 from judge.base.encoding import Array
 

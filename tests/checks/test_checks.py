@@ -11,12 +11,12 @@ import torch
 from judge import checks
 
 from judge.base import encoding as wire
-from judge.problems.cases import Case, Drawn, call_name, with_calls
+from judge.model.cases import Case, Drawn, call_name, with_calls
 from judge.checks import experiment, gradient, leakage, mutation
 from judge.checks.observed import Observed
 from judge.runs.calls import Observation, restore_unchanged, run_call
-from judge.problems import model as problem
-from judge.problems.model import CheckSpec, Tolerance
+from judge.model import problem as problem
+from judge.model.problem import CheckSpec, Tolerance
 from judge.base.outcomes import Verdict
 
 EXACT = Tolerance(rtol=0.0, atol=0.0)

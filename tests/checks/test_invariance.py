@@ -11,14 +11,14 @@ import torch.nn.functional as F
 
 from judge import checks
 
-from judge.problems import model as problem
+from judge.model import problem as problem
 
 from judge.base import encoding as wire
-from judge.problems.cases import Case, Drawn, call_name, with_calls
+from judge.model.cases import Case, Drawn, call_name, with_calls
 from judge.checks import invariance
 from judge.base.errors import ConfigError
 from judge.runs.calls import Observation, restore_unchanged, run_call
-from judge.problems.model import CheckSpec, Tolerance
+from judge.model.problem import CheckSpec, Tolerance
 from judge.base.outcomes import Verdict
 from judge.base.submission import Submission
 

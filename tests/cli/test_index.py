@@ -13,7 +13,7 @@ from judge.cli import index
 from problemsets import copy_problems
 
 PROBE = ("import sys\nfrom judge.cli.index import try_list\ncode = try_list(sys.argv[1:])\n"
-         "heavy = sorted(m for m in ('yaml', 'numpy', 'torch', 'click', 'judge.problems.model') if m in sys.modules)\n"
+         "heavy = sorted(m for m in ('yaml', 'numpy', 'torch', 'click', 'judge.model.problem') if m in sys.modules)\n"
          "print(json.dumps({'code': code, 'heavy': heavy}), file=sys.stderr)\n")
 
 

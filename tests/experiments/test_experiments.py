@@ -10,7 +10,7 @@ import torch
 
 from judge import experiments
 
-from judge.problems import model as problems
+from judge.model import problem as problems
 from judge.experiments import retrieval, training
 from judge.experiments.world import make_world
 from judge.base.submission import Submission

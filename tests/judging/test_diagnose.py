@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from judge.problems import model
-from judge.problems.cases import Case
+from judge.model import problem as model
+from judge.model.cases import Case
 from judge.judging.diagnose import generic
-from judge.problems.model import Tolerance
+from judge.model.problem import Tolerance
 from judge.base.encoding import Array
 
 EXACT = Tolerance(rtol=0.0, atol=0.0)

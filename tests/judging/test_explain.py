@@ -13,9 +13,9 @@ import numpy as np
 from judge.judging import explain
 
 from judge.base import encoding as wire
-from judge.problems.cases import Drawn, with_calls
+from judge.model.cases import Drawn, with_calls
 from judge.runs.calls import Observation
-from judge.problems.model import TestSpec as Spec, Tolerance
+from judge.model.problem import TestSpec as Spec, Tolerance
 from judge.base.submission import Submission
 from judge.base.encoding import Array
 

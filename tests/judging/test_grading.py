@@ -159,8 +159,8 @@ class _StoppedAtTheLimit:
 
 def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() -> None:
     """Not 0 ms: the time of a call with no observation is the judge's measure of it (issue 11 item 6)."""
-    from judge.problems import model as problems
-    from judge.problems.cases import build_case
+    from judge.model import problem as problems
+    from judge.model.cases import build_case
     from judge.runs.contract import Limits, Program
     from judge.runs.calls import Observation
     from judge.judging.grading import grade
@@ -185,8 +185,8 @@ class _ToldOfTampering(_StoppedAtTheLimit):
 
 
 def test_tampering_is_the_source_scan_and_what_the_child_said_and_changes_no_verdict() -> None:
-    from judge.problems import model as problems
-    from judge.problems.cases import build_case
+    from judge.model import problem as problems
+    from judge.model.cases import build_case
     from judge.runs.contract import Limits, Program
     from judge.runs.calls import Observation
     from judge.judging.grading import grade
@@ -211,9 +211,9 @@ def _tripled_trap(ran: list):
     import numpy as np
 
     from judge.judging import grading
-    from judge.problems.cases import Calls, Case
+    from judge.model.cases import Calls, Case
     from judge.runs.calls import Call
-    from judge.problems.model import TestSpec, Tolerance, Trap
+    from judge.model.problem import TestSpec, Tolerance, Trap
     from judge.base.encoding import Array
 
     def tripled(x):
@@ -230,7 +230,7 @@ def _tripled_trap(ran: list):
 def _submitted(values) -> dict:
     import numpy as np
 
-    from judge.problems.cases import MAIN
+    from judge.model.cases import MAIN
     from judge.runs.calls import Observation
     from judge.base.encoding import Array
 
@@ -269,7 +269,7 @@ def test_traps_run_ahead_are_not_run_again_for_a_submission() -> None:
 
 
 class _Entry:
-    """A traps entry in memory (judge.problems.cache.TrapsEntry's interface): empty until written."""
+    """A traps entry in memory (judge.model.cache.TrapsEntry's interface): empty until written."""
 
     def __init__(self) -> None:
         self.stored = None

@@ -76,7 +76,7 @@ def test_a_file_that_compiles_is_left_to_the_sandbox() -> None:
 
 def test_prepare_all_caches_expected_values_so_a_first_run_needs_no_reference(tmp_path, monkeypatch) -> None:
     from judge.judging import prepared as prepared_module
-    from judge.problems.cache import ExpectedCache
+    from judge.model.cache import ExpectedCache
     from judge.judging.session import Judge
     from problemsets import copy_problems
 

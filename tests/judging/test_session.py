@@ -53,7 +53,7 @@ def reference_runs(monkeypatch) -> list[str]:
 
 
 def test_threads_asking_for_one_problem_prepare_it_once(tmp_path, reference_runs):
-    from judge.problems.cache import ExpectedCache
+    from judge.model.cache import ExpectedCache
 
     judge = Judge(copy_problems(tmp_path / "set", "patchify"), backend=_NoRun(), cache=ExpectedCache(None), record=False)
     got: list = []
@@ -67,7 +67,7 @@ def test_threads_asking_for_one_problem_prepare_it_once(tmp_path, reference_runs
 
 
 def test_an_edited_problem_is_prepared_again(tmp_path, reference_runs):
-    from judge.problems.cache import ExpectedCache
+    from judge.model.cache import ExpectedCache
 
     root = copy_problems(tmp_path / "set", "patchify")
     judge = Judge(root, backend=_NoRun(), cache=ExpectedCache(None), record=False)
@@ -80,7 +80,7 @@ def test_an_edited_problem_is_prepared_again(tmp_path, reference_runs):
 
 
 def test_a_prepared_problem_judges_and_the_judges_tutor_records(tmp_path):
-    from judge.problems.cache import ExpectedCache
+    from judge.model.cache import ExpectedCache
     from judge.learner.progress import ProgressStore
     from judge.base.submission import Submission
     from inprocess import InProcessBackend

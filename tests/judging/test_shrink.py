@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from judge.problems import generators
-from judge.problems.model import TestSpec as Spec
+from judge.model import generators
+from judge.model.problem import TestSpec as Spec
 from judge.render import render_text
 from judge.judging.shrink import _moves
 from judge.base.submission import Submission

@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 
 from judge.base import encoding as wire
-from judge.problems.cases import Drawn, with_calls
+from judge.model.cases import Drawn, with_calls
 from judge.runs.calls import Observation
 from judge.judging.mutants import Context
-from judge.problems.model import TestSpec as Spec, Tolerance
+from judge.model.problem import TestSpec as Spec, Tolerance
 from judge.judging.slips import RAISED, Slips, merged
 
 REFERENCE = '''

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.learner.editorial import solution
-from judge.problems.model import load_hidden, load_problem, problem_ids
+from judge.model.problem import load_hidden, load_problem, problem_ids
 from judge.learner.progress import ProgressStore
 from problemsets import learner_copy
 

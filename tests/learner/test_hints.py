@@ -47,7 +47,7 @@ def test_hint_remembers_the_level_reached_and_records_it(repo, tmp_path, monkeyp
         assert result.exit_code == 0, result.output
         return result.output.splitlines()[0]
 
-    from judge.problems.model import load_problem
+    from judge.model.problem import load_problem
 
     levels = len(load_problem(repo, "patchify").hints)
     assert next_hint().startswith("hint 1 of ")

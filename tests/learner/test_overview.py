@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.learner.overview import overview, streak
-from judge.problems.model import load_problem, problem_ids
+from judge.model.problem import load_problem, problem_ids
 from judge.learner.progress import ProgressStore
 from judge.learner.units import load_units
 

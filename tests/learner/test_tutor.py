@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.problems.problemset import ProblemSet
+from judge.model.problemset import ProblemSet
 from judge.learner.progress import ProgressStore
 from judge.base.report import Report
 from judge.base.report import TestResult as Result

@@ -33,7 +33,7 @@ def test_inline_and_display_maths_in_markdown():
 
 
 def test_judge_show_prints_no_tex_for_the_shipped_statements():
-    from judge.problems.model import load_problem, problem_ids
+    from judge.model.problem import load_problem, problem_ids
     from judge.render import problem_markdown
 
     for pid in problem_ids(REPO):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.problems.problemset import ProblemSet
+from judge.model.problemset import ProblemSet
 from judge.render import problem_lines, to_text
 
 REPO = Path(__file__).resolve().parents[2]

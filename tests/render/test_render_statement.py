@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from judge.problems.model import Rule, load_problem
+from judge.model.problem import Rule, load_problem
 from judge.render import problem_markdown, statement_markdown
 
 REPO = Path(__file__).resolve().parents[2]

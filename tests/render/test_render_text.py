@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judge.problems.model import Tolerance
+from judge.model.problem import Tolerance
 from judge.render import render_text, use_colour
 from judge.base.report import Mistake, Report, Shown
 from judge.base.report import TestResult as Result  # (not a pytest test class)

@@ -230,7 +230,7 @@ def test_the_harness_says_why_it_refused_a_value(sandbox):
 def test_a_refusal_cannot_be_claimed_for_a_value(sandbox):
     """A forged RESULT that calls a plain value refused breaks the protocol: the fact is not the child's to invent."""
     source = ("import os, stat, struct\n"
-              "from judge import wire\n"
+              "from judge.base import encoding as wire\n"
               "def f(mode):\n"
               "    body = wire.encode({'value': 1, 'error': None, 'time_ms': 0.0, 'grads': None,\n"
               "                        'inputs_after': None, 'grad_error': None}, 1 << 20)\n"

@@ -276,7 +276,7 @@ def test_problems_are_listed_with_their_public_parts_only(setup, repo):
 
 
 def test_hints_are_given_one_level_at_a_time_per_learner(setup, repo):
-    from judge.problems.model import load_problem
+    from judge.model.problem import load_problem
 
     client, tokens, _, _, _ = setup
     hints = [h.strip() for h in load_problem(repo, "patchify").hints]

@@ -61,8 +61,8 @@ def test_an_unusable_database_is_a_one_line_error(tmp_path):
 
 def _clashing_pack(site, package="clash_pack"):
     """An installed pack (as pip leaves one) holding `patchify`, which the course in use holds too."""
-    from judge.problems.locate import GROUP
-    from judge.problems.model import problem_ids
+    from judge.model.locate import GROUP
+    from judge.model.problem import problem_ids
 
     root = site / package
     (root / "problems").mkdir(parents=True)
@@ -102,8 +102,8 @@ def test_the_service_and_its_workers_refuse_to_start_on_a_problem_set_in_conflic
 
 
 def test_health_reports_what_requests_would_meet(tmp_path, repo):
-    from judge.problems.locate import Source
-    from judge.problems.problemset import ProblemSet
+    from judge.model.locate import Source
+    from judge.model.problemset import ProblemSet
     from judge.service.api import create_app
     from judge.judging.session import Judge
 

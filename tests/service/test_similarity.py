@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import disguises
-from judge.problems.model import load_problem
+from judge.model.problem import load_problem
 from judge.service.similarity import course_pairs, fingerprint, shared_regions, similar_pairs, similarity, tokens
 
 REPO = Path(__file__).resolve().parents[2]

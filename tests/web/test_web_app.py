@@ -231,7 +231,7 @@ def test_problems_no_unit_lists_come_last_by_id(client):
 
 
 def test_rule_ids_are_not_shown_to_learners(client):
-    from judge.problems.problemset import ProblemSet
+    from judge.model.problemset import ProblemSet
 
     page = client.get("/problem/patchify").text
     problem = ProblemSet.find(serving.REPO).get("patchify")

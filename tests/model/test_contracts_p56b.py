@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from judge.problems.solution import load_function
+from judge.model.solution import load_function
 
 REPO = Path(__file__).resolve().parents[2]
 

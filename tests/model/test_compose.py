@@ -1,10 +1,10 @@
-"""judge/problems/compose.py: `output_of` runs another problem's reference through the loader it is given."""
+"""judge/model/compose.py: `output_of` runs another problem's reference through the loader it is given."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from judge.problems.compose import Composable, References
+from judge.model.compose import Composable, References
 
 
 def _double(x):

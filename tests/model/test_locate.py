@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.problems import locate
+from judge.model import locate
 from judge.base.errors import ConfigError
-from judge.problems.problemset import ProblemSet
+from judge.model.problemset import ProblemSet
 from judge.learner.progress import ProgressStore
 from tests.problemsets import REPO, copy_problems
 

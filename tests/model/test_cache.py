@@ -1,4 +1,4 @@
-"""judge/problems/cache.py: expected observations cached on disk, invalidated and rebuilt (issue 6)."""
+"""judge/model/cache.py: expected observations cached on disk, invalidated and rebuilt (issue 6)."""
 from __future__ import annotations
 
 import os
@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import judge.judging.prepared as prepared_mod
-from judge.problems import cache as cache_mod
-from judge.problems import model as problems
+from judge.model import cache as cache_mod
+from judge.model import problem as problems
 from judge.base import encoding as wire
-from judge.problems.cache import FORMAT, ExpectedCache, cache_key, default_directory
+from judge.model.cache import FORMAT, ExpectedCache, cache_key, default_directory
 from judge.judging.prepared import expected_of
 from judge.judging.session import Judge
 from problemsets import copy_problems

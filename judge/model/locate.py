@@ -143,7 +143,7 @@ def holders(problem_id: str, target: Path) -> tuple[Source, ...]:
     `problem_id`: the installed course and the installed packs. An id in two of them would stop every
     judge command once both are in use, so authors are refused it up front (`judge new`, `judge validate`).
     """
-    from judge.problems.model import problem_ids
+    from judge.model.problem import problem_ids
 
     target = target.resolve()
     candidates = list(packs(exclude=(target,), working_copy=target))

@@ -1,11 +1,11 @@
-"""The repeat_rows generator (judge/problems/generators.py): each/whole order, noise, and YAML errors."""
+"""The repeat_rows generator (judge/model/generators.py): each/whole order, noise, and YAML errors."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
 
-from judge.problems import generators
+from judge.model import generators
 from judge.base.yamlfile import Errors, Fields, load_yaml
 
 

@@ -1,4 +1,4 @@
-"""Cases are the same bytes wherever the judge runs from, and call names belong to judge.problems.cases
+"""Cases are the same bytes wherever the judge runs from, and call names belong to judge.model.cases
 (issue 10, issue 11 item 1).
 
 Seeds come from problem id, test name and argument or check purpose only, so
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from judge.problems import model as problems
-from judge.problems.cases import MAIN, Calls, Case, Drawn, build_case, call_name, derive_seed, owned_by, with_calls
+from judge.model import problem as problems
+from judge.model.cases import MAIN, Calls, Case, Drawn, build_case, call_name, derive_seed, owned_by, with_calls
 from judge.runs.calls import Call, Observation
 from judge.checks import gradient, mutation
-from judge.problems.model import CheckSpec
+from judge.model.problem import CheckSpec
 
 REPO = Path(__file__).resolve().parents[2]
 CHECKS_DIR = REPO / "judge" / "checks"
@@ -31,10 +31,10 @@ CHECKS_DIR = REPO / "judge" / "checks"
 _PROBE = """
 import hashlib, json, sys
 from pathlib import Path
-from judge.problems import model as problems
+from judge.model import problem as problems
 from judge.base import encoding as wire
-from judge.problems.cache import cache_key
-from judge.problems.cases import build_case
+from judge.model.cache import cache_key
+from judge.model.cases import build_case
 root = Path(sys.argv[1])
 out = {}
 for pid in problems.problem_ids(root):
@@ -160,7 +160,7 @@ def test_no_check_module_contains_a_call_name():
     assert MAIN in names and len(names) > 1
     offenders = {path.name: hits for path in sorted(CHECKS_DIR.glob("*.py"))
                  if (hits := call_name_strings(path.read_text(), names))}
-    assert not offenders, f"call names belong to judge.problems.cases; check modules read calls through Observed: {offenders}"
+    assert not offenders, f"call names belong to judge.model.cases; check modules read calls through Observed: {offenders}"
 
 
 def test_the_call_name_scan_finds_each_way_of_spelling_one():

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.problems.cache import ExpectedCache
-from judge.problems.cases import MAIN
-from judge.problems.problemset import ProblemSet
+from judge.model.cache import ExpectedCache
+from judge.model.cases import MAIN
+from judge.model.problemset import ProblemSet
 from judge.learner.progress import ProgressStore
 from problemsets import copy_problems
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.problems import generators
+from judge.model import generators
 from judge.base.errors import ConfigError, ConfigErrors
-from judge.problems.model import Hidden, Problem, load_hidden, load_problem, problem_ids
+from judge.model.problem import Hidden, Problem, load_hidden, load_problem, problem_ids
 from problemsets import copy_problems
 
 # `path:line: field: message` (the field may be dotted and indexed: examples[0].inputs.images)

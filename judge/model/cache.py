@@ -47,9 +47,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
-    from judge.problems.cases import Case
+    from judge.model.cases import Case
     from judge.runs.calls import Observation
-    from judge.problems.model import Hidden, Problem
+    from judge.model.problem import Hidden, Problem
 
     Expected = dict[str, Observation]
 

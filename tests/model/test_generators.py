@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 import torch
 
-from judge.problems import generators
-from judge.problems.compose import References
+from judge.model import generators
+from judge.model.compose import References
 from judge.base.errors import ConfigError
-from judge.problems.model import load_composable
+from judge.model.problem import load_composable
 from judge.base.yamlfile import Errors, Fields, load_yaml
 from problemsets import copy_problems
 
@@ -216,8 +216,8 @@ def test_draw_errors_become_config_errors_naming_the_input(tmp_path: Path, repo:
     """An input that cannot be drawn is an authoring error in the test's file, not a crash."""
     import shutil
 
-    from judge.problems.cases import draw_inputs
-    from judge.problems.model import load_hidden, load_problem
+    from judge.model.cases import draw_inputs
+    from judge.model.problem import load_hidden, load_problem
 
     copy_problems(tmp_path, "patchify")
     tests = tmp_path / "hidden_tests" / "patchify" / "tests.yaml"

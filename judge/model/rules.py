@@ -17,10 +17,10 @@ from typing import Any, Iterator
 import numpy as np
 
 from judge import checks
-from judge.problems.cases import MAIN, owned_by
+from judge.model.cases import MAIN, owned_by
 from judge.checks.result import KEYS, VALUE, Traits
 from judge.runs.calls import Observation
-from judge.problems.model import Problem, Rule, TestSpec
+from judge.model.problem import Problem, Rule, TestSpec
 from judge.base.encoding import Array
 
 

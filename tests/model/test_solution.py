@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from judge.base.errors import ConfigError
-from judge.problems.solution import load_function
+from judge.model.solution import load_function
 
 
 def test_loading_a_reference_writes_no_bytecode_even_when_python_would(tmp_path, monkeypatch):

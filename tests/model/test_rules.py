@@ -1,4 +1,4 @@
-"""judge/problems/rules.py: what a test's checks enforce, and which of it no named rule licenses (issue 12)."""
+"""judge/model/rules.py: what a test's checks enforce, and which of it no named rule licenses (issue 12)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -8,9 +8,9 @@ import numpy as np
 
 from judge.base import encoding as wire
 from judge.runs.calls import Observation
-from judge.problems import model
-from judge.problems.model import CheckSpec, Rule, load_problem
-from judge.problems.rules import Enforced, Offence, collapse, enforced, offences
+from judge.model import problem as model
+from judge.model.problem import CheckSpec, Rule, load_problem
+from judge.model.rules import Enforced, Offence, collapse, enforced, offences
 
 REPO = Path(__file__).resolve().parents[2]
 

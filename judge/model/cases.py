@@ -26,14 +26,14 @@ import numpy as np
 
 from judge import checks
 
-from judge.problems import generators
+from judge.model import generators
 
 from judge.base import encoding as wire
 from judge.checks.observed import Observed
-from judge.problems.compose import References
+from judge.model.compose import References
 from judge.base.errors import ConfigError
 from judge.runs.calls import Call, Observation
-from judge.problems.model import Problem, TestSpec, Tolerance, load_composable
+from judge.model.problem import Problem, TestSpec, Tolerance, load_composable
 
 MAIN = "main"  # the call on the test's own inputs
 V = TypeVar("V")

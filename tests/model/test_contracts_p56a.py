@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from judge.problems.model import load_hidden, load_problem
-from judge.problems.solution import load_function
+from judge.model.problem import load_hidden, load_problem
+from judge.model.solution import load_function
 
 REPO = Path(__file__).resolve().parents[2]
 PROBLEMS = ("collapse_std", "siglip_loss", "zero_shot_classify", "linear_probe")

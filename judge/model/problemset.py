@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.problems import layout, locate
-from judge.problems import model as problem_files
+from judge.model import layout, locate
+from judge.model import problem as problem_files
 from judge.base.errors import ConfigError, ConfigErrors
-from judge.problems.locate import Source
-from judge.problems.model import Problem
+from judge.model.locate import Source
+from judge.model.problem import Problem
 
 if TYPE_CHECKING:
-    from judge.problems.cache import ExpectedCache
-    from judge.problems.cases import Case
+    from judge.model.cache import ExpectedCache
+    from judge.model.cases import Case
     from judge.runs.calls import Observation
     from judge.learner.progress import ProgressStore
 
@@ -69,19 +69,19 @@ class Example:
 class ProblemSet:
     """The problems under `root` (problems/, hidden_tests/, submissions/, units/), and the packs' ones.
 
-    `packs` are installed problem packs (judge.problems.locate) whose problems join the set: each keeps
+    `packs` are installed problem packs (judge.model.locate) whose problems join the set: each keeps
     its own directory, and a problem id held by two of them is a ConfigError naming both.
     """
 
     root: Path
     cache: ExpectedCache | None = field(default=None, repr=False)
     packs: tuple[Source, ...] = ()
-    origin: str = ""       # how the set was found (judge.problems.locate.Source.origin)
+    origin: str = ""       # how the set was found (judge.model.locate.Source.origin)
     shadowed: tuple[Source, ...] = ()   # installed packs this working copy is the source of (left out)
 
     @classmethod
     def find(cls, problems_dir: str | os.PathLike | None = None, cache: ExpectedCache | None = None) -> "ProblemSet":
-        """The set judge.problems.locate finds (the flag, $JUDGE_PROBLEMS_DIR, the working directory, the
+        """The set judge.model.locate finds (the flag, $JUDGE_PROBLEMS_DIR, the working directory, the
         installed course), with every installed pack unless the set was named explicitly."""
         source = locate.primary(problems_dir)
         if source.origin in locate.EXPLICIT:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from judge.problems.solution import load_function
+from judge.model.solution import load_function
 
 REPO = Path(__file__).resolve().parents[2]
 

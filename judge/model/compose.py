@@ -1,6 +1,6 @@
 """Composing problems: an input made by running another problem's reference.
 
-The `output_of` generator (see judge/problems/generators.py) lets a test feed one
+The `output_of` generator (see judge/model/generators.py) lets a test feed one
 problem's output into another, e.g. `unpatchify` judged on tokens made by
 `patchify`'s reference: a round trip written in YAML alone. The other
 problem's reference is trusted code from the same problem set and runs here,
@@ -29,7 +29,7 @@ class Composable:
 class References:
     """Other problems' references in one problem set, loaded once each through `load`.
 
-    `load(problem_id)` is given by the caller (judge.problems.model.load_composable
+    `load(problem_id)` is given by the caller (judge.model.problem.load_composable
     bound to a problem set), so composing does not depend on how problems are
     stored or parsed.
     """
@@ -45,7 +45,7 @@ class References:
 
     def output(self, problem_id: str, inputs: dict[str, Any], rng: np.random.Generator) -> Any:
         """Draw `inputs` for `problem_id`'s arguments and return its reference's output."""
-        from judge.problems.generators import Spec
+        from judge.model.generators import Spec
 
         other = self._load(problem_id)
         missing = [name for name in other.args if name not in inputs]

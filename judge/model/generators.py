@@ -86,7 +86,7 @@ class Spec:
              context: Any = None) -> Any:
         """The input as a numpy array or torch tensor; `drawn` holds earlier arguments.
 
-        `context` is a `judge.problems.compose.References` for generators that run another
+        `context` is a `judge.model.compose.References` for generators that run another
         problem's reference (`output_of`); the others ignore it.
         """
         generator = _GENERATORS[self.kind]
@@ -278,7 +278,7 @@ def _unreachable(*_: Any) -> np.ndarray:
 
 
 def _draw_output_of(p: dict, rng: np.random.Generator, drawn: dict, context: Any) -> np.ndarray:
-    from judge.problems.compose import to_numpy
+    from judge.model.compose import to_numpy
 
     return to_numpy(context.output(p["problem"], p["inputs"], rng), p["output"])
 

@@ -22,11 +22,11 @@ from typing import Any, Callable
 
 from judge import checks  # the check registry validates check names, parameters and rules
 
-from judge.problems import generators
-from judge.problems.compose import Composable
+from judge.model import generators
+from judge.model.compose import Composable
 from judge.runs.contract import Limits
 from judge.base.errors import ConfigError
-from judge.problems.solution import Inline, load_function
+from judge.model.solution import Inline, load_function
 from judge.base.yamlfile import Errors, Fields, Mapping, Sequence, load_yaml
 
 FRAMEWORKS = ("torch", "numpy")
@@ -204,7 +204,7 @@ def problem_ids(root: Path) -> list[str]:
 
 
 def load_composable(root: Path, problem_id: str) -> Composable:
-    """Problem `problem_id`'s arguments, framework and loaded reference, for `output_of` (judge.problems.compose)."""
+    """Problem `problem_id`'s arguments, framework and loaded reference, for `output_of` (judge.model.compose)."""
     other = load_problem(root, problem_id)
     return Composable(tuple(other.args), other.framework, load_hidden(other).reference_function(other.entry_point))
 

@@ -13,10 +13,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from judge.problems import generators
-from judge.problems.cases import draw_inputs
-from judge.problems.model import load_hidden, load_problem
-from judge.problems.solution import load_function
+from judge.model import generators
+from judge.model.cases import draw_inputs
+from judge.model.problem import load_hidden, load_problem
+from judge.model.solution import load_function
 
 REPO = Path(__file__).resolve().parents[2]
 PROBLEMS = ("self_attention", "vit_pool", "vit_block", "random_masking")

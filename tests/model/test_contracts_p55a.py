@@ -10,7 +10,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from judge.problems.solution import load_function
+from judge.model.solution import load_function
 
 REPO = Path(__file__).resolve().parents[2]
 
