@@ -41,6 +41,7 @@ MOVED = {
     "judge.report": "judge.base.report",
     "judge.verdict": "judge.base.outcomes",
     "judge.problem": "judge.model.problem",
+    "judge.entry": "judge.__main__",   # the `judge` script of an install made before the packages
 }
 
 
