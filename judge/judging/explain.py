@@ -298,19 +298,31 @@ def _same(case: Case, want: Any, got: Any) -> bool:
     return all(stage.check(case, expected, actual).passed for stage in (structure, shape, dtype))
 
 
-def _same_numbers(case: Case, want: Any, got: Any) -> bool:
-    """`got` has `want`'s keys and items, and its numbers are `want`'s within the test's tolerance, in
-    the same shapes and float precision, whatever holds them (a float, a 0-dim tensor or array)."""
+def _numeric_pairs(want: Any, got: Any) -> list[tuple[Any, Any, np.ndarray, np.ndarray]] | None:
+    """The numeric leaves of `want` and `got` side by side, as leaves and arrays (one-element ones as
+    0-dim); None where the two differ in keys or items, or in a leaf that is not a number."""
+    pairs = []
     for _, e, a in all_leaves(want, got):
         if e is MISSING or a is MISSING:
-            return False
+            return None
         ev, av = numeric(e), numeric(a)
         if ev is None or av is None:
             if (ev is None) != (av is None) or e != a:
-                return False
+                return None
             continue
         if ev.size == 1 and av.size == 1:
             ev, av = ev.reshape(()), av.reshape(())
+        pairs.append((e, a, ev, av))
+    return pairs
+
+
+def _same_numbers(case: Case, want: Any, got: Any) -> bool:
+    """`got` has `want`'s keys and items, and its numbers are `want`'s within the test's tolerance, in
+    the same shapes and float precision, whatever holds them (a float, a 0-dim tensor or array)."""
+    pairs = _numeric_pairs(want, got)
+    if pairs is None:
+        return False
+    for e, a, ev, av in pairs:
         if ev.shape != av.shape:
             return False
         floats = [x.dtype for x in (e, a) if isinstance(x, Array) and not x.scalar and x.data.dtype.kind == "f"]
@@ -322,16 +334,10 @@ def _same_numbers(case: Case, want: Any, got: Any) -> bool:
 def _rounding_apart(want: Any, got: Any) -> bool:
     """The same numbers but for float32 rounding: every leaf of the same shape, non-finite where the
     other is, and within FLOAT32 of the leaf's largest magnitude (as judge.judging.diagnose's float32_values)."""
-    for _, e, a in all_leaves(want, got):
-        if e is MISSING or a is MISSING:
-            return False
-        ev, av = numeric(e), numeric(a)
-        if ev is None or av is None:
-            if (ev is None) != (av is None) or e != a:
-                return False
-            continue
-        if ev.size == 1 and av.size == 1:
-            ev, av = ev.reshape(()), av.reshape(())
+    pairs = _numeric_pairs(want, got)
+    if pairs is None:
+        return False
+    for _, _, ev, av in pairs:
         if ev.shape != av.shape or ev.dtype.kind not in "fc" and av.dtype.kind not in "fc":
             if ev.shape != av.shape or not np.array_equal(ev, av):
                 return False
