@@ -27,7 +27,7 @@ PROGRAM = b"P"      # after READY: JSON {"source", "filename", "entry_point", "o
 # judge -> fork server, once
 CONFIG = b"C"       # payload: JSON {"scratch_root", "protected", "disabled", "preload"}
 # monitor -> judge
-MEMORY = b"M"       # any number, each before the result it concerns: JSON {"exhausted": true, "detail"} (judge.sandbox.memory)
+MEMORY = b"M"       # any number, each before the result it concerns: JSON {"index", "exhausted": true, "detail"} (judge.sandbox.memory)
 EXIT = b"X"         # once: JSON exit record of the worker
 
 # Single bytes between the judge, the fork server and a run's monitor.

@@ -11,19 +11,22 @@ worker's parent), never on the exception:
   space (`mmap` of at least LARGE bytes, `mremap` to at least LARGE bytes) to
   the monitor (SECCOMP_RET_USER_NOTIF, Linux 5.5 and later). The monitor
   reads the worker's address space and its limit from /proc, notes whether
-  the request goes over the limit, tells the judge so on the control socket,
-  and only then lets the kernel carry the call out as it would have
-  (SECCOMP_USER_NOTIF_FLAG_CONTINUE): nothing is refused or changed here.
+  the request goes over the limit, and only then lets the kernel carry the
+  call out as it would have (SECCOMP_USER_NOTIF_FLAG_CONTINUE): nothing is
+  refused or changed here.
 - A call whose error claims memory makes the worker ask the monitor to
-  measure before it sends the result; the monitor reads the worker's peak
-  address space (VmPeak) and tells the judge whether it came within LARGE of
-  the limit (a smaller request failed there).
+  measure, naming the call's index, before it sends the result. The call ran
+  out of memory if a request since the last measurement went over the limit,
+  or if the worker's peak address space (VmPeak) came within LARGE of it (a
+  smaller request failed there). The monitor sends that record, with the
+  index, to the judge before it lets the worker go on.
 
-Either record reaches the judge before the call's result (the monitor writes it
-before the worker may go on), and the judge decides memory_limit_exceeded only
-from it. Claiming memory without using it gets a runtime_error; reaching the
-limit to forge the measurement is running out of memory. Where the kernel has no
-seccomp notifications, the peak still counts; a single request far over the
+So a call's record is in the judge's control channel before the call's result
+is in its data channel, and it names the call: the judge pairs the two however
+late it reads either. The judge decides memory_limit_exceeded only from such a
+record. Claiming memory without using it gets a runtime_error; reaching the
+limit to forge the measurement is running out of memory. Where the kernel has
+no seccomp notifications, the peak still counts; a single request far over the
 limit then reads as the runtime error it raised.
 """
 from __future__ import annotations
@@ -44,8 +47,9 @@ LARGE = 16 << 20
 # The most records a monitor sends in a run: the judge needs one per call, a worker asking in a loop gets no more.
 MAX_RECORDS = 256
 
-# One byte from the worker: measure my peak now (answered with ACK once the judge has the record).
+# From the worker: MEASURE and the call's index (INDEX), measure me now; answered with ACK once the judge has the record.
 MEASURE = b"M"
+INDEX = struct.Struct("<I")
 ACK = b"a"
 
 _SYS_SECCOMP = {"x86_64": 317, "aarch64": 277}
@@ -121,12 +125,12 @@ def install() -> int:
                             ctypes.c_ulong(_SECCOMP_FILTER_FLAG_NEW_LISTENER), ctypes.byref(prog))
 
 
-def ask(sock: socket.socket | None) -> None:
-    """The worker: ask the monitor to measure this process's peak, and wait until the judge has it."""
+def ask(sock: socket.socket | None, index: int) -> None:
+    """The worker: ask the monitor to measure call `index`, and wait until the judge has the record."""
     if sock is None:
         return
     try:
-        sock.sendall(MEASURE)
+        sock.sendall(MEASURE + INDEX.pack(index))
         sock.recv(1)
     except OSError:
         pass  # no monitor to answer: the judge has no measurement, and says so by its verdict
@@ -140,15 +144,18 @@ class Monitor:
         self.listener: int | None = None
         self.asking = True  # the worker's end of `measure` is open
         self.told = 0
+        self.over = ""       # the first request over the limit since the last measurement: what it was
+        self.pending = b""   # what the worker sent that is not yet a whole request
 
     def fds(self) -> list:
         return ([self.measure] if self.asking else []) + ([self.listener] if self.listener is not None else [])
 
     def on_readable(self, readable: list) -> None:
-        if self.measure in readable:
-            self._on_measure()
+        # Requests first: a measurement asked for after a refused request must see it.
         if self.listener is not None and self.listener in readable:
             self._on_notification()
+        if self.measure in readable:
+            self._on_measure()
 
     def close(self) -> None:
         if self.listener is not None:
@@ -158,7 +165,7 @@ class Monitor:
 
     def _on_measure(self) -> None:
         try:
-            message, fds, _, _ = socket.recv_fds(self.measure, 1, 1)
+            message, fds, _, _ = socket.recv_fds(self.measure, 64, 1)
         except OSError:
             message, fds = b"", []
         if fds:
@@ -166,17 +173,32 @@ class Monitor:
                 self.listener = fds[0]
             else:
                 os.close(fds[0])
-        if message == MEASURE:
-            peak, limit = _status_kb(self.pid, "VmPeak") * 1024, _address_limit(self.pid)
-            if limit is not None and peak + LARGE >= limit:
-                self._tell({"exhausted": True, "detail": f"its address space peaked at {peak >> 20} MiB of the "
-                                                         f"{limit >> 20} MiB it may map"})
-            try:
-                self.measure.sendall(ACK)
-            except OSError:
-                pass
-        elif not message and not fds:
+        if not message and not fds:
             self.asking = False  # the worker closed its end (or is gone): nothing more to read
+            return
+        self.pending += message
+        while self.pending:
+            if self.pending[:1] != MEASURE:
+                self.pending = self.pending[1:]  # the listener's handover byte, or noise
+                continue
+            if len(self.pending) < 1 + INDEX.size:
+                return  # the rest of the request is on its way
+            (index,) = INDEX.unpack_from(self.pending, 1)
+            self.pending = self.pending[1 + INDEX.size:]
+            self._measured(index)
+
+    def _measured(self, index: int) -> None:
+        """Tell the judge whether call `index` ran out of memory (only if it did), then let the worker go on."""
+        peak, limit = _status_kb(self.pid, "VmPeak") * 1024, _address_limit(self.pid)
+        detail, self.over = self.over, ""
+        if not detail and limit is not None and peak + LARGE >= limit:
+            detail = f"its address space peaked at {peak >> 20} MiB of the {limit >> 20} MiB it may map"
+        if detail:
+            self._tell({"index": index, "exhausted": True, "detail": detail})
+        try:
+            self.measure.sendall(ACK)
+        except OSError:
+            pass
 
     def _on_notification(self) -> None:
         buffer = bytearray(_NOTIF.size)
@@ -193,10 +215,9 @@ class Monitor:
         requested = args[1] if number == numbers["mmap"] else args[2]
         growth = requested if number == numbers["mmap"] else max(0, args[2] - args[1])
         size, limit = _statm_bytes(self.pid), _address_limit(self.pid)
-        if limit is not None and size + growth > limit:
-            self._tell({"exhausted": True,
-                        "detail": f"it asked for {requested >> 20} MiB more address space with {size >> 20} MiB "
-                                  f"mapped, over the {limit >> 20} MiB it may map"})
+        if limit is not None and size + growth > limit and not self.over:
+            self.over = (f"it asked for {requested >> 20} MiB more address space with {size >> 20} MiB "
+                         f"mapped, over the {limit >> 20} MiB it may map")
         try:
             fcntl.ioctl(self.listener, _NOTIF_SEND, bytearray(_RESPONSE.pack(ident, 0, 0, _FLAG_CONTINUE)))
         except OSError:

@@ -377,7 +377,7 @@ class _Drive:
         self.stopped_at: float | None = None  # when the judge decided to kill the worker
         self.kill: tuple[Kill, str] | None = None  # why the judge killed this worker, and the particulars
         self.places: dict[int, int] = {}  # call index in the judge's list -> its place in the request
-        self.out_of_memory = ""           # the monitor's measurement of the call in progress, if it ran out
+        self.out_of_memory: dict[int, str] = {}  # call index -> what the monitor measured, for calls that ran out
         self.ended = False              # the judge has sent KILL: from now on it waits for the exit record only
         self.abandoned = False          # ...which did not come within REAP_S
 
@@ -534,7 +534,6 @@ class _Drive:
                 self.protocol.advance()
                 self.result.outcomes[index] = CallOutcome(refusal=Refusal.TOO_MANY_ITEMS, items_allowed=allowed,
                                                           output=self._call_output(), time_ms=self._call_ms())
-                self.out_of_memory = ""
                 self._start_clock(self.limits.time_s)
                 self.progress(self.result, self.current)
                 return
@@ -548,12 +547,15 @@ class _Drive:
                 return
             self.protocol.advance()
             elapsed_ms = (time.monotonic() - self.call_started) * 1000  # the judge's clock, not the child's
+            # The call's memory record, if any, was written to the control channel before this result
+            # was sent: whatever of it this loop has not read yet is read now.
+            self._read_ctl_now()
             # The arguments as the judge reads them in the arena, whatever the child said of them.
             observation = self.requested.arena.measured(self.places[index],
                                                         dataclasses.replace(observation, time_ms=elapsed_ms))
             self.result.outcomes[index] = CallOutcome(observation=observation, refusal=refusal, time_ms=elapsed_ms,
-                                                      output=self._call_output(), out_of_memory=self.out_of_memory)
-            self.out_of_memory = ""
+                                                      output=self._call_output(),
+                                                      out_of_memory=self.out_of_memory.pop(index, ""))
             self._start_clock(self.limits.time_s)
             self.progress(self.result, self.current)
 
@@ -567,8 +569,18 @@ class _Drive:
         for kind, payload in self.ctl_reader.feed(data):
             if kind == channel.EXIT:
                 self.exit_record = _json.loads(payload)
-            elif kind == channel.MEMORY and self.loaded and not self.out_of_memory:
-                self.out_of_memory = str(_json.loads(payload).get("detail", "its memory reached its limit"))
+            elif kind == channel.MEMORY:
+                record = _json.loads(payload)
+                index = record.get("index")
+                if isinstance(index, int) and 0 <= index < len(self.calls) and index not in self.out_of_memory:
+                    self.out_of_memory[index] = str(record.get("detail", "its memory reached its limit"))
+
+    def _read_ctl_now(self) -> None:
+        """The monitor's records already in the control channel (its end of the channel is left to `_pump`)."""
+        if select.select([self.ctl], [], [], 0)[0]:
+            data = channel.read_some(self.ctl.fileno())
+            if data:
+                self._on_ctl(data)
 
     def _kill(self, reason: Kill, detail: str = "") -> None:
         if self.kill is None:

@@ -117,7 +117,7 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
         except BaseException as exc:  # SystemExit, KeyboardInterrupt from the submission
             observation = Observation(error=describe_error(exc, filename))
         if _claims_memory(observation.error):
-            memory.ask(monitor)  # the monitor's measurement reaches the judge before this result
+            memory.ask(monitor, index)  # the monitor's measurement reaches the judge before this result
         _flush()
         _drained()
         refusal, body = observing(lambda: _encode(observation, limits.result_bytes))

@@ -74,8 +74,9 @@ def test_a_worker_asking_to_be_measured_again_and_again_gets_an_answer_each_time
     measure, worker_end = socket.socketpair()
     ctl, judge_end = socket.socketpair()
     monitor = memory.Monitor(os.getpid(), measure, ctl)
-    worker_end.sendall(memory.MEASURE * 5)
-    for _ in range(5):
+    asks = b"".join(memory.MEASURE + memory.INDEX.pack(i) for i in range(5))
+    for piece in (asks[:3], asks[3:12], asks[12:]):  # a stream: a request may come in pieces
+        worker_end.sendall(piece)
         monitor.on_readable([measure])
     assert worker_end.recv(16) == memory.ACK * 5
     for _ in range(memory.MAX_RECORDS + 50):
@@ -85,6 +86,28 @@ def test_a_worker_asking_to_be_measured_again_and_again_gets_an_answer_each_time
     assert len(frames) == memory.MAX_RECORDS and all(kind == channel.MEMORY for kind, _ in frames)
     monitor.close()
     worker_end.close()
+
+
+def test_each_call_that_runs_out_is_measured_however_late_the_judge_reads(sandbox, monkeypatch):
+    """Records and results travel on two channels: a judge that reads them late, and both at once,
+    still pairs each call's record with its own result (the record names the call)."""
+    import time
+
+    from judge.sandbox import channel
+
+    wait = channel.wait_readable
+
+    def late(*args, **kwargs):
+        time.sleep(0.2)  # a loaded machine: everything the worker sent meanwhile is read in one go
+        return wait(*args, **kwargs)
+
+    monkeypatch.setattr(channel, "wait_readable", late)
+    source = ("import numpy as np\nkeep = []\ndef f(x):\n    if x % 2:\n        return x\n"
+              "    np.empty(1 << 40, dtype=np.uint8)\n")
+    outcomes = sandbox.run(Program(source, "f.py", "f"), [Call(args=(i,)) for i in range(5)],
+                           Limits(memory_mb=512)).outcomes
+    assert [bool(o.out_of_memory) for o in outcomes] == [True, False, True, False, True]
+    assert [o.observation.value for o in outcomes[1::2]] == [1, 3]
 
 
 def test_the_filter_sends_only_large_requests_to_the_monitor():
