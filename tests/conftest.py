@@ -1,6 +1,7 @@
 """Shared fixtures: the repository's problem set and one warm judge for the session."""
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,15 @@ import pytest
 from judge.judging.session import Judge
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config) -> None:
+    """Ctrl+C as a terminal delivers it. A suite started in the background by a script (CI's quick
+    start as the learner) inherits SIGINT ignored, and so would every judge it starts: a watch or a
+    server the tests interrupt would never stop. A handler of the suite's own is reset to the default
+    in each program it starts, which then installs Python's KeyboardInterrupt as a terminal's would."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session", autouse=True)

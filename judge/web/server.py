@@ -56,10 +56,13 @@ def listen(port: int) -> socket.socket:
 
 class _QuietCancel(logging.Filter):
     """Drops uvicorn's report of a response cancelled by the server's own stop (Ctrl+C or `--stop`
-    during a streamed Submit: sixty lines of CancelledError). The page says the server stopped."""
+    during a streamed Submit: sixty lines of CancelledError, or its one line saying the grace ran out
+    and the Submit was cancelled). The page says the server stopped; the terminal says `stopped`."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
+        if record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError):
+            return False
+        return not str(record.msg).startswith("Cancel %s running task(s), timeout graceful shutdown exceeded")
 
 
 def _server(judge: Judge, guard: Guard, judging: threading.Lock, activity: Activity,

@@ -202,3 +202,20 @@ def test_ctrl_c_during_a_streamed_submit_is_quiet(root, env):
     text = err.decode()
     assert "Traceback" not in text and "CancelledError" not in text, text
     assert text.splitlines()[-1] == "stopped" and len(text.splitlines()) <= 3, text
+
+
+def test_the_grace_running_out_on_a_submit_is_not_an_error_on_the_terminal():
+    """A Submit still streaming when the grace ends is cancelled by uvicorn with one ERROR line: that is the
+    server's own stop (the page says so), so the terminal shows only `stopped`; other errors still show."""
+    import logging
+
+    from judge.web.server import _QuietCancel
+
+    quiet = _QuietCancel()
+
+    def record(msg: str, *args) -> logging.LogRecord:
+        return logging.LogRecord("uvicorn.error", logging.ERROR, __file__, 1, msg, args, None)
+
+    assert not quiet.filter(record("Cancel %s running task(s), timeout graceful shutdown exceeded", 1))
+    assert quiet.filter(record("Exception in ASGI application"))
+    assert quiet.filter(record("[Errno %s] error while attempting to bind", 98))
