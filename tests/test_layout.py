@@ -15,12 +15,8 @@ JUDGE = Path(__file__).resolve().parent.parent / "judge"
 ORDER = ("base", "experiments", "runs", "sandbox", "checks", "model", "render", "learner", "judging",
          "authoring")
 FACES = ("notebook", "cli", "warm", "web", "service", "__main__", "__init__")
-# Arrows that run up, each with its reason; the one circle below the faces. Keep it the only one.
-ALLOWED_UP = {
-    # `ProblemSet.examples`: the public examples' expected values are the reference's outputs, run
-    # and cached where judging runs them (judging.prepared.expected_of), inside the method.
-    ("model", "judging"),
-}
+# Arrows that run up, each with its reason: none. The one circle is among the faces (web and warm).
+ALLOWED_UP: set[tuple[str, str]] = set()
 
 
 def _package(path: Path) -> str:

@@ -384,7 +384,7 @@ class _ProblemCheck:
         problem, hidden = self.problem, self.hidden
         found: list[Diagnostic] = []
         try:
-            shown = [(e.case, e.expected) for e in self.judge.problem_set.examples(problem)]
+            shown = [(e.case, e.expected) for e in self.judge.examples(problem)]
             reference = hidden.reference_function(problem.entry_point)
         except ConfigError as exc:
             return [_error(f"{self.id}.examples", str(exc))]

@@ -249,7 +249,7 @@ def show(judge, problem_id: str) -> None:
     j = judge()
     problem = j.problem(problem_id)
     colour = use_colour(sys.stdout)
-    lines = problem_lines(problem, j.problem_set.examples(problem), colour=colour)
+    lines = problem_lines(problem, j.examples(problem), colour=colour)
     click.echo(to_text(lines, colour), color=colour)
 
 

@@ -22,6 +22,7 @@ from judge.judging.grading import Expected, TrapSet, expect, grade, unjudged
 from judge.judging.mutants import Context
 from judge.runs.calls import ErrorInfo, describe_error, run_call
 from judge.model.problem import CheckSpec, Hidden, Problem, TestSpec
+from judge.model.problemset import Example
 from judge.base.quiet import quiet
 from judge.base.report import Report, TestResult
 from judge.judging.shrink import Shrinker
@@ -149,6 +150,15 @@ def expected_of(problem: Problem, hidden: Hidden | None, cache: ExpectedCache | 
     reference's observations on them, through the cache."""
     cases = cases_of(problem, hidden, examples_only=examples_only)
     return cases, _expected(problem, hidden, cases, cache)
+
+
+def examples(problem: Problem, cache: ExpectedCache | None) -> list[Example]:
+    """The public examples with the reference's outputs (`judge show`, the problem page).
+
+    Through the cache: a hit spares importing the reference (and, for torch problems, torch).
+    """
+    cases, expected = expected_of(problem, None, cache)
+    return [Example(case, want) for case, want in zip(cases, expected)]
 
 
 def cases_of(problem: Problem, hidden: Hidden | None, *, examples_only: bool = False) -> list[Case]:

@@ -26,8 +26,9 @@ from judge.model.cache import ExpectedCache
 from judge.runs.contract import Backend
 from judge.base.errors import ConfigError, NotSourceText
 from judge.judging.prepared import PreparedProblem, prepare, prepare_input
+from judge.judging.prepared import examples as prepared_examples
 from judge.model.problem import Problem
-from judge.model.problemset import ProblemSet
+from judge.model.problemset import Example, ProblemSet
 from judge.learner.progress import ProgressStore
 from judge.learner.progress import home as progress_home
 from judge.base.report import Report, TestResult
@@ -73,6 +74,10 @@ class Judge:
 
     def problem(self, problem_id: str) -> Problem:
         return self.problem_set.get(problem_id)
+
+    def examples(self, problem: Problem) -> list[Example]:
+        """The public examples with the reference's outputs (`judge show`, the problem page), through the cache."""
+        return prepared_examples(problem, self.cache)
 
     # ------------------------------------------------------------ judging
     def prepared(self, problem: str | Problem, *, examples_only: bool = False) -> PreparedProblem:

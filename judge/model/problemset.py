@@ -1,10 +1,10 @@
-"""A problem set: its problems, their public examples with the reference's outputs, and your status.
+"""A problem set: its problems, the packs they come from, and your status.
 
-Everything a face lists or shows before anything is judged: `judge list`,
-`judge show`, the notebook's `problems()`, the web page's index and the
-service's problem endpoints all read it from here. Nothing here starts a
-sandbox; the public examples' outputs come from the expected-value cache (or
-the trusted reference, run in this process, on a miss).
+Everything a face lists before anything is judged: `judge list`, the
+notebook's `problems()`, the web page's index and the service's problem
+endpoints all read it from here. Nothing here runs code: a public example's
+expected output is the reference's, run (or read from the cache) where
+judging runs it (judge.judging.prepared.examples); `Example` is what it gives.
 """
 from __future__ import annotations
 
@@ -162,16 +162,6 @@ class ProblemSet:
         packs = {pid: source.name for pid, source in self._owners().items()} if self.packs else {}
         return Listing(tuple(Entry(p, statuses[p.id].value, packs.get(p.id, "")) for p in problems),
                        tuple(broken), warning)
-
-    def examples(self, problem: Problem) -> list[Example]:
-        """The public examples with the reference's outputs (`judge show`, the problem page).
-
-        Through the cache: a hit spares importing the reference (and, for torch problems, torch).
-        """
-        from judge.judging.prepared import expected_of
-
-        cases, expected = expected_of(problem, None, self.cache)
-        return [Example(case, want) for case, want in zip(cases, expected)]
 
     def stamp(self) -> tuple:
         """Names, sizes and times of the set's problem and hidden-test files: any edit changes it.

@@ -271,7 +271,7 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
         from judge.render import show_input, show_value
 
         shown = []
-        for example in judge.problem_set.examples(problem):
+        for example in judge.examples(problem):
             case, main = example.case, example.expected[MAIN]
             shown.append({"name": case.name,
                           "inputs": {name: show_input(spec, case.args[case.arg_index(name)], "")

@@ -320,7 +320,7 @@ def _examples(judge: Judge, problem) -> list[dict]:
     from judge.render import show_input, show_value
 
     examples = []
-    for example in judge.problem_set.examples(problem):
+    for example in judge.examples(problem):
         case, expected = example.case, example.expected
         inputs = [(name, show_input(spec, case.args[case.arg_index(name)], "")) for name, spec in case.test.inputs.items()]
         main = expected[MAIN]

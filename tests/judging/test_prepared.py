@@ -109,3 +109,16 @@ def test_judge_prepare_names_an_unknown_problem_and_exits_1(repo, tmp_path) -> N
     assert result.returncode == 1
     assert result.stderr.startswith("error: ") and "unknown problem id 'no_such_problem'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_examples_hold_the_references_outputs(tmp_path, repo):
+    from judge.judging.prepared import examples
+    from judge.model.cache import ExpectedCache
+    from judge.model.cases import MAIN
+    from judge.model.problemset import ProblemSet
+
+    patchify = ProblemSet(repo).get("patchify")
+    shown = examples(patchify, ExpectedCache(tmp_path / "cache"))
+    assert [e.case.name for e in shown] == [t.name for t in patchify.examples]
+    tiny = next(e for e in shown if e.case.name == "tiny_index_image")
+    assert tiny.expected[MAIN].error is None and set(tiny.expected[MAIN].value) == {"tokens", "coordinates"}

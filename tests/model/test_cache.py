@@ -169,8 +169,8 @@ def test_cache_directory_from_the_environment(monkeypatch, tmp_path):
 def test_show_examples_come_from_the_cache(problem_set, tmp_path, reference_calls):
     j = Judge(problem_set, cache=ExpectedCache(tmp_path / "cache"), record=False)
     problem = j.problem(PROBLEM)
-    first = j.problem_set.examples(problem)
-    second = j.problem_set.examples(problem)
+    first = j.examples(problem)
+    second = j.examples(problem)
     assert reference_calls == [PROBLEM]
     assert encoded([e.expected for e in first]) == encoded([e.expected for e in second])
 

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.model.cache import ExpectedCache
-from judge.model.cases import MAIN
 from judge.model.problemset import ProblemSet
 from judge.learner.progress import ProgressStore
 from problemsets import copy_problems
@@ -35,15 +33,6 @@ def test_an_unusable_progress_database_is_a_warning_not_an_error(tmp_path):
     bad.write_bytes(b"not a database" * 100)
     listing = ProblemSet(_two_problems(tmp_path)).listing(ProgressStore(bad))
     assert {e.status for e in listing.entries} == {"new"} and "corrupted" in listing.warning
-
-
-def test_examples_hold_the_references_outputs(tmp_path):
-    problems = ProblemSet(_two_problems(tmp_path), ExpectedCache(tmp_path / "cache"))
-    patchify = problems.get("patchify")
-    examples = problems.examples(patchify)
-    assert [e.case.name for e in examples] == [t.name for t in patchify.examples]
-    tiny = next(e for e in examples if e.case.name == "tiny_index_image")
-    assert tiny.expected[MAIN].error is None and set(tiny.expected[MAIN].value) == {"tokens", "coordinates"}
 
 
 def test_the_stamp_changes_with_any_edit(tmp_path):

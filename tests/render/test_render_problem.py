@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from judge.judging.prepared import examples as examples_of
 from judge.model.problemset import ProblemSet
 from judge.render import problem_lines, to_text
 
@@ -12,7 +13,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_page_has_title_statement_signature_limits_and_every_example():
     problems = ProblemSet(REPO)
     problem = problems.get("patchify")
-    examples = problems.examples(problem)
+    examples = examples_of(problem, None)
     text = to_text(problem_lines(problem, examples))
     lines = text.splitlines()
     assert lines[0] == f"{problem.title}  [patchify, {problem.difficulty}, torch]"
