@@ -547,9 +547,11 @@ class _Drive:
                 return
             self.protocol.advance()
             elapsed_ms = (time.monotonic() - self.call_started) * 1000  # the judge's clock, not the child's
-            # The call's memory record, if any, was written to the control channel before this result
-            # was sent: whatever of it this loop has not read yet is read now.
-            self._read_ctl_now()
+            if observation.error is not None:
+                # A call that raised may have a memory record (judge.sandbox.memory): the monitor wrote it to
+                # the control channel before the worker sent this result, so what this loop has not read
+                # of that channel yet is read now.
+                self._read_ctl_now()
             # The arguments as the judge reads them in the arena, whatever the child said of them.
             observation = self.requested.arena.measured(self.places[index],
                                                         dataclasses.replace(observation, time_ms=elapsed_ms))
@@ -576,11 +578,10 @@ class _Drive:
                     self.out_of_memory[index] = str(record.get("detail", "its memory reached its limit"))
 
     def _read_ctl_now(self) -> None:
-        """The monitor's records already in the control channel (its end of the channel is left to `_pump`)."""
-        if select.select([self.ctl], [], [], 0)[0]:
-            data = channel.read_some(self.ctl.fileno())
-            if data:
-                self._on_ctl(data)
+        """The monitor's records already in the control channel; its end (b"" here too) is left to `_pump`."""
+        data = channel.read_some(self.ctl.fileno())  # non-blocking: nothing there reads as b""
+        if data:
+            self._on_ctl(data)
 
     def _kill(self, reason: Kill, detail: str = "") -> None:
         if self.kill is None:
