@@ -24,8 +24,14 @@ value and got another), the first such test is:
 - silent: nothing named.
 
 Two-slip files (each slip named when alone) count as both named when the
-report names what each slip alone was named; a name neither slip gets alone
-that fresh inputs do not confirm is misnamed.
+report names what each slip alone was named (a name said by a slip model or
+by a repair of the file is the same mistake: `slip_x` and `repair_x` are one
+name); a name neither slip gets alone that fresh inputs do not confirm is
+misnamed. Each two-slip file is counted once (a + b and b + a are one
+file). A file in which one slip hides the other (its report is, test for
+test, the report of one of its slips alone: a dropped permute makes the
+reshape before it no matter) shows one mistake, not two: it is counted
+apart, as hidden, and not among the two-slip files.
 
     python benchmarks/named_mistakes.py                 # units 5.5 and 5.6, 30 mutants each
     python benchmarks/named_mistakes.py info_nce -n 60  # one problem, a larger sample
@@ -84,6 +90,7 @@ class Tally:
     both: int = 0                   # ... that name what each slip alone is named
     pair_misnamed: int = 0
     pair_silent: int = 0
+    hidden: int = 0                 # two-slip files whose report is one slip's alone (one slip hides the other)
     seconds: float = 0.0
     by: Counter = field(default_factory=Counter)  # among the named: what named them (trap, relation, slip, repair)
     listed: list = field(default_factory=list)  # (outcome, label, names, message) for --show
@@ -92,7 +99,7 @@ class Tally:
         return {"made": self.made, "rejected": self.rejected, "wrong_value": self.value,
                 **{k: self.outcomes[k] for k in (NAMED, MISNAMED, UNCONFIRMED, SILENT)},
                 "pairs": self.pairs, "both_named": self.both, "pairs_misnamed": self.pair_misnamed,
-                "pairs_silent": self.pair_silent, "named_by": dict(self.by), "seconds": round(self.seconds, 1)}
+                "pairs_silent": self.pair_silent, "pairs_hidden": self.hidden, "named_by": dict(self.by), "seconds": round(self.seconds, 1)}
 
 
 class Bench:
@@ -140,18 +147,18 @@ class Bench:
         return first
 
     def names(self, report: Report) -> set[str]:
-        return {m.name for t in report.tests for m in t.mistakes}
+        return {_mistake(m.name) for t in report.tests for m in t.mistakes}
 
     def first_names(self, test) -> set[str]:
-        return {m.name for m in test.mistakes}
+        return {_mistake(m.name) for m in test.mistakes}
 
     def sample(self, n: int) -> list[tuple[str, Mutant]]:
         every = [(label, m) for label, source in self.files for m in mutants(source, self.context)]
         rng = random.Random(f"{self.id}/{self.seed}")
         return sorted(rng.sample(every, min(n, len(every))), key=lambda x: (x[0], x[1].index))
 
-    def single(self, label: str, mutant: Mutant, tally: Tally, show: set[str]) -> set[str] | None:
-        """Judge one mutant; the names its first wrong-value test gives (None: not a wrong value)."""
+    def single(self, label: str, mutant: Mutant, tally: Tally, show: set[str]) -> tuple[set[str], Report] | None:
+        """Judge one mutant; the names its first wrong-value test gives and its report (None: not a wrong value)."""
         report = self.judged(mutant.source, f"{label} {mutant.label}", label)
         tally.made += 1
         if report.accepted:
@@ -172,16 +179,21 @@ class Bench:
             tally.by[_source(first.mistakes[0])] += 1
         if outcome in show:
             tally.listed.append((outcome, f"{label} {mutant.label}", sorted(names), first.text))
-        return names
+        return names, report
 
-    def pair(self, label: str, a: Mutant, b: Mutant, names_a: set[str], names_b: set[str], tally: Tally,
-             show: set[str]) -> None:
+    def pair(self, label: str, a: Mutant, b: Mutant, names_a: set[str], names_b: set[str], alone: list[Report],
+             tally: Tally, show: set[str]) -> None:
         source = _both(a, b, self.context)
         if source is None:
             return
         report = self.judged(source, f"{label} {a.label} + {b.label}", label)
         first = self.value_failure(report)
         if first is None:
+            return
+        if any(_outcomes(report) == _outcomes(one) for one in alone):
+            tally.hidden += 1
+            if "hidden" in show:
+                tally.listed.append(("pair hidden", f"{label} {a.label} + {b.label}", [], first.text))
             return
         tally.pairs += 1
         named = self.names(report)
@@ -199,6 +211,20 @@ class Bench:
             outcome = "partly"
         if outcome in show:
             tally.listed.append((f"pair {outcome}", f"{label} {a.label} + {b.label}", sorted(named), first.text))
+
+
+def _mistake(name: str) -> str:
+    """A mistake's name whatever said it: a slip model (`slip_x`) and a repair of the file (`repair_x`) that
+    say it in the same words name the same mistake."""
+    for prefix in ("slip_", "repair_"):
+        if name.startswith(prefix) and name != "repair_unsaid":
+            return "said_" + name[len(prefix):]
+    return name
+
+
+def _outcomes(report: Report) -> list[tuple[str, str, str]]:
+    """What a report says test by test, its names and words aside: two reports alike here judged the same values."""
+    return [(t.name, t.verdict.value, t.message) for t in report.tests]
 
 
 def _source(mistake) -> str:
@@ -233,7 +259,7 @@ def main() -> int:
     parser.add_argument("-n", "--mutants", type=int, default=30, help="mutants per problem (a seeded sample)")
     parser.add_argument("--pairs", type=int, default=0, help="two-slip files per problem")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--show", nargs="*", default=[], help="list files: named, misnamed, unconfirmed, silent")
+    parser.add_argument("--show", nargs="*", default=[], help="list files: named, misnamed, unconfirmed, silent, partly, hidden")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     todo = [(None, p) for p in args.problems] if args.problems else unit_problems(args.units)
@@ -244,19 +270,19 @@ def main() -> int:
             started = time.perf_counter()
             bench = Bench(judge, pid, args.seed)
             tally = Tally()
-            named: list[tuple[str, Mutant, set[str]]] = []
+            named: list[tuple[str, Mutant, set[str], Report]] = []
             for label, mutant in bench.sample(args.mutants):
-                names = bench.single(label, mutant, tally, show)
-                if names is not None:
-                    named.append((label, mutant, names))
-            rng = random.Random(f"pairs/{pid}/{args.seed}")
-            tried = 0
+                judged = bench.single(label, mutant, tally, show)
+                if judged is not None:
+                    named.append((label, mutant, *judged))
+            # Each two-slip file once: every pair of named slips of one file, in a seeded order.
             pool = [x for x in named if x[2]]
-            while tried < args.pairs * 4 and tally.pairs < args.pairs and len(pool) >= 2:
-                tried += 1
-                (la, a, na), (lb, b, nb) = rng.sample(pool, 2)
-                if la == lb:
-                    bench.pair(la, a, b, na, nb, tally, show)
+            candidates = [(x, y) for i, x in enumerate(pool) for y in pool[i + 1:] if x[0] == y[0]]
+            random.Random(f"pairs/{pid}/{args.seed}").shuffle(candidates)
+            for (la, a, na, ra), (_, b, nb, rb) in candidates:
+                if tally.pairs >= args.pairs:
+                    break
+                bench.pair(la, a, b, na, nb, [ra, rb], tally, show)
             tally.seconds = time.perf_counter() - started
             results[pid] = tally
             if not args.json:
@@ -281,6 +307,7 @@ def main() -> int:
             total.both += t.both
             total.pair_misnamed += t.pair_misnamed
             total.pair_silent += t.pair_silent
+            total.hidden += t.hidden
         for unit, t in by_unit.items():
             _print_row(f"unit {unit}", t)
     return 0
@@ -288,7 +315,8 @@ def main() -> int:
 
 def _print_row(name: str, t: Tally) -> None:
     share = f"{t.outcomes[NAMED] / t.value:.0%}" if t.value else "-"
-    pairs = f"; pairs {t.both}/{t.pairs} both named, {t.pair_misnamed} misnamed" if t.pairs else ""
+    pairs = f"; pairs {t.both}/{t.pairs} both named, {t.pair_misnamed} misnamed, {t.hidden} hidden" \
+        if t.pairs or t.hidden else ""
     by = ", ".join(f"{k} {n}" for k, n in sorted(t.by.items()))
     pairs += f" (named by {by})" if by else ""
     print(f"{name:22s} mutants {t.made:3d}, rejected {t.rejected:3d}, wrong value {t.value:3d}: "

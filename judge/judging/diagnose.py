@@ -96,6 +96,11 @@ def _relations(ev: np.ndarray, av: np.ndarray, context: Context, first_only: boo
             found.append((diagnosis.__name__, text))
             if first_only:
                 break
+    names = [name for name, _ in found]
+    if ("transposed" in names or "permuted" in names) and "rearranged" not in names and av.size == ev.size:
+        # Slices moved are values moved, also where repeated values keep `rearranged` from saying so itself:
+        # a test showing a transpose agrees with one showing a rearrangement.
+        found.append(("rearranged", MOVED))
     return found
 
 
@@ -266,9 +271,12 @@ def rearranged(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
         return f"holds the expected values in the expected order, shaped {a.shape}; expected shape {e.shape}"
     if _finite(e, a) and np.unique(e).size == e.size \
             and _close(np.sort(a, axis=None), np.sort(e, axis=None), ctx):  # repeated values move by coincidence
-        return ("holds exactly the expected values, but in the wrong places: data was moved in another "
-                "order (a reshape where a permute/transpose is needed?)")
+        return MOVED
     return None
+
+
+MOVED = ("holds exactly the expected values, but in the wrong places: data was moved in another order (a reshape "
+         "where a permute/transpose is needed?)")
 
 
 def extra_or_missing(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:

@@ -17,7 +17,8 @@ An explanation is one candidate, or two models, and it is named only when it is 
 - one relation explains when it holds on the failing value tests where any relation is found (each
   relation a fact proven on its test; a test that shows another contradicts it): alone when it holds
   on every one of them or no model explains them, else beside the models' explanation where it holds
-  on two tests or more;
+  on two tests or more; a change of the learner's file (or two) that makes every value right stands
+  beside a relation that holds everywhere, saying where the difference comes from;
 - two models explain together when every failing test is one's output where the other's leaves
   the expected value (the other's slip does not show there), or is non-finite where one of them
   overflows (an overflow leaves nothing of the other slip to see), and both leave every passed
@@ -45,7 +46,8 @@ CANDIDATE_SLIPS = 40   # slip models carried from the first tests to all of them
 JOINED = 24            # models with two slips made and run, at most (the likeliest pairs)
 PROJECTED = 256        # outputs longer than this are compared through a fixed random projection
 FLOAT32 = 1e-5         # numbers this close (relative to a leaf's largest) differ by float32 rounding only
-NEAREST = 3            # repairs of the learner's file tried with every other change (two slips), at most
+NEAREST = 3            # repairs of the learner's file tried with every other change (two slips), per measure
+JOINED_REPAIRS = 1200  # files with two changes run on the first test, at most (each a sandbox call)
 
 
 @dataclass(frozen=True)
@@ -130,12 +132,16 @@ def explain(tests: Sequence[Test], traps: Sequence[Model], predict: Predictions,
     if found is not None:
         return found
     relation = _relation(failing)
+    smallest = [min(failing, key=lambda t: (_size(t.case), t.index))]
     if relation is not None and len(relation) == len(failing):
-        return relation  # the same relation shows on every failing test
+        # The same relation shows on every failing test: a fact, named; where a change of the learner's own file
+        # (or two) makes every value right, it says beside it where the difference comes from.
+        fixes = _Repaired(table, tests, failing, smallest, predict, repairs) if repairs is not None else None
+        found = (fixes.one() or fixes.two()) if fixes else None
+        return _beside(relation, found) if found else relation
     found = _with_relation(table, traps, failing)
     if found is not None:
         return found
-    smallest = [min(failing, key=lambda t: (_size(t.case), t.index))]
     fixes = _Repaired(table, tests, failing, smallest, predict, repairs) if repairs is not None else None
     found = (fixes.one() if fixes else None) or _slipped(table, traps, tests, failing, predict, slips, fixes)
     if found is None:
@@ -143,8 +149,13 @@ def explain(tests: Sequence[Test], traps: Sequence[Model], predict: Predictions,
     if relation is not None and len(relation) >= 2:
         # A relation seen on several tests, contradicted on none, is a fact of its own beside the mistake that
         # explains them all (a float32 table: its values are right to float32 precision where they are found).
-        found = {i: relation.get(i, ()) + found.get(i, ()) for i in {*found, *relation}}
+        found = _beside(relation, found)
     return found
+
+
+def _beside(relation: dict[int, tuple[Named, ...]], found: dict[int, tuple[Named, ...]]) -> dict[int, tuple[Named, ...]]:
+    """The relation's facts first, then the mistakes that explain them, test by test."""
+    return {i: relation.get(i, ()) + found.get(i, ()) for i in {*found, *relation}}
 
 
 def _slipped(table: _Table, traps: Sequence[Model], tests: Sequence[Test], failing: Sequence[Test],
@@ -202,37 +213,47 @@ class _Repaired:
 
     def two(self) -> dict[int, tuple[Named, ...]] | None:
         """Two changes that together make every value right: each of the changes that bring the first
-        tests' values nearest the expected ones made with every other change."""
-        nearest = self._nearest()
-        for first in nearest:
-            joined = self.repairs.join(first, [m for m in self.every if m is not first])
+        tests' values nearer the expected ones made with every other change, the likeliest first."""
+        budget = JOINED_REPAIRS
+        for first in self._nearest():
+            others = [m for m in self.every if m is not first][:budget]
+            budget -= len(others)
+            joined = self.repairs.join(first, others)
             self.seen.update(self.predict(joined, self.first))
             fixes = self._fixing(joined)
             if fixes:
                 fix = fixes[0]
                 return {t.index: tuple(p.named for p in fix.parts) for t in self.failing}
+            if budget <= 0:
+                break
         return None
 
     def _nearest(self) -> list[Model]:
-        goal = [_flat(t.expected.value, t.expected.value) for t in self.first]
-        now = [_flat(t.actual.value, t.expected.value) for t in self.first]
-        if any(g is None for g in goal) or any(n is None for n in now):
+        """The changes that bring the first tests' values nearer the expected ones, NEAREST by each measure
+        in turn: one slip's fix shows as progress in one way or another, not always in the distance (a
+        fixed sign under a wrong scale, predictions made right while the accuracy computed from them
+        is scaled wrong, a shape made right while the numbers are not)."""
+        start = _progress(self.first, [t.actual for t in self.first])
+        if start is None:
             return []
-        wanted = np.concatenate([g[1] for g in goal])
-        start = float(np.linalg.norm(np.concatenate([n[0] for n in now]) - wanted))
-        if not np.isfinite(start):
-            return []
-        scored = []
-        for model in self.every:
+        scored: list[list[tuple[float, int, Model]]] = [[] for _ in start]
+        for k, model in enumerate(self.every):
             made = [self.seen.get((model.key, t.index)) for t in self.first]
-            flat = [_flat(m.value, t.expected.value) if m is not None and m.error is None else None
-                    for m, t in zip(made, self.first)]
-            if any(f is None or len(f[0]) != len(g[1]) for f, g in zip(flat, goal)):
+            if any(m is None or m.error is not None for m in made):
                 continue
-            distance = float(np.linalg.norm(np.concatenate([f[0] for f in flat]) - wanted))
-            if np.isfinite(distance) and distance < start * (1 - 1e-6):
-                scored.append((distance, self.every.index(model), model))
-        return [m for _, _, m in sorted(scored)[:NEAREST]]
+            now = _progress(self.first, made)
+            if now is None:
+                continue
+            for measure, (before, after) in enumerate(zip(start, now)):
+                if np.isfinite(after) and after < before * (1 - 1e-6):
+                    scored[measure].append((after, k, model))
+        ranked = [sorted(s, key=lambda x: x[:2]) for s in scored]
+        order: dict[str, Model] = {}
+        for rank in range(NEAREST):
+            for measure in ranked:
+                if rank < len(measure):
+                    order.setdefault(measure[rank][2].key, measure[rank][2])
+        return list(order.values())
 
 
 # ---------------------------------------------------------------- evidence
@@ -556,6 +577,50 @@ class _Sketch:
         if self.length <= PROJECTED:
             return v
         return np.add.reduceat(v[self.order] * self.signs, self.starts)
+
+
+def _progress(first: Sequence[Test], made: Sequence[Observation]) -> tuple[float, ...] | None:
+    """How far the values `made` on the first tests are from the expected ones, by four measures (lower is
+    nearer): the distance; the numbers not right; the distance left after the best single factor (a value
+    off by a factor only is near); and the shapes: leaves of another shape, then how far their sizes are.
+    None where nothing can be measured (the expected values hold no numbers)."""
+    distance = wrong = unscaled = shapes = 0.0
+    for test, observation in zip(first, made):
+        flat = _flat(observation.value, test.expected.value)
+        goal = _flat(test.expected.value, test.expected.value)
+        if goal is None:
+            return None
+        if flat is None or len(flat[0]) != len(goal[1]):
+            gap = _shape_gap(observation.value, test.expected.value)
+            if gap is None:
+                return None
+            shapes += gap
+            distance = wrong = unscaled = np.inf
+            continue
+        got, want = flat
+        with np.errstate(over="ignore", invalid="ignore"):
+            scale = float(np.max(np.abs(want))) if want.size else 0.0
+            distance += float(np.linalg.norm(got - want))
+            wrong += float(np.count_nonzero(~np.isclose(got, want, rtol=1e-4, atol=1e-6 * scale)))
+            norm = float(got @ got)
+            factor = float(got @ want) / norm if norm > 0 else 0.0
+            unscaled += float(np.linalg.norm(factor * got - want))
+    return distance, wrong, unscaled, shapes
+
+
+def _shape_gap(value: Any, expected: Any) -> float | None:
+    """How far `value`'s shapes are from `expected`'s: per leaf, 1 for another shape plus how far its size is
+    (|log size ratio|); None where the two differ in keys or items."""
+    gap = 0.0
+    for _, v, e in all_leaves(value, expected):
+        if v is MISSING or e is MISSING:
+            return None
+        a, b = numeric(v), numeric(e)
+        if a is None or b is None:
+            continue
+        if a.shape != b.shape:
+            gap += 1.0 + abs(float(np.log((a.size + 1) / (b.size + 1))))
+    return gap
 
 
 def _flat(value: Any, expected: Any) -> tuple[np.ndarray, np.ndarray] | None:

@@ -48,7 +48,7 @@ GRADIENT_STOPS = frozenset({"detach", "detach_", "numpy", "item"})
 DATA_ATTRIBUTES = frozenset({"data"})
 GUARD_OPS: dict[type, tuple[type, ...]] = {
     ast.Lt: (ast.LtE,), ast.LtE: (ast.Lt,), ast.Gt: (ast.GtE,), ast.GtE: (ast.Gt,),
-    ast.NotEq: (ast.Lt, ast.Gt), ast.Eq: (ast.NotEq,), ast.Is: (ast.IsNot,), ast.IsNot: (ast.Is,),
+    ast.NotEq: (ast.Eq, ast.Lt, ast.Gt), ast.Eq: (ast.NotEq,), ast.Is: (ast.IsNot,), ast.IsNot: (ast.Is,),
     ast.In: (ast.NotIn,), ast.NotIn: (ast.In,),
 }
 EXCEPTION_SWAP = {"ValueError": "TypeError", "TypeError": "ValueError"}
@@ -349,7 +349,8 @@ def guard(node: ast.AST, ctx: Context) -> Iterator[ast.AST | list]:
 
 
 def comparison(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
-    """A comparison weakened or turned: `<` for `<=`, `!=` for `<` or `>`, `is` for `is not`."""
+    """A comparison weakened or turned: `<` for `<=`, `!=` for `<` or `>`, `==` and `!=` for each other, `is` for
+    `is not`."""
     if not isinstance(node, ast.Compare) or len(node.ops) != 1:
         return
     for replacement in GUARD_OPS.get(type(node.ops[0]), ()):

@@ -240,3 +240,16 @@ def test_a_rotation_of_any_length_is_named_with_its_shift() -> None:
             assert _layout(np.roll(np.arange(m), shift)) == \
                 f"in an order rotated by {shift} position{'s' if shift > 1 else ''} (an off-by-one index?)"
     assert _layout(np.array([2, 0, 1, 3])) == "in another order"
+
+
+def test_slices_moved_are_values_moved_even_where_values_repeat() -> None:
+    # Distinct rows, but a value repeated across rows: `rearranged` cannot tell a coincidence from the values
+    # alone, yet rows in another order are values in other places. A report's tests then agree on the
+    # rearrangement, whichever of them repeat a value (judge.judging.explain._relation).
+    from judge.judging.diagnose import relations
+
+    expected = np.array([[1.0, 2.0], [2.0, 5.0], [7.0, 1.0]])
+    actual = expected[[2, 0, 1]]
+    found = [d.name for d in relations(_case({"x": _array(expected, "float64", "numpy")}, EXACT),
+                                       _array(expected, "float64", "numpy"), _array(actual, "float64", "numpy"))]
+    assert "permuted" in found and "rearranged" in found, found

@@ -1,6 +1,8 @@
 """judge/judging/repairs.py: one or two changes to the learner's own file after which every value is right."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from judge.judging.mutants import Context
 from judge.judging.repairs import joined, repairs_of, unparsed
 from judge.base.submission import Submission
@@ -21,6 +23,7 @@ def contrastive_loss(embeddings, temperature):
     return float((lse + s[idx, idx ^ 1]).sum())
 '''
 CONTEXT = Context("numpy", (), "contrastive_loss")
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_a_repair_says_the_learners_line_their_code_and_the_slip():
@@ -46,3 +49,48 @@ def test_two_slips_in_the_learners_file_are_both_named_on_their_line(judge):
     said = [m.message for m in report.first_failure.mistakes]
     assert len(said) == 2 and all(m.startswith("line 14: ") for m in said), said
     assert {"`sum` where `mean` belongs", "a term added where it is subtracted"} == {m.split(": ")[1] for m in said}
+
+
+def _slipped(path: str, *changes: tuple[str, str]) -> str:
+    """An accepted file with each (code, replacement) made once: a learner's file with those slips."""
+    source = (REPO / path).read_text(encoding="utf-8")
+    for before, after in changes:
+        assert source.count(before) == 1, before
+        source = source.replace(before, after)
+    return source
+
+
+def test_two_slips_whose_fixes_each_move_the_value_away_are_both_named(judge):
+    # The learner's predictions are all wrong, so the accuracy is 0 whatever it is scaled by: fixing the scale
+    # alone changes nothing, and fixing the predictions alone makes the accuracy 2.0 where 0.5 is due, further
+    # from it than 0.0. Each fix is still progress in its own way (numbers made right), and the two are found.
+    source = _slipped("submissions/linear_probe/accepted/augmented_lstsq.py",
+                      ("(test_features - mean) / std", "(test_features + mean) / std"),
+                      ("/ len(test_labels)}", "* len(test_labels)}"))
+    report = judge.submit("linear_probe", Submission.from_text(source, "probe.py"), record=False)
+    said = [m.message for m in report.first_failure.mistakes]
+    assert [m.split(":")[0] for m in said] == ["line 30", "line 31"], said
+    assert "`test_features - mean` in place of `test_features + mean`" in said[0]
+    assert "`/` " not in said[1] and "/ len(test_labels)` in place of" in said[1]
+
+
+def test_two_slips_that_leave_the_shape_wrong_are_both_named(judge):
+    # Neither fix alone gives the expected shape; each brings one of its sizes or its layout nearer.
+    source = _slipped("submissions/patchify/accepted/unfold.py",
+                      ("torch.arange(gh * gw)", "torch.arange(gh / gw)"),
+                      ("n % gw], dim=1)", "n % gw], dim=0)"))
+    report = judge.submit("patchify", Submission.from_text(source, "patchify.py"), record=False)
+    said = [m.message for m in report.first_failure.mistakes]
+    assert sorted(m.split(":")[0] for m in said) == ["line 16", "line 17"], said
+    assert any("`stack` along the wrong axis" in m for m in said)
+
+
+def test_a_change_that_makes_every_value_right_stands_beside_the_relation_it_explains(judge):
+    # The values are right to float32 precision on every failing test (a fact the judge names first); the cast
+    # that makes them so is found on the learner's line.
+    source = (REPO / "submissions/vit_pool/wrong_answer/float32_mean.py").read_text(encoding="utf-8")
+    report = judge.submit("vit_pool", Submission.from_text(source, "float32_mean.py"), record=False)
+    mistakes = report.first_failure.mistakes
+    assert mistakes[0].name == "float32_values"
+    assert mistakes[1].message.startswith("line 13: a cast to float32 where float64 belongs: with `x[:, 1:].double()` "
+                                          "in place of `x[:, 1:].float()`"), mistakes
