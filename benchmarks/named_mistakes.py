@@ -24,12 +24,14 @@ value and got another), the first such test is:
 - silent: nothing named.
 
 Two-slip files (each slip named when alone) count as both named when the
-report names what each slip alone was named (a name said by a slip model or
-by a repair of the file is the same mistake: `slip_x` and `repair_x` are one
-name); a name neither slip gets alone that fresh inputs do not confirm is
+report names, for each slip, what it alone was named (a name said by a slip
+model or by a repair of the file is the same mistake: `slip_x` and `repair_x`
+are one name) or a change on its line after which every value is right (the
+slip found where it is, in a repair's words where alone a trap or a relation
+named it); a name neither slip gets alone that fresh inputs do not confirm is
 misnamed. Each two-slip file is counted once (a + b and b + a are one
-file). A file in which one slip hides the other (its report is, test for
-test, the report of one of its slips alone: a dropped permute makes the
+file). A file in which one slip hides the other (on every test's inputs it
+gives what one of its slips alone gives: a dropped permute makes the
 reshape before it no matter) shows one mistake, not two: it is counted
 apart, as hidden, and not among the two-slip files.
 
@@ -72,6 +74,10 @@ from judge.base.submission import Submission  # noqa: E402
 from judge.learner.units import load_unit  # noqa: E402
 from judge.base.outcomes import Verdict  # noqa: E402
 from judge.base.encoding import Array  # noqa: E402
+from judge.judging.explain import same_value  # noqa: E402
+from judge.judging.repairs import unparsed  # noqa: E402
+from judge.judging.slips import run_variants  # noqa: E402
+from judge.runs.calls import Observation  # noqa: E402
 
 NAMED, MISNAMED, UNCONFIRMED, SILENT = "named", "misnamed", "unconfirmed", "silent"
 # Failures of a value test that are not about its value: gradients and inputs written in place.
@@ -181,6 +187,30 @@ class Bench:
             tally.listed.append((outcome, f"{label} {mutant.label}", sorted(names), first.text))
         return names, report
 
+    def pointed(self, report: Report, line: int | None) -> bool:
+        """Whether the report names a change on `line` of the file after which every value is right: the slip
+        there is named on its line, in whatever words (a trap's, a relation's or a repair's) it was named alone."""
+        return line is not None and any(m.message.startswith(f"line {line}: ") for t in report.tests
+                                        for m in t.mistakes)
+
+    def hides(self, both: str, *alone: str) -> bool:
+        """Whether the file with both slips gives, on every test's inputs, what one slip alone gives (the same
+        values as the checks compare them, or an error where it raises): one slip hides the other."""
+        cases = [c for c in self.prepared.cases if c.calls.main is not None and c.calls.main.experiment is None]
+        sources = {0: both, **{i + 1: s for i, s in enumerate(alone)}}
+        with quiet():
+            made = run_variants(self.judge.backend, self.prepared.problem.framework, self.prepared.limits,
+                                [(c, i) for c in cases for i in sources], sources,
+                                self.prepared.problem.entry_point, lambda case: 1 << 16)
+
+        def same(case, x, y) -> bool:
+            if isinstance(x, Observation) and isinstance(y, Observation):
+                return same_value(case, x.value, y.value)
+            return x == y
+
+        return any(all(same(c, made.get((c.name, 0)), made.get((c.name, i))) for c in cases)
+                   for i in range(1, len(sources)))
+
     def pair(self, label: str, a: Mutant, b: Mutant, names_a: set[str], names_b: set[str], alone: list[Report],
              tally: Tally, show: set[str]) -> None:
         source = _both(a, b, self.context)
@@ -190,7 +220,7 @@ class Bench:
         first = self.value_failure(report)
         if first is None:
             return
-        if any(_outcomes(report) == _outcomes(one) for one in alone):
+        if self.hides(source, a.source, b.source):
             tally.hidden += 1
             if "hidden" in show:
                 tally.listed.append(("pair hidden", f"{label} {a.label} + {b.label}", [], first.text))
@@ -201,7 +231,8 @@ class Bench:
         if strange and strange - self.names(self.judged(source, f"{label} two slips", label, checked=True)):
             tally.pair_misnamed += 1
             outcome = MISNAMED
-        elif (names_a & named) and (names_b & named):
+        elif all(names & named or self.pointed(report, line)
+                 for names, line in zip((names_a, names_b), _slip_lines(dict(self.files)[label], a.source, source))):
             tally.both += 1
             outcome = NAMED
         elif not named:
@@ -213,6 +244,21 @@ class Bench:
             tally.listed.append((f"pair {outcome}", f"{label} {a.label} + {b.label}", sorted(named), first.text))
 
 
+def _slip_lines(original: str, one: str, both: str) -> tuple[int | None, int | None]:
+    """The lines of the two-slip file `both` that hold its first slip (the one of `one`) and its second: the
+    lines where it differs from the accepted file, as the judge numbers them (all three unparsed alike)."""
+    def changed(x: str, y: str) -> set[int] | None:
+        xs, ys = x.splitlines(), y.splitlines()
+        return {i + 1 for i, (p, q) in enumerate(zip(xs, ys)) if p != q} if len(xs) == len(ys) else None
+
+    base = unparsed(original) or original
+    first, every = changed(base, one), changed(base, both)
+    if first is None or every is None or len(first) != 1:
+        return None, None
+    second = every - first
+    return next(iter(first)), (next(iter(second)) if len(second) == 1 else None)
+
+
 def _mistake(name: str) -> str:
     """A mistake's name whatever said it: a slip model (`slip_x`) and a repair of the file (`repair_x`) that
     say it in the same words name the same mistake."""
@@ -220,11 +266,6 @@ def _mistake(name: str) -> str:
         if name.startswith(prefix) and name != "repair_unsaid":
             return "said_" + name[len(prefix):]
     return name
-
-
-def _outcomes(report: Report) -> list[tuple[str, str, str]]:
-    """What a report says test by test, its names and words aside: two reports alike here judged the same values."""
-    return [(t.name, t.verdict.value, t.message) for t in report.tests]
 
 
 def _source(mistake) -> str:

@@ -125,7 +125,7 @@ def explain(tests: Sequence[Test], traps: Sequence[Model], predict: Predictions,
     if not failing:
         return {}
     # A passed test whose checks never compared the value (a gradient's, an input's) shows no right value.
-    tests = [t for t in tests if not t.passed or _same(t.case, t.expected.value, t.actual.value)]
+    tests = [t for t in tests if not t.passed or same_value(t.case, t.expected.value, t.actual.value)]
     table = _Table(tests)
     table.add(traps, predict(traps, tests))
     found = _single(table, traps, failing)
@@ -201,7 +201,7 @@ class _Repaired:
 
     def _right_first(self, model: Model, test: Test) -> bool:
         made = self.seen.get((model.key, test.index))
-        return made is not None and made.error is None and _same(test.case, test.expected.value, made.value)
+        return made is not None and made.error is None and same_value(test.case, test.expected.value, made.value)
 
     def one(self) -> dict[int, tuple[Named, ...]] | None:
         """One change that makes every value right: the first in the file (said in slip words where they can)."""
@@ -214,18 +214,31 @@ class _Repaired:
     def two(self) -> dict[int, tuple[Named, ...]] | None:
         """Two changes that together make every value right: each of the changes that bring the first
         tests' values nearer the expected ones made with every other change, the likeliest first."""
+        nearest = self._nearest()
+        if not nearest:
+            return None
+        # The second change is first sought among those that change the first tests' values alone, then among
+        # those that change nothing there (a scale on an accuracy of 0 shows only once the predictions are
+        # right); a change that raises alone is not one of two that make every value right.
+        moving, still = [], []
+        for model in self.every:
+            made = [self.seen.get((model.key, t.index)) for t in self.first]
+            if all(m is not None and m.error is None for m in made):
+                same = all(same_value(t.case, t.actual.value, m.value) for t, m in zip(self.first, made))
+                (still if same else moving).append(model)
         budget = JOINED_REPAIRS
-        for first in self._nearest():
-            others = [m for m in self.every if m is not first][:budget]
-            budget -= len(others)
-            joined = self.repairs.join(first, others)
-            self.seen.update(self.predict(joined, self.first))
-            fixes = self._fixing(joined)
-            if fixes:
-                fix = fixes[0]
-                return {t.index: tuple(p.named for p in fix.parts) for t in self.failing}
-            if budget <= 0:
-                break
+        for others in (moving, still):
+            for first in nearest:
+                tried = [m for m in others if m is not first][:budget]
+                budget -= len(tried)
+                joined = self.repairs.join(first, tried)
+                self.seen.update(self.predict(joined, self.first))
+                fixes = self._fixing(joined)
+                if fixes:
+                    fix = fixes[0]
+                    return {t.index: tuple(p.named for p in fix.parts) for t in self.failing}
+                if budget <= 0:
+                    return None
         return None
 
     def _nearest(self) -> list[Model]:
@@ -286,7 +299,7 @@ class _Table:
                     self.absorbs[key] = False
                     continue
                 finite = _finite(made.value)
-                exact = _same_numbers if model.loose else _same
+                exact = _same_numbers if model.loose else same_value
 
                 def compare(case: Case, want: Any, got: Any) -> bool:
                     # A model is a mistake, not its arithmetic: one computed in float32 where the learner's
@@ -310,7 +323,7 @@ class _Table:
         return all(self.right[(model.key, i)] is not False for i, t in self.tests.items() if t.passed)
 
 
-def _same(case: Case, want: Any, got: Any) -> bool:
+def same_value(case: Case, want: Any, got: Any) -> bool:
     """`got` is `want` as the value checks see it: structure, shape and dtype, then every number within
     the test's tolerance (relative to `want`), NaN where NaN and the same infinities."""
     expected, actual = Observed(main=Observation(value=want)), Observed(main=Observation(value=got))
@@ -582,19 +595,17 @@ class _Sketch:
 def _progress(first: Sequence[Test], made: Sequence[Observation]) -> tuple[float, ...] | None:
     """How far the values `made` on the first tests are from the expected ones, by four measures (lower is
     nearer): the distance; the numbers not right; the distance left after the best single factor (a value
-    off by a factor only is near); and the shapes: leaves of another shape, then how far their sizes are.
-    None where nothing can be measured (the expected values hold no numbers)."""
-    distance = wrong = unscaled = shapes = 0.0
+    off by a factor only is near); and the form: leaves of another shape (and how far their sizes are),
+    type or dtype. None where nothing can be measured (the expected values hold no numbers)."""
+    distance = wrong = unscaled = form = 0.0
     for test, observation in zip(first, made):
-        flat = _flat(observation.value, test.expected.value)
         goal = _flat(test.expected.value, test.expected.value)
-        if goal is None:
+        gap = _form_gap(observation.value, test.expected.value)
+        if goal is None or gap is None:
             return None
+        form += gap
+        flat = _flat(observation.value, test.expected.value)
         if flat is None or len(flat[0]) != len(goal[1]):
-            gap = _shape_gap(observation.value, test.expected.value)
-            if gap is None:
-                return None
-            shapes += gap
             distance = wrong = unscaled = np.inf
             continue
         got, want = flat
@@ -605,12 +616,12 @@ def _progress(first: Sequence[Test], made: Sequence[Observation]) -> tuple[float
             norm = float(got @ got)
             factor = float(got @ want) / norm if norm > 0 else 0.0
             unscaled += float(np.linalg.norm(factor * got - want))
-    return distance, wrong, unscaled, shapes
+    return distance, wrong, unscaled, form
 
 
-def _shape_gap(value: Any, expected: Any) -> float | None:
-    """How far `value`'s shapes are from `expected`'s: per leaf, 1 for another shape plus how far its size is
-    (|log size ratio|); None where the two differ in keys or items."""
+def _form_gap(value: Any, expected: Any) -> float | None:
+    """How far `value`'s form is from `expected`'s: per numeric leaf, 1 for another type or dtype, and 1 for
+    another shape plus how far its size is (|log size ratio|); None where the two differ in keys or items."""
     gap = 0.0
     for _, v, e in all_leaves(value, expected):
         if v is MISSING or e is MISSING:
@@ -618,6 +629,8 @@ def _shape_gap(value: Any, expected: Any) -> float | None:
         a, b = numeric(v), numeric(e)
         if a is None or b is None:
             continue
+        if type(v) is not type(e) or (isinstance(v, Array) and (v.dtype, v.scalar) != (e.dtype, e.scalar)):
+            gap += 1.0
         if a.shape != b.shape:
             gap += 1.0 + abs(float(np.log((a.size + 1) / (b.size + 1))))
     return gap

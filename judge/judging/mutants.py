@@ -220,12 +220,14 @@ def reduce(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
 
 
 def arithmetic(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
-    """A division made a multiplication or dropped (a temperature, a scale), + for - and back, a shift dropped."""
+    """A division made a multiplication, a floor division or dropped (a temperature, a scale), + for - and back, a
+    shift dropped."""
     if isinstance(node, ast.BinOp):
         left, right = copy.deepcopy(node.left), copy.deepcopy(node.right)
         if isinstance(node.op, ast.Div):
             yield ast.BinOp(left, ast.Mult(), right)
             yield copy.deepcopy(node.left)
+            yield ast.BinOp(copy.deepcopy(node.left), ast.FloorDiv(), copy.deepcopy(node.right))
         elif isinstance(node.op, ast.Mult):
             yield ast.BinOp(left, ast.Div(), right)
         elif isinstance(node.op, ast.Add):
@@ -314,7 +316,7 @@ def index(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
 
 
 def constant(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
-    """A number changed: an integer by one, a float ten times (an epsilon, a base, a factor)."""
+    """A number changed: an integer by one, a float ten times larger or smaller (an epsilon, a base, a factor)."""
     if not isinstance(node, ast.Constant) or isinstance(node.value, bool):
         return
     if type(node.value) is int:
@@ -323,6 +325,8 @@ def constant(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
             yield ast.Constant(node.value - 1)
     elif type(node.value) is float:
         yield ast.Constant(node.value * 10 if node.value else 1.0)
+        if node.value:
+            yield ast.Constant(node.value / 10)
 
 
 def guard(node: ast.AST, ctx: Context) -> Iterator[ast.AST | list]:

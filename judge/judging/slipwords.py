@@ -176,6 +176,8 @@ class _Said:
             swapped = isinstance(a, ast.BinOp) and ast.dump(a.left) == ast.dump(b.left) \
                 and ast.dump(a.right) == ast.dump(b.right)
             if isinstance(b.op, ast.Div):
+                if swapped and isinstance(a.op, ast.FloorDiv):
+                    return "floor division `//` where true division `/` belongs"
                 if swapped:
                     return f"a multiplication by {right} where the division belongs" if right else None
                 return f"the division by {right} left out" if right else None
@@ -230,8 +232,12 @@ class _Said:
         old, new = _number(b), _number(a)
         if old is None or new is None:
             return None
-        if isinstance(b, ast.Constant) and type(b.value) is float:
-            return f"a constant ten times too large ({new:g} where {old:g} belongs)"
+        if isinstance(b, ast.Constant) and type(b.value) is float and old and new:
+            # Said by the ratio itself: a repair makes the learner's constant ten times larger or smaller.
+            if abs(new / old - 10) < 1e-9:
+                return f"a constant ten times too large ({new:g} where {old:g} belongs)"
+            if abs(new / old - 0.1) < 1e-9:
+                return f"a constant ten times too small ({new:g} where {old:g} belongs)"
         return f"the number {new:g} where {old:g} belongs"
 
     @staticmethod

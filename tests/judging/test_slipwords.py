@@ -23,12 +23,16 @@ ARGS = ("embeddings", "temperature")
     ("arithmetic", "lse - pos", "lse + pos", "a term added where it is subtracted"),
     ("arithmetic", "lse - pos", "lse", "a subtracted term left out"),
     ("arithmetic", "q @ k.T / math.sqrt(d)", "q @ k.T", "the division by a square root left out"),
+    ("arithmetic", "n // gw", "n / gw", "true division `/` where floor division `//` belongs"),
+    ("arithmetic", "z @ z.T / temperature", "z @ z.T // temperature", "floor division `//` where true division `/` belongs"),
     ("transpose", "z.T", "z", "a transpose (`.T`) left out"),
     ("transpose", "x.permute(0, 2, 1)", "x.permute(0, 1, 2)", "`permute` with two of its axes in the wrong order"),
     ("dtype", "np.float64", "np.float32", "float32 where float64 belongs"),
     ("index", "x.shape[0]", "x.shape[1]", "a size read from the wrong axis (`.shape[...]`)"),
     ("index", "x[:, 1:]", "x[:, 2:]", "a slice off by one"),
     ("constant", "1e-12", "1e-11", "a constant ten times too large (1e-11 where 1e-12 belongs)"),
+    ("constant", "0.5", "0.05", "a constant ten times too small (0.05 where 0.5 belongs)"),
+    ("constant", "0.0", "1.0", "the number 1 where 0 belongs"),
     ("statement", "np.fill_diagonal(s, -np.inf)", "pass", "a step left out: the call to `fill_diagonal`"),
 ])
 def test_a_slip_is_said_with_the_learners_names_only(operator, before, after, said):
