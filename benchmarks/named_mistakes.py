@@ -28,8 +28,10 @@ report names, for each slip, what it alone was named (a name said by a slip
 model or by a repair of the file is the same mistake: `slip_x` and `repair_x`
 are one name) or a change on its line after which every value is right (the
 slip found where it is, in a repair's words where alone a trap or a relation
-named it); a name neither slip gets alone that fresh inputs do not confirm is
-misnamed. Each two-slip file is counted once (a + b and b + a are one
+named it). As for one slip, a name neither slip gets alone is judged again
+with fresh inputs: misnamed where they name something else instead,
+unconfirmed where they do not name it again (listed, not counted as named).
+Each two-slip file is counted once (a + b and b + a are one
 file). A file in which one slip hides the other (on every test's inputs it
 gives what one of its slips alone gives: a dropped permute makes the
 reshape before it no matter) shows one mistake, not two: it is counted
@@ -96,6 +98,7 @@ class Tally:
     both: int = 0                   # ... that name what each slip alone is named
     pair_misnamed: int = 0
     pair_silent: int = 0
+    pair_unconfirmed: int = 0
     hidden: int = 0                 # two-slip files whose report is one slip's alone (one slip hides the other)
     seconds: float = 0.0
     by: Counter = field(default_factory=Counter)  # among the named: what named them (trap, relation, slip, repair)
@@ -105,7 +108,8 @@ class Tally:
         return {"made": self.made, "rejected": self.rejected, "wrong_value": self.value,
                 **{k: self.outcomes[k] for k in (NAMED, MISNAMED, UNCONFIRMED, SILENT)},
                 "pairs": self.pairs, "both_named": self.both, "pairs_misnamed": self.pair_misnamed,
-                "pairs_silent": self.pair_silent, "pairs_hidden": self.hidden, "named_by": dict(self.by), "seconds": round(self.seconds, 1)}
+                "pairs_silent": self.pair_silent, "pairs_unconfirmed": self.pair_unconfirmed,
+                "pairs_hidden": self.hidden, "named_by": dict(self.by), "seconds": round(self.seconds, 1)}
 
 
 class Bench:
@@ -228,9 +232,13 @@ class Bench:
         tally.pairs += 1
         named = self.names(report)
         strange = named - names_a - names_b
-        if strange and strange - self.names(self.judged(source, f"{label} two slips", label, checked=True)):
-            tally.pair_misnamed += 1
+        again = self.names(self.judged(source, f"{label} two slips", label, checked=True)) if strange else set()
+        if strange and again - named - names_a - names_b:
+            tally.pair_misnamed += 1   # fresh inputs name something else instead
             outcome = MISNAMED
+        elif strange - again:
+            tally.pair_unconfirmed += 1   # a name fresh inputs do not prove again: listed, not counted as named
+            outcome = UNCONFIRMED
         elif all(names & named or self.pointed(report, line)
                  for names, line in zip((names_a, names_b), _slip_lines(dict(self.files)[label], a.source, source))):
             tally.both += 1
@@ -348,6 +356,7 @@ def main() -> int:
             total.both += t.both
             total.pair_misnamed += t.pair_misnamed
             total.pair_silent += t.pair_silent
+            total.pair_unconfirmed += t.pair_unconfirmed
             total.hidden += t.hidden
         for unit, t in by_unit.items():
             _print_row(f"unit {unit}", t)
@@ -356,7 +365,8 @@ def main() -> int:
 
 def _print_row(name: str, t: Tally) -> None:
     share = f"{t.outcomes[NAMED] / t.value:.0%}" if t.value else "-"
-    pairs = f"; pairs {t.both}/{t.pairs} both named, {t.pair_misnamed} misnamed, {t.hidden} hidden" \
+    pairs = f"; pairs {t.both}/{t.pairs} both named, {t.pair_misnamed} misnamed, {t.pair_unconfirmed} " \
+        f"unconfirmed, {t.hidden} hidden" \
         if t.pairs or t.hidden else ""
     by = ", ".join(f"{k} {n}" for k, n in sorted(t.by.items()))
     pairs += f" (named by {by})" if by else ""

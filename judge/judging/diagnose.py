@@ -126,6 +126,13 @@ def input_factors(names: tuple[str, ...], args: tuple[Any, ...]) -> tuple[tuple[
                             (m / (m - 1), f"times m / (m - 1), m half {rows} (a divisor of 2(m - 1) instead of 2m?)")]
         elif type(value) is float and value > 0 and value != 1.0:
             factors += [(value, f"times `{name}`"), (1 / value, f"divided by `{name}`")]
+    for name, value in zip(names, args):
+        # The width of a table of rows (a feature dimension): a mean over the wrong axis, a scale by sqrt(d).
+        if isinstance(value, Array) and value.data.ndim >= 2 and value.data.shape[-1] > 2:
+            d, columns = value.data.shape[-1], f"the number of columns of `{name}`"
+            if d not in counted:
+                counted.add(d)
+                factors += [(float(d), f"times {columns}"), (1 / d, f"divided by {columns}")]
     return tuple(factors)
 
 

@@ -317,7 +317,15 @@ class _Table:
         seen = [self.matches[(model.key, t.index)] for t in failing]
         if False in seen or True not in seen:
             return False
+        if not model.named.known and any(self.raised(model, t) for t in failing):
+            # A trap may be written for some inputs only; a slip of a trusted solution that raises where the
+            # learner's file gave a value is not the learner's computation.
+            return False
         return self.leaves_passed_right(model)
+
+    def raised(self, model: Model, test: Test) -> bool:
+        made = self.outputs.get((model.key, test.index))
+        return made is None or made.error is not None
 
     def leaves_passed_right(self, model: Model) -> bool:
         return all(self.right[(model.key, i)] is not False for i, t in self.tests.items() if t.passed)

@@ -129,7 +129,7 @@ def _receiver(call: ast.Call) -> ast.expr | None:
 
 
 def axis(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
-    """An axis moved by one, a reduction made global, keepdim dropped."""
+    """An axis moved by one, a reduction made global or a global one along an axis, keepdim dropped."""
     if not isinstance(node, ast.Call) or _name_of(node) not in AXIS_CALLS:
         return
     name = _name_of(node)
@@ -157,6 +157,14 @@ def axis(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
             yield _with(node, args=args)
         if name in REDUCTIONS and len(node.args) == i + 1:
             yield _with(node, args=copy.deepcopy(node.args[:i]))
+    module_call = isinstance(node.func, ast.Attribute) and _receiver(node) is not node.func.value
+    global_reduction = name in REDUCTIONS and len(node.args) == (1 if module_call else 0) \
+        and not any(kw.arg in ("dim", "axis", "dims") for kw in node.keywords)
+    if global_reduction:
+        # A reduction over one axis where the global one belongs: the inverse of an axis dropped.
+        keyword = "axis" if ctx.framework == "numpy" else "dim"
+        for along in (0, -1):
+            yield _with(node, keywords=copy.deepcopy(node.keywords) + [ast.keyword(keyword, _const(along))])
 
 
 def transpose(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:

@@ -138,6 +138,8 @@ class _Said:
             if gone and gone[0][0] in ("keepdim", "keepdims"):
                 return f"{name} without keepdim, so its result lines up with the wrong axis"
             return f"{name} over every entry instead of along one axis"
+        if len(after) > len(before):
+            return f"{name} along one axis instead of over every entry"
         return f"{name} along the wrong axis"
 
     @staticmethod

@@ -15,6 +15,7 @@ ARGS = ("embeddings", "temperature")
      'reduction="sum" where "mean" belongs'),
     ("axis", "s.max(axis=1, keepdims=True)", "s.max(axis=0, keepdims=True)", "`max` along the wrong axis"),
     ("axis", "s.sum(axis=1)", "s.sum()", "`sum` over every entry instead of along one axis"),
+    ("axis", "s.mean()", "s.mean(dim=0)", "`mean` along one axis instead of over every entry"),
     ("axis", "n.sum(-1, keepdims=True)", "n.sum(-1)", "`sum` without keepdim, so its result lines up with the wrong axis"),
     ("arithmetic", "z @ z.T / temperature", "z @ z.T * temperature",
      "a multiplication by `temperature` where the division belongs"),
