@@ -324,8 +324,9 @@ class _Table:
         return self.leaves_passed_right(model)
 
     def raised(self, model: Model, test: Test) -> bool:
+        """Whether the model raised there (not merely gave no output: not run, or out of time)."""
         made = self.outputs.get((model.key, test.index))
-        return made is None or made.error is not None
+        return made is not None and made.error is not None
 
     def leaves_passed_right(self, model: Model) -> bool:
         return all(self.right[(model.key, i)] is not False for i, t in self.tests.items() if t.passed)

@@ -15,10 +15,10 @@ from typing import Any, Callable, Sequence
 from judge.judging import explain
 from judge.model.cases import Case
 from judge.runs.contract import Backend, Limits, Program
-from judge.runs.calls import Observation
+from judge.runs.calls import ErrorInfo, Observation
 from judge.model.problem import Trap
 from judge.judging.repairs import Repair, joined, repairs_of, unparsed
-from judge.judging.slips import Slip, Slips, run_variants
+from judge.judging.slips import RAISED, Slip, Slips, run_variants
 from judge.judging.slipwords import slug
 
 # How a slip model's words are introduced: they describe a change to the right computation, not the learner's code.
@@ -109,8 +109,7 @@ class Suspects:
                                             [t.case for t in tests], [self._slips[m.key].index for m in slips], self.size)
             for model in slips:
                 for test in tests:
-                    made = outputs.get((test.case.name, self._slips[model.key].index))
-                    found[(model.key, test.index)] = made if isinstance(made, Observation) else None
+                    found[(model.key, test.index)] = _outcome(outputs.get((test.case.name, self._slips[model.key].index)))
         repairs = [m for m in models if m.key in self._repairs]
         if repairs:
             wanted = [(t.case, self._repairs[m.key].index) for t in tests for m in repairs
@@ -122,9 +121,21 @@ class Suspects:
                                                    self.program.entry_point, self.size, self.program.hidden))
             for model in repairs:
                 for test in tests:
-                    made = self._repaired.get((test.case.name, self._repairs[model.key].index))
-                    found[(model.key, test.index)] = made if isinstance(made, Observation) else None
+                    found[(model.key, test.index)] = _outcome(self._repaired.get((test.case.name,
+                                                                                  self._repairs[model.key].index)))
         return found
+
+
+def _outcome(made: Any) -> Observation | None:
+    """A variant's outcome as explain reads it: its value, an error where it raised (evidence: it is not the
+    learner's computation where the learner's file gave a value), None where it was not run or ran out of time
+    (no evidence)."""
+    if isinstance(made, Observation):
+        return made
+    return _RAISED if made == RAISED else None
+
+
+_RAISED = Observation(error=ErrorInfo("Exception", ("Exception",), "the variant raised"))
 
 
 def _named(repair: Repair, partner: Repair | None = None) -> explain.Named:
