@@ -134,6 +134,26 @@ def test_slips_are_run_only_when_no_trap_or_relation_explains():
     assert asked == []
 
 
+def test_a_slip_that_raises_where_the_learners_file_gave_a_value_is_not_named_one_not_run_may_be():
+    from judge.runs.calls import ErrorInfo
+
+    tests = [case_of(0, [1.0, 2.0, 3.0], [1.5, 9.0, 3.0]), case_of(1, [2.0, 1.0, 4.0], [3.5, 5.0, 4.0])]
+    raised = Observation(error=ErrorInfo("IndexError", ("IndexError",), "out of range"))
+
+    def predict_with(second):
+        def predict(models, tests_):
+            made = {0: value([1.5, 9.0, 3.0]), 1: second}
+            return {(m.key, t.index): made[t.index] for m in models for t in tests_}
+        return predict
+
+    def named(second):
+        slip = model("slip:1", "a slip")
+        return names(explain.explain(tests, [], predict_with(second), explain.Slips(lambda: [slip], lambda p: [])))
+
+    assert named(raised) == {}                              # it raised where the learner's file gave a value
+    assert named(None) == {0: ["slip:1"]}   # not run on test 1 (out of time): no evidence, named where it is seen
+
+
 def test_a_slip_model_names_a_mistake_no_trap_lists_and_two_slips_of_one_solution_are_joined():
     tests = [case_of(0, [1.0, 2.0, 3.0], [1.5, 9.0, 3.0]), case_of(1, [2.0, 1.0, 4.0], [3.5, 5.0, 4.0]),
              case_of(2, [3.0, 3.0, 1.0], [3.0, 3.0, 1.0], True)]
