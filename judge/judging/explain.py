@@ -232,20 +232,17 @@ class _Repaired:
                 same = all(same_value(t.case, t.actual.value, m.value) for t, m in zip(self.first, made))
                 (still if same else moving).append(model)
         budget, best = JOINED_REPAIRS, None
-        for others in (moving, still):
-            for first in nearest:
-                tried = [m for m in others if m is not first][:budget]
-                budget -= len(tried)
-                joined = self.repairs.join(first, tried)
-                self.seen.update(self.predict(joined, self.first))
-                # Of several pairs that make every value right, one said in slip words (a `sum` where `mean`
-                # belongs, not a `/ n` dropped after a mean): a pair with a change said only as code is kept
-                # while the others are tried.
-                for fix in self._fixing(joined):
-                    if best is None or _unsaid(fix) < _unsaid(best):
-                        best = fix
-                if (best is not None and not _unsaid(best)) or budget <= 0:
-                    break
+        for others, first in ((others, first) for others in (moving, still) for first in nearest):
+            tried = [m for m in others if m is not first][:budget]
+            budget -= len(tried)
+            joined = self.repairs.join(first, tried)
+            self.seen.update(self.predict(joined, self.first))
+            # Of several pairs that make every value right, one said in slip words (a `sum` where `mean`
+            # belongs, not a `/ n` dropped after a mean): a pair with a change said only as code is kept
+            # while the others are tried.
+            for fix in self._fixing(joined):
+                if best is None or _unsaid(fix) < _unsaid(best):
+                    best = fix
             if (best is not None and not _unsaid(best)) or budget <= 0:
                 break
         if best is None:

@@ -144,11 +144,11 @@ def axis(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
                 yield _with(node, keywords=[k for j, k in enumerate(copy.deepcopy(node.keywords)) if j != i])
         if kw.arg in ("keepdim", "keepdims") and isinstance(kw.value, ast.Constant) and kw.value.value is True:
             yield _with(node, keywords=[k for j, k in enumerate(copy.deepcopy(node.keywords)) if j != i])
+    module_call = isinstance(node.func, ast.Attribute) and _receiver(node) is not node.func.value
     for i, arg in enumerate(node.args):
         value = _int(arg)
         if value is None:
             continue
-        module_call = isinstance(node.func, ast.Attribute) and _receiver(node) is not node.func.value
         if module_call and i == 0:
             continue   # torch.sum(x, 1): the first argument is the tensor
         for moved in (value + 1, value - 1):
@@ -157,7 +157,6 @@ def axis(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
             yield _with(node, args=args)
         if name in REDUCTIONS and len(node.args) == i + 1:
             yield _with(node, args=copy.deepcopy(node.args[:i]))
-    module_call = isinstance(node.func, ast.Attribute) and _receiver(node) is not node.func.value
     global_reduction = name in REDUCTIONS and len(node.args) == (1 if module_call else 0) \
         and not any(kw.arg in ("dim", "axis", "dims") for kw in node.keywords)
     if global_reduction:

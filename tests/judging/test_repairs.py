@@ -52,12 +52,18 @@ def test_two_slips_in_the_learners_file_are_both_named_on_their_line(judge):
 
 
 def _slipped(path: str, *changes: tuple[str, str]) -> str:
-    """An accepted file with each (code, replacement) made once: a learner's file with those slips."""
+    """A known file with each (code, replacement) made once: a learner's file with those slips."""
     source = (REPO / path).read_text(encoding="utf-8")
     for before, after in changes:
         assert source.count(before) == 1, before
         source = source.replace(before, after)
     return source
+
+
+def _said(judge, problem: str, source: str) -> list:
+    """The mistakes named on the first failing test of `source` judged on `problem`."""
+    report = judge.submit(problem, Submission.from_text(source, f"{problem}.py"), record=False)
+    return list(report.first_failure.mistakes)
 
 
 def test_two_slips_whose_fixes_each_move_the_value_away_are_both_named(judge):
@@ -67,8 +73,7 @@ def test_two_slips_whose_fixes_each_move_the_value_away_are_both_named(judge):
     source = _slipped("submissions/linear_probe/accepted/augmented_lstsq.py",
                       ("(test_features - mean) / std", "(test_features + mean) / std"),
                       ("/ len(test_labels)}", "* len(test_labels)}"))
-    report = judge.submit("linear_probe", Submission.from_text(source, "probe.py"), record=False)
-    said = [m.message for m in report.first_failure.mistakes]
+    said = [m.message for m in _said(judge, "linear_probe", source)]
     assert [m.split(":")[0] for m in said] == ["line 30", "line 31"], said
     assert "`test_features - mean` in place of `test_features + mean`" in said[0]
     assert "`/` " not in said[1] and "/ len(test_labels)` in place of" in said[1]
@@ -79,8 +84,7 @@ def test_two_slips_that_leave_the_shape_wrong_are_both_named(judge):
     source = _slipped("submissions/patchify/accepted/unfold.py",
                       ("torch.arange(gh * gw)", "torch.arange(gh / gw)"),
                       ("n % gw], dim=1)", "n % gw], dim=0)"))
-    report = judge.submit("patchify", Submission.from_text(source, "patchify.py"), record=False)
-    said = [m.message for m in report.first_failure.mistakes]
+    said = [m.message for m in _said(judge, "patchify", source)]
     assert sorted(m.split(":")[0] for m in said) == ["line 16", "line 17"], said
     assert any("`stack` along the wrong axis" in m for m in said)
 
@@ -88,9 +92,7 @@ def test_two_slips_that_leave_the_shape_wrong_are_both_named(judge):
 def test_a_change_that_makes_every_value_right_stands_beside_the_relation_it_explains(judge):
     # The values are right to float32 precision on every failing test (a fact the judge names first); the cast
     # that makes them so is found on the learner's line.
-    source = (REPO / "submissions/vit_pool/wrong_answer/float32_mean.py").read_text(encoding="utf-8")
-    report = judge.submit("vit_pool", Submission.from_text(source, "float32_mean.py"), record=False)
-    mistakes = report.first_failure.mistakes
+    mistakes = _said(judge, "vit_pool", _slipped("submissions/vit_pool/wrong_answer/float32_mean.py"))
     assert mistakes[0].name == "float32_values"
     assert mistakes[1].message.startswith("line 13: a cast to float32 where float64 belongs: with `x[:, 1:].double()` "
                                           "in place of `x[:, 1:].float()`"), mistakes
