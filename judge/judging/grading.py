@@ -22,7 +22,7 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -46,7 +46,7 @@ from judge.model.problem import Problem, Trap
 from judge.base.quiet import quiet
 from judge.base.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
 from judge.judging.suspects import Suspects
-from judge.judging.tampering import collect
+from judge.judging.tampering import collect, scan
 from judge.base.outcomes import Verdict
 from judge.base.encoding import Array
 
@@ -178,12 +178,22 @@ TRAP_KEEP_BYTES = 16 << 20  # trap outputs larger than this are recomputed rathe
 FAR_LARGER = 4  # a large trap output this many times the size of both values of a test explains none of them
 
 
+def item_caps(expected: Sequence[Expected]) -> tuple[dict[str, int], ...]:
+    """Per test and call, the most items a result may have: one far larger in items than the
+    reference's cannot match it, and is refused before it is decoded."""
+    return tuple({name: NODE_SLACK + NODE_FACTOR * wire.count_nodes(observation.to_plain())
+                  for name, observation in values.items()} for values in expected)
+
+
 def grade(problem: Problem, cases: list[Case], expected: list[Expected], program: Program, submission: str,
           backend: Backend, limits: Limits, traps: TrapSet | None = None,
-          on_result: Callable[[TestResult], None] | None = None) -> Report:
+          on_result: Callable[[TestResult], None] | None = None,
+          caps: Sequence[dict[str, int]] | None = None) -> Report:
     """Run `program` on every case through `backend` and judge it; `on_result` gets each test's
-    result, in order, as soon as the backend has finished that test's calls (the web page streams them)."""
+    result, in order, as soon as the backend has finished that test's calls (the web page streams them).
+    `caps`: `item_caps(expected)`, when the caller keeps them."""
     started = time.perf_counter()
+    caps = item_caps(expected) if caps is None else caps
     rng = random.SystemRandom()
     calls, ends, orders, node_limits = [], [], [], []
     for i, case in enumerate(cases):
@@ -193,9 +203,7 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
         rng.shuffle(names)
         orders.append(names)
         calls.extend(case.calls[name] for name in names)
-        # A result far larger in items than the reference's cannot match it: refused before decoding.
-        node_limits.extend(NODE_SLACK + NODE_FACTOR * wire.count_nodes(expected[i][name].to_plain())
-                           for name in names)
+        node_limits.extend(caps[i][name] for name in names)
         ends.append(len(calls))  # a case's calls are the slice [ends[i-1], ends[i]) of `calls`
     results: list[TestResult] = []
     observed: dict[int, Observation] = {}   # each test's main observation, for the explanation of wrong values
@@ -215,7 +223,16 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
             pendings[i] = pending
         return _finish(cases[i], result, pending)
 
+    # The source's tampering findings, looked for on the backend's first progress report (it makes one
+    # while the child loads the file): after the run they would keep the report waiting.
+    found: list[tuple] = []
+
+    def scan_once() -> None:
+        if not found:
+            found.append(scan(program.source))
+
     def judge_finished(run: RunResult, done: int) -> None:
+        scan_once()
         while len(results) < len(cases) and ends[len(results)] <= done:
             results.append(said(settle(run, len(results)), file_failed=run.load_error is not None))
             if on_result is not None:
@@ -229,6 +246,7 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
         framework, which would compete with the submission for the CPU while it is being timed:
         that test and the ones after it are judged after the run."""
         nonlocal halted
+        scan_once()
         while not halted and len(results) < len(cases) and ends[len(results)] <= done:
             result = settle(run, len(results), diagnose=False)
             if result.verdict is not Verdict.ACCEPTED:
@@ -252,7 +270,8 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
     if run.isolation.failed:
         warnings.append(escape_controls(run.isolation.exposure))
     # What the source shows and what the child said while it ran: shown beside the verdict, never deciding it.
-    tampering = collect(program.source, run.tampering)
+    scan_once()
+    tampering = collect(program.source, run.tampering, found=found[0])
     return Report(problem=problem.id, submission=submission, tests=results,
                   time_ms=(time.perf_counter() - started) * 1000,
                   output=escape_controls(run.output, keep="\n\t"), warnings=warnings, tampering=tampering,

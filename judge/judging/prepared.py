@@ -18,7 +18,7 @@ from judge.model.cache import ExpectedCache, TrapsEntry, cache_key
 from judge.model.cases import MAIN, Case, build_case
 from judge.runs.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.base.errors import ConfigError
-from judge.judging.grading import Expected, TrapSet, expect, grade, unjudged
+from judge.judging.grading import Expected, TrapSet, expect, grade, item_caps, unjudged
 from judge.judging.mutants import Context
 from judge.runs.calls import ErrorInfo, describe_error, run_call
 from judge.model.problem import CheckSpec, Hidden, Problem, TestSpec
@@ -55,7 +55,12 @@ class PreparedProblem:
         # A file that does not compile is reported without a sandbox: no fork server to wait for.
         backend = self.backend if error is None else _Unloadable(error)
         return grade(self.problem, list(self.cases), list(self.expected), program, submission.label, backend,
-                     self.limits, self.traps, on_result=on_result)
+                     self.limits, self.traps, on_result=on_result, caps=self.caps)
+
+    @functools.cached_property
+    def caps(self) -> tuple[dict[str, int], ...]:
+        """`grading.item_caps` of the expected values, counted once per prepared problem, not per submission."""
+        return item_caps(self.expected)
 
     def unjudged(self, label: str, decision, *, on_result: Callable[[TestResult], None] | None = None) -> Report:
         """The report of a file that could not be run (`decision` from `judge.runs.decisions.of_unloadable`)."""

@@ -145,10 +145,13 @@ def scan(source: str) -> tuple[Tampering, ...]:
     return tuple(found[:MAX_FINDINGS])
 
 
-def collect(source: str | None, reported: Iterable[str] = ()) -> tuple[str, ...]:
-    """A report's `tampering`: the findings of `scan` in the source, then what the child reported while
-    it ran (opaque text, escaped), each once, at most MAX_FINDINGS."""
-    texts = [t.text() for t in scan(source)] if source is not None else []
+def collect(source: str | None, reported: Iterable[str] = (), *,
+            found: tuple[Tampering, ...] | None = None) -> tuple[str, ...]:
+    """A report's `tampering`: the findings of `scan` in the source (`found`: scanned already), then
+    what the child reported while it ran (opaque text, escaped), each once, at most MAX_FINDINGS."""
+    if found is None:
+        found = scan(source) if source is not None else ()
+    texts = [t.text() for t in found]
     texts.extend(_shown(text) for text in reported if isinstance(text, str))
     return tuple(dict.fromkeys(t for t in texts if t))[:MAX_FINDINGS]
 

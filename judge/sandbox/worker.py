@@ -19,7 +19,8 @@ PROGRAM then brings the submission and the order to run the calls in, drawn
 by the judge for this submission. A judge that keeps a run ready sends
 REQUEST before it has the submission (runner.Sandbox keeps one ahead), so a
 submission waits only for its own loading and calls; the child it gets has
-done nothing but that set-up. After loading the child says LOADED, then
+done nothing but that set-up and a warm-up of the judge's own code on the
+calls' arguments (judge.sandbox.warmup). After loading the child says LOADED, then
 sends one RESULT per call, then DONE.
 """
 from __future__ import annotations
@@ -39,7 +40,7 @@ from judge.base import encoding as wire
 from judge.runs.contract import Limits, Refusal
 from judge.runs.calls import Call, ErrorInfo, Observation, describe_error, observation_plain, observing, \
     register_source, run_call
-from judge.sandbox import arena, cgroups, channel, isolation, memory
+from judge.sandbox import arena, cgroups, channel, isolation, memory, warmup
 from judge.base.wording import a as article
 
 from judge.sandbox.channel import DONE, LOAD_ERROR, LOADED, PROGRAM, READY, REQUEST, RESULT
@@ -93,6 +94,10 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
                                  protected=protected, calls=len(calls), disabled=disabled, group=group,
                                  monitor=monitor)
     isolation.apply_all(ctx)
+    try:  # with the zygote's one torch thread: warming up starts no thread pool
+        warmup.in_worker(calls, mapped.arguments, limits.result_bytes)
+    except Exception:  # noqa: BLE001 - only a saving: the submission's first calls then pay for first use
+        pass
     _set_threads(limits.threads)
     channel.send_frame(sock, READY, json.dumps({"active": ctx.active, "failed": ctx.failed}).encode())
     kind, payload = channel.recv_frame(sock)

@@ -38,12 +38,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
-from judge.runs import calls as execute
-
-from judge.base import encoding as wire
-from judge.sandbox import cgroups, isolation, memory, namespaces, worker
+from judge.sandbox import cgroups, isolation, memory, namespaces, warmup, worker
 
 from judge.sandbox import channel
 from judge.sandbox.channel import KILL, SERVER_FAILED as FAILED, SERVER_READY as READY, SPAWN
@@ -111,28 +106,13 @@ def _say(sock: socket.socket, message: bytes) -> bool:
 
 
 def _warm_up(protected: tuple[Path, ...]) -> None:
-    """Do once, in the zygote, the set-up every child would otherwise repeat in its first milliseconds.
-
-    Nothing of a submission is involved: the install paths Landlock allows (sysconfig
-    and site compute them lazily) and, with torch, one call of the judge's own function
-    through `execute.run_call` with a backward pass and the result encoded, which sets up
-    what torch does lazily on a first operation, a first backward pass and a first
-    conversion to numpy. torch has one thread here (set before), so no thread pool
-    exists at the fork. The tensors are freed; a child's memory limits count from
-    what it starts with, so they mean what they did.
-    """
+    """Do once, in the zygote, the set-up every child would otherwise repeat in its first milliseconds:
+    the install paths Landlock allows (sysconfig and site compute them lazily) and torch's lazy set-up
+    (judge.sandbox.warmup). torch has one thread here (set before), so no thread pool exists at the
+    fork. The tensors are freed; a child's memory limits count from what it starts with, so they
+    mean what they did."""
     isolation.readable_paths(protected)
-    if sys.modules.get("torch") is None:
-        return
-    image = wire.Array(data=np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4), library="torch", dtype="float32")
-    call = execute.Call(args=(image,), grad_wrt=(0,))
-    observation = execute.run_call(_warm_up_function, call, None)
-    wire.encode(execute.observation_plain(observation), 1 << 20, wire.MAX_NODES)
-
-
-def _warm_up_function(images):
-    patches = images.reshape(1, 1, 2, 2, 2, 2).permute(0, 2, 4, 1, 3, 5).reshape(1, 4, 4)
-    return {"tokens": patches * 2.0, "sums": patches.sum(dim=-1)}
+    warmup.in_zygote()
 
 
 @dataclass
