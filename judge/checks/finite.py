@@ -15,7 +15,10 @@ def check(case, expected, actual, **params) -> CheckResult:
         ev, av = numeric(e), numeric(a)
         if ev is None or av is None or ev.shape != av.shape:
             continue
-        bad = np.isfinite(ev) & ~np.isfinite(av)
+        finite = np.isfinite(av)
+        if finite.all():  # nothing can be wrong here: one pass over a right value, not three
+            continue
+        bad = np.isfinite(ev) & ~finite
         if bad.any():
             kinds = sorted({"NaN" if np.isnan(x) else "inf" for x in np.asarray(av)[bad].ravel()[:1000]})
             where = "" if av.ndim == 0 else f" ({int(bad.sum())} of {bad.size} entries, first at {fmt_index(np.argwhere(bad)[0])})"
