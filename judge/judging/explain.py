@@ -48,6 +48,7 @@ PROJECTED = 256        # outputs longer than this are compared through a fixed r
 FLOAT32 = 1e-5         # numbers this close (relative to a leaf's largest) differ by float32 rounding only
 NEAREST = 3            # repairs of the learner's file tried with every other change (two slips), per measure
 JOINED_REPAIRS = 1200  # files with two changes run on the first test, at most (each a sandbox call)
+MENDED = 8             # changes of the learner's file run on every test beside a trap or slip, at most
 
 
 @dataclass(frozen=True)
@@ -106,11 +107,13 @@ class Slips:
 @dataclass(frozen=True)
 class Repairs:
     """How explain reaches repairs of the learner's own file (judge.judging.repairs): `models()` the file with one
-    change each; `join(first, others)` the file with `first` and each of `others` made together. A
-    repair's model explains when it gives the expected value on every value test."""
+    change each; `join(first, others)` the file with `first` and each of `others` made together;
+    `beside(repair)` the repair as it is said where it leaves another mistake. A repair's model
+    explains when it gives the expected value on every value test."""
 
     models: Callable[[], Sequence[Model]]
     join: Callable[[Model, Sequence[Model]], list[Model]]
+    beside: Callable[[Model], Named] = lambda model: model.named   # a repair as said beside another mistake
 
 
 def explain(tests: Sequence[Test], traps: Sequence[Model], predict: Predictions,
@@ -137,7 +140,8 @@ def explain(tests: Sequence[Test], traps: Sequence[Model], predict: Predictions,
         # The same relation shows on every failing test: a fact, named; where a change of the learner's own file
         # (or two) makes every value right, it says beside it where the difference comes from.
         fixes = _Repaired(table, tests, failing, smallest, predict, repairs) if repairs is not None else None
-        found = (fixes.one() or fixes.two()) if fixes else None
+        found = (fixes.one() or fixes.two() or fixes.with_model(*_models_seen(table, traps, failing, predict, slips))
+                 ) if fixes else None
         return _beside(relation, found) if found else relation
     found = _with_relation(table, traps, failing)
     if found is not None:
@@ -165,11 +169,12 @@ def _beside(relation: dict[int, tuple[Named, ...]], found: dict[int, tuple[Named
 
 def _slipped(table: _Table, traps: Sequence[Model], tests: Sequence[Test], failing: Sequence[Test],
              predict: Predictions, slips: Slips | None, fixes: "_Repaired | None") -> dict[int, tuple[Named, ...]] | None:
-    """One slip, a trap and a slip or two traps apart, two changes to the learner's file, or two slips of
-    one solution together."""
+    """One slip, a trap and a slip or two traps apart, two changes to the learner's file, two slips of
+    one solution together, or one change to the learner's file and a trap or slip."""
     models = list(traps)
     if slips is None:
-        return _pair(table, models, failing) or (fixes.two() if fixes else None)
+        return _pair(table, models, failing) or (fixes.two() if fixes else None) \
+            or (fixes.with_model(models, {}) if fixes else None)
     every = list(slips.models())
     first, seen = _first_tests(table, traps, failing), {}
     if every:
@@ -180,12 +185,19 @@ def _slipped(table: _Table, traps: Sequence[Model], tests: Sequence[Test], faili
     if found is not None:
         return found
     joined = slips.join(_likely_pairs(every, first, seen))
-    if not joined:
-        return None
-    parts = [p for m in joined for p in m.parts]
-    table.add(parts, predict(parts, tests))
-    table.add(joined, predict(joined, tests))
-    return _single(table, joined, failing)
+    if joined:
+        parts = [p for m in joined for p in m.parts]
+        table.add(parts, predict(parts, tests))
+        table.add(joined, predict(joined, tests))
+        found = _single(table, joined, failing)
+    return found or (fixes.with_model(models + every, seen) if fixes else None)
+
+
+def _models_seen(table: _Table, traps: Sequence[Model], failing: Sequence[Test], predict: Predictions,
+                 slips: Slips | None) -> tuple[list[Model], dict[tuple[str, int], Observation | None]]:
+    """The traps and one-slip models, with the slip models' outputs on the first tests."""
+    every = list(slips.models()) if slips is not None else []
+    return list(traps) + every, (predict(every, _first_tests(table, traps, failing)) if every else {})
 
 
 class _Repaired:
@@ -248,6 +260,118 @@ class _Repaired:
         if best is None:
             return None
         return {t.index: tuple(p.named for p in best.parts) for t in self.failing}
+
+    def with_model(self, models: Sequence[Model], seen: dict[tuple[str, int], Observation | None]
+                   ) -> dict[int, tuple[Named, ...]] | None:
+        """One change of the learner's file after which it gives what one model gives (a trap, or a slip of
+        another trusted solution) on every failing test: two mistakes, the one the change undoes and the
+        model's, which no change undoes (a normalisation left out, a minus sign dropped). Both leave every
+        passed test right, and each shows on a failing test. `seen`: the models' outputs on the first tests
+        (the table holds the traps'). Named only when every pair that fits says the same (or every pair with a
+        trap: a slip that gives what a trap gives is the trap's mistake, in other words).
+
+        The pairs are looked for on the first test, and, for each model that gives the learner's value
+        there (the change's slip does not show on it), on the smallest failing test where it does not."""
+        said = [r for r in self.every if r.named.name != "repair_unsaid"]
+        if not said:
+            return None
+        first = self.first[0]
+        outputs = {**seen, **{k: v for k, v in self.table.outputs.items() if k not in seen}}
+        # On the first test every model is looked at, those whose value is wrong there: a right one would ask
+        # the change alone to make this test right, which a model that departs there finds anyway.
+        candidates = self._alike(first, [(m, v) for m in models if (v := _value(outputs.get((m.key, first.index))))
+                                         is not None and not same_value(first.case, first.expected.value, v)], said)
+        for test, there in self._departing(models, outputs):
+            self.seen.update(self.predict([r for r in said if (r.key, test.index) not in self.seen], [test]))
+            candidates += self._alike(test, there, said)
+        repairs = list({r.key: r for r, _ in candidates})[:MENDED]   # each repair is run on every test
+        candidates = [pair for pair in dict.fromkeys(candidates) if pair[0].key in repairs]
+        if not candidates:
+            return None
+        needed = list({m.key: m for pair in candidates for m in pair}.values())
+        self.table.add(needed, self.predict(needed, self.tests))
+        fits: dict[frozenset[str], tuple[Model, dict[int, tuple[Named, ...]]]] = {}
+        for repair, model in candidates:
+            named = self._mended(repair, model)
+            if named is not None:
+                fits.setdefault(frozenset(n.message for shown in named.values() for n in shown), (model, named))
+        if len(fits) > 1:
+            # A trap and a slip that give the same values are one mistake: the author's words for it are kept.
+            fits = {said: fit for said, fit in fits.items() if fit[0].named.known}
+        return next(iter(fits.values()))[1] if len(fits) == 1 else None
+
+    def _departing(self, models: Sequence[Model], outputs: dict[tuple[str, int], Observation | None]
+                   ) -> list[tuple[Test, list[tuple[Model, Any]]]]:
+        """Per failing test, the models that give the learner's value on a first test and another value there
+        (the smallest such test of each; at most CANDIDATE_SLIPS models, run on every test)."""
+        matching = [m for m in models if any(
+            (v := _value(outputs.get((m.key, t.index)))) is not None and _same_numbers(t.case, v, t.actual.value)
+            for t in self.first)][:CANDIDATE_SLIPS]
+        self.table.add(matching, self.predict(matching, self.tests))
+        found: dict[int, list[tuple[Model, Any]]] = {}
+        for model in matching:
+            apart = [t for t in self.failing if self.table.matches[(model.key, t.index)] is False]
+            if apart:
+                test = min(apart, key=lambda t: (_size(t.case), t.index))
+                found.setdefault(test.index, []).append((model, self.table.outputs[(model.key, test.index)].value))
+        return [(next(t for t in self.failing if t.index == i), there) for i, there in found.items()]
+
+    def _alike(self, test: Test, models: Sequence[tuple[Model, Any]], said: Sequence[Model]) -> list[tuple[Model, Model]]:
+        """(repair, model) pairs whose outputs agree on `test`, where the repair changes the learner's value
+        (`models`: each with its output there, None where it has none), in the order of the file. A change said in slip words only (`said`): it undoes a slip. One said only as code may as
+        well make one (drop a normalisation the file rightly has) and land on another solution's slip."""
+        wrong = [(m, v) for m, v in models if v is not None]
+        changed = [(r, v) for r in said if (v := _value(self.seen.get((r.key, test.index)))) is not None
+                   and not same_value(test.case, v, test.actual.value)]
+        if not wrong or not changed:
+            return []
+        flat = {id(v): f for _, v in wrong + changed if (f := _flat(v, test.expected.value)) is not None}
+        width = {len(f[0]) for f in flat.values()}
+        if not flat or len(width) != 1:
+            return []
+        sketch = _Sketch(width.pop())
+        ms = [(m, v) for m, v in wrong if id(v) in flat]
+        rs = [(r, v) for r, v in changed if id(v) in flat]
+        if not ms or not rs:
+            return []
+        with np.errstate(over="ignore", invalid="ignore"):
+            of_models = np.stack([sketch(flat[id(v)][0]) for _, v in ms])
+            of_repairs = np.stack([sketch(flat[id(v)][0]) for _, v in rs])
+            scale = float(np.abs(sketch(flat[id(ms[0][1])][1])).max()) + 1e-12
+            # A loose first look (sketches of equal values are equal; of values within tolerance, near): the
+            # pairs it keeps are compared as the tests compare.
+            near = [np.nonzero(np.abs(of_models - row).max(axis=1) <= 1e-2 * scale)[0] for row in of_repairs]
+        pairs = []
+        for i, js in enumerate(near):
+            for j in js:
+                (repair, made), (model, want) = rs[i], ms[j]
+                if same_value(test.case, want, made) or (not model.exact and _rounding_apart(want, made)):
+                    pairs.append((repair, model))
+        return pairs
+
+    def _mended(self, repair: Model, model: Model) -> dict[int, tuple[Named, ...]] | None:
+        """The names on each failing test where `repair` of the learner's file gives `model`'s output on every
+        one; None where it does not, or either is not needed."""
+        table, named, shows = self.table, {}, set()
+        for test in self.failing:
+            made, want = table.outputs.get((repair.key, test.index)), table.outputs.get((model.key, test.index))
+            if made is None or want is None or made.error is not None or want.error is not None:
+                return None
+            if not (same_value(test.case, want.value, made.value)
+                    or (not model.exact and _rounding_apart(want.value, made.value))):
+                return None
+            here = []
+            if table.matches[(repair.key, test.index)] is False:
+                here.append(self.repairs.beside(repair))
+                shows.add("repair")
+            if table.right[(model.key, test.index)] is False:
+                here.append(model.named)
+                shows.add("model")
+            if here:
+                named[test.index] = tuple(here)
+        passed_right = all(table.right[(m.key, i)] is not False for m in (repair, model)
+                           for i, t in table.tests.items() if t.passed)
+        return named if shows == {"repair", "model"} and passed_right else None
 
     def _nearest(self) -> list[Model]:
         """The changes that bring the first tests' values nearer the expected ones, NEAREST by each measure
@@ -401,6 +525,11 @@ def _rounding_apart(want: Any, got: Any) -> bool:
         if finite.any() and not np.all(np.abs(a64[finite] - e64[finite]) <= FLOAT32 * scale):
             return False
     return True
+
+
+def _value(made: Observation | None) -> Any:
+    """An output's value; None where there is none (not run, or it raised)."""
+    return None if made is None or made.error is not None else made.value
 
 
 def _finite(value: Any) -> bool:

@@ -36,10 +36,14 @@ class Repair:
     source: str         # the whole changed file
     with_: "Repair | None" = None   # a second change: made together with this other one
 
-    def message(self, partner: "Repair | None" = None) -> str:
-        """What this change says, alone or as one of two changes that together make every value right."""
+    def message(self, partner: "Repair | None" = None, *, beside: bool = False) -> str:
+        """What this change says, alone or as one of two changes that together make every value right, or
+        (`beside`) as the change after which the file gives what another mistake named with it gives alone."""
         what = f"{self.slip}: " if self.slip else ""
         change = f"`{_short(self.after)}` in place of `{_short(self.before)}`"
+        if beside:
+            return (f"line {self.line}: {what}{change}; with this change, your file gives on every test what the "
+                    "other mistake named here gives alone")
         if partner is None:
             return f"line {self.line}: {what}with {change}, your file gives the expected value on every test"
         return (f"line {self.line}: {what}{change}; with this and the change at line {partner.line}, your file "

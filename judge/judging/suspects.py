@@ -54,7 +54,7 @@ class Suspects:
     def repairs(self) -> explain.Repairs | None:
         if self.slip_set is None:
             return None
-        return explain.Repairs(self._repair_models, self._joined_repairs)
+        return explain.Repairs(self._repair_models, self._joined_repairs, self._repair_beside)
 
     def _slip_models(self) -> list[explain.Model]:
         for slip in self.slip_set.models:
@@ -79,6 +79,10 @@ class Suspects:
         for repair in repairs_of(self.program.source, context, self.slip_set.arguments):
             self._repairs[f"repair:{repair.index}"] = repair
         return [explain.Model(key, _named(repair), exact=True) for key, repair in self._repairs.items()]
+
+    def _repair_beside(self, model: explain.Model) -> explain.Named:
+        repair = self._repairs[model.key]
+        return explain.Named(model.named.name, repair.message(beside=True), False)
 
     def _joined_repairs(self, first: explain.Model, others: Sequence[explain.Model]) -> list[explain.Model]:
         base = unparsed(self.program.source)
