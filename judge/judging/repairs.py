@@ -42,12 +42,14 @@ class Repair:
         what = f"{self.slip}: " if self.slip else ""
         change = f"`{_short(self.after)}` in place of `{_short(self.before)}`"
         if beside:
-            return (f"line {self.line}: {what}{change}; with this change, your file gives on every test what the "
-                    "other mistake named here gives alone")
+            return (f"line {self.line}: {what}{change}; with this change, your file gives what the other mistake "
+                    "named here gives alone, on every test where it returns a value")
+        # Where the file raises, a value test is not one the change was checked on: only the values it returns.
         if partner is None:
-            return f"line {self.line}: {what}with {change}, your file gives the expected value on every test"
+            return (f"line {self.line}: {what}with {change}, your file gives the expected value on every test "
+                    "where it returns one")
         return (f"line {self.line}: {what}{change}; with this and the change at line {partner.line}, your file "
-                "gives the expected value on every test")
+                "gives the expected value on every test where it returns one")
 
 
 def repairs_of(source: str, context: Context, arguments: tuple[str, ...]) -> list[Repair]:

@@ -96,3 +96,33 @@ def test_a_change_that_makes_every_value_right_stands_beside_the_relation_it_exp
     assert mistakes[0].name == "float32_values"
     assert mistakes[1].message.startswith("line 13: a cast to float32 where float64 belongs: with `x[:, 1:].double()` "
                                           "in place of `x[:, 1:].float()`"), mistakes
+
+
+LOOPED = '''
+import numpy as np
+
+
+def contrastive_loss(embeddings, temperature):
+    if embeddings.ndim != 2 or len(embeddings) < 2 or len(embeddings) % 2 or temperature <= 0:
+        raise ValueError("bad input")
+    rows = [r / max(float(np.sqrt(r @ r)), 1e-12) for r in np.asarray(embeddings, dtype=np.float64)]
+    total = 0.0
+    for i, row in enumerate(rows):
+        others = [k for k in range(len(rows)) if k != i]
+        logits = np.array([float(row @ rows[k]) // temperature for k in others])
+        top = logits.max()
+        lse = top + np.log(np.exp(logits - top).sum())
+        total += lse - float(row @ rows[i ^ 1]) / temperature
+    return total
+'''
+
+
+def test_a_change_beside_a_known_mistake_that_no_change_undoes(judge):
+    # Two slips: a floor division (a change undoes it) and the mean over the anchors left out (no change adds
+    # it). With the division repaired the file gives what the known mistake `sum_not_mean` gives, on every test.
+    said = _said(judge, "info_nce", LOOPED)
+    assert [m.name for m in said] == ["repair_floor_division_where_true_division_belongs", "sum_not_mean"], said
+    assert said[0].message.startswith("line 12: floor division `//` where true division `/` belongs: "
+                                      "`float(row @ rows[k]) / temperature` in place of")
+    assert said[0].message.endswith("with this change, your file gives what the other mistake named here gives "
+                                    "alone, on every test where it returns a value")
