@@ -129,7 +129,7 @@ def _receiver(call: ast.Call) -> ast.expr | None:
 
 
 def axis(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
-    """An axis moved by one, a reduction made global or a global one along an axis, keepdim dropped or added."""
+    """An axis moved by one, a reduction made global or a global one along an axis, keepdim dropped."""
     if not isinstance(node, ast.Call) or _name_of(node) not in AXIS_CALLS:
         return
     name = _name_of(node)
@@ -157,12 +157,6 @@ def axis(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
             yield _with(node, args=args)
         if name in REDUCTIONS and len(node.args) == i + 1:
             yield _with(node, args=copy.deepcopy(node.args[:i]))
-    along = any(kw.arg in ("dim", "axis", "dims") and _int(kw.value) is not None for kw in node.keywords) \
-        or any(_int(arg) is not None for arg in node.args[1 if module_call else 0:])
-    if name in REDUCTIONS and along and not any(kw.arg in ("keepdim", "keepdims") for kw in node.keywords):
-        # keepdim where it was dropped: the inverse of keepdim dropped.
-        keyword = "keepdims" if ctx.framework == "numpy" else "keepdim"
-        yield _with(node, keywords=copy.deepcopy(node.keywords) + [ast.keyword(keyword, ast.Constant(True))])
     global_reduction = name in REDUCTIONS and len(node.args) == (1 if module_call else 0) \
         and not any(kw.arg in ("dim", "axis", "dims") for kw in node.keywords)
     if global_reduction:

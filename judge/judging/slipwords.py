@@ -139,9 +139,6 @@ class _Said:
                 return f"{name} without keepdim, so its result lines up with the wrong axis"
             return f"{name} over every entry instead of along one axis"
         if len(after) > len(before):
-            added = [k for k in after if k not in before]
-            if added and added[0][0] in ("keepdim", "keepdims"):
-                return f"{name} with keepdim, so its result keeps an axis it should drop"
             return f"{name} along one axis instead of over every entry"
         return f"{name} along the wrong axis"
 

@@ -17,7 +17,6 @@ ARGS = ("embeddings", "temperature")
     ("axis", "s.sum(axis=1)", "s.sum()", "`sum` over every entry instead of along one axis"),
     ("axis", "s.mean()", "s.mean(dim=0)", "`mean` along one axis instead of over every entry"),
     ("axis", "n.sum(-1, keepdims=True)", "n.sum(-1)", "`sum` without keepdim, so its result lines up with the wrong axis"),
-    ("axis", "n.sum(-1)", "n.sum(-1, keepdims=True)", "`sum` with keepdim, so its result keeps an axis it should drop"),
     ("arithmetic", "z @ z.T / temperature", "z @ z.T * temperature",
      "a multiplication by `temperature` where the division belongs"),
     ("arithmetic", "z @ z.T / float(temperature)", "z @ z.T", "the division by `temperature` left out"),
