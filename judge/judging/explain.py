@@ -297,7 +297,7 @@ class _Repaired:
                 fits.setdefault(frozenset(n.message for shown in named.values() for n in shown), (model, named))
         if len(fits) > 1:
             # A trap and a slip that give the same values are one mistake: the author's words for it are kept.
-            fits = {said: fit for said, fit in fits.items() if fit[0].named.known}
+            fits = {words: fit for words, fit in fits.items() if fit[0].named.known}
         return next(iter(fits.values()))[1] if len(fits) == 1 else None
 
     def _departing(self, models: Sequence[Model], outputs: dict[tuple[str, int], Observation | None]
@@ -316,21 +316,23 @@ class _Repaired:
                 found.setdefault(test.index, []).append((model, self.table.outputs[(model.key, test.index)].value))
         return [(next(t for t in self.failing if t.index == i), there) for i, there in found.items()]
 
-    def _alike(self, test: Test, models: Sequence[tuple[Model, Any]], said: Sequence[Model]) -> list[tuple[Model, Model]]:
-        """(repair, model) pairs whose outputs agree on `test`, where the repair changes the learner's value
-        (`models`: each with its output there, None where it has none), in the order of the file. A change said in slip words only (`said`): it undoes a slip. One said only as code may as
-        well make one (drop a normalisation the file rightly has) and land on another solution's slip."""
-        wrong = [(m, v) for m, v in models if v is not None]
+    def _alike(self, test: Test, models: Sequence[tuple[Model, Any]],
+               said: Sequence[Model]) -> list[tuple[Model, Model]]:
+        """(repair, model) pairs whose outputs agree on `test` (`models`: each with its output there, None
+        where it has none), where the repair changes the learner's value, in the order of the file. Only
+        changes said in slip words (`said`) undo a slip: one said only as code may as well make one (drop a
+        normalisation the file rightly has) and land on another solution's slip."""
+        given = [(m, v) for m, v in models if v is not None]
         changed = [(r, v) for r in said if (v := _value(self.seen.get((r.key, test.index)))) is not None
                    and not same_value(test.case, v, test.actual.value)]
-        if not wrong or not changed:
+        if not given or not changed:
             return []
-        flat = {id(v): f for _, v in wrong + changed if (f := _flat(v, test.expected.value)) is not None}
+        flat = {id(v): f for _, v in given + changed if (f := _flat(v, test.expected.value)) is not None}
         width = {len(f[0]) for f in flat.values()}
         if not flat or len(width) != 1:
             return []
         sketch = _Sketch(width.pop())
-        ms = [(m, v) for m, v in wrong if id(v) in flat]
+        ms = [(m, v) for m, v in given if id(v) in flat]
         rs = [(r, v) for r, v in changed if id(v) in flat]
         if not ms or not rs:
             return []
