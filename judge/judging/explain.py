@@ -113,7 +113,7 @@ class Repairs:
 
     models: Callable[[], Sequence[Model]]
     join: Callable[[Model, Sequence[Model]], list[Model]]
-    beside: Callable[[Model], Named] = lambda model: model.named   # a repair as said beside another mistake
+    beside: Callable[[Model], Named]
 
 
 def explain(tests: Sequence[Test], traps: Sequence[Model], predict: Predictions,
@@ -276,7 +276,7 @@ class _Repaired:
         if not said:
             return None
         first = self.first[0]
-        outputs = {**seen, **{k: v for k, v in self.table.outputs.items() if k not in seen}}
+        outputs = {**self.table.outputs, **seen}
         # On the first test every model is looked at, those whose value is wrong there: a right one would ask
         # the change alone to make this test right, which a model that departs there finds anyway.
         candidates = self._alike(first, [(m, v) for m in models if (v := _value(outputs.get((m.key, first.index))))
@@ -308,13 +308,14 @@ class _Repaired:
             (v := _value(outputs.get((m.key, t.index)))) is not None and _same_numbers(t.case, v, t.actual.value)
             for t in self.first)][:CANDIDATE_SLIPS]
         self.table.add(matching, self.predict(matching, self.tests))
-        found: dict[int, list[tuple[Model, Any]]] = {}
+        found: dict[int, tuple[Test, list[tuple[Model, Any]]]] = {}
         for model in matching:
             apart = [t for t in self.failing if self.table.matches[(model.key, t.index)] is False]
             if apart:
                 test = min(apart, key=lambda t: (_size(t.case), t.index))
-                found.setdefault(test.index, []).append((model, self.table.outputs[(model.key, test.index)].value))
-        return [(next(t for t in self.failing if t.index == i), there) for i, there in found.items()]
+                found.setdefault(test.index, (test, []))[1].append(
+                    (model, self.table.outputs[(model.key, test.index)].value))
+        return list(found.values())
 
     def _alike(self, test: Test, models: Sequence[tuple[Model, Any]],
                said: Sequence[Model]) -> list[tuple[Model, Model]]:
