@@ -217,7 +217,7 @@ class Bench:
 
     def pair(self, label: str, a: Mutant, b: Mutant, names_a: set[str], names_b: set[str], alone: list[Report],
              tally: Tally, show: set[str]) -> None:
-        source = _both(a, b, self.context)
+        source = _both(dict(self.files)[label], a, b, self.context)
         if source is None:
             return
         report = self.judged(source, f"{label} {a.label} + {b.label}", label)
@@ -284,14 +284,18 @@ def _source(mistake) -> str:
         else "relation"
 
 
-def _both(a: Mutant, b: Mutant, context: Context) -> str | None:
-    """`a`'s file with `b`'s replacement made too (found among the mutants of `a`'s file), or None."""
+def _both(original: str, a: Mutant, b: Mutant, context: Context) -> str | None:
+    """`a`'s file with `b`'s replacement made too, or None. `b` is found among the mutants of `a`'s file as the
+    same replacement at the same place: of the replacements alike (a constant `2 -> 1` may stand in a guard and
+    in a power), the one in `b`'s position among them in the `original` file."""
     if a.line == b.line:
         return None
-    for m in mutants(a.source, context):
-        if (m.operator, m.before, m.after) == (b.operator, b.before, b.after):
-            return m.source
-    return None
+    key = (b.operator, b.before, b.after)
+    alike = [m.index for m in mutants(original, context) if (m.operator, m.before, m.after) == key]
+    there = [m for m in mutants(a.source, context) if (m.operator, m.before, m.after) == key]
+    if b.index not in alike or len(there) != len(alike):
+        return None   # `a`'s replacement made or took away one alike: which one is `b` is not known
+    return there[alike.index(b.index)].source
 
 
 def unit_problems(units: list[str]) -> list[tuple[str, str]]:
