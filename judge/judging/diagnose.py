@@ -165,7 +165,9 @@ def simple_factor(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
         return None
     if abs(float(a)) <= 1 and any(_count(e, n) and _count(a, n) for n in ctx.counts):
         return None  # two fractions k / n (accuracies): their ratio says nothing about the mistake
-    matches = [words for factor, words in ctx.factors if abs(factor - 1) > 1e-9 and _close(a, e * factor, ctx)]
+    # A scaled value within `atol` of zero is any small factor's: 0 is not "the expected value divided by 100".
+    matches = [words for factor, words in ctx.factors
+               if abs(factor - 1) > 1e-9 and abs(float(e) * factor) > ctx.atol and _close(a, e * factor, ctx)]
     if not matches:
         return None
     same = f" (the same number here: {', '.join(matches[1:])})" if len(matches) > 1 else ""
@@ -228,6 +230,8 @@ def scaled(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
     s = float(np.sum(a.astype(np.float64) * e)) / ee
     if abs(s - 1) < 1e-6 or abs(s) < 1e-6 or not _close(a, e * s, ctx):
         return None  # a factor of 0 is an output of zeros: that explains nothing
+    if _close(e * s, np.zeros_like(e * s), ctx):
+        return None  # nor is one whose scaled array is within `atol` of zeros: any small factor would do
     if abs(s + 1) < 1e-6:
         return "has the wrong sign: it is the expected array negated"
     matches = [words for factor, words in ctx.factors if abs(s / factor - 1) < max(ctx.rtol * 10, 1e-6)]

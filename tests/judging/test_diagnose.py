@@ -180,6 +180,18 @@ def test_an_output_of_zeros_is_not_the_expected_array_scaled() -> None:
     assert _named(_array(MATRIX), _array(np.zeros_like(MATRIX))) == ""
 
 
+def test_a_value_within_atol_of_zero_is_no_factor_of_a_small_expected_one() -> None:
+    """collapse_std's nearly collapsed batch: 0.0002 expected, 0 returned (a floor division); atol 2e-6 holds
+    0.0002 / 100 too, but "divided by 100" would name a mistake the file does not make."""
+    tolerance = Tolerance(rtol=1e-5, atol=2e-6)
+    assert _named(0.000196, 0.0, tolerance=tolerance) == ""
+    assert _named(0.000196, 1e-7, tolerance=tolerance) == ""
+    small = RNG.uniform(1e-4, 3e-4, size=(2, 3))
+    assert _named(_array(small), _array(small / 200), tolerance=tolerance) == ""
+    assert "divided by 2" in _named(_array(small), _array(small / 2), tolerance=tolerance)
+    assert "divided by 2" in _named(0.000196, 0.000098, tolerance=tolerance)  # a real factor still is one
+
+
 def test_rows_with_repeats_in_another_order_are_not_named() -> None:
     rows = np.repeat(RNG.normal(size=(3, 4)), 2, axis=0)  # rows 0 = 1, 2 = 3, 4 = 5
     assert _named(_array(rows), _array(rows[[1, 0, 2, 3, 4, 5]])) == ""  # equal to the expected: not even wrong
