@@ -205,6 +205,11 @@ def float32_values(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
         return None
     if np.all(e.astype(np.float32).astype(np.float64) == e) or np.any(a.astype(np.float32).astype(np.float64) != a):
         return None
+    # Short numbers (-1, 0.5, 3: at most 12 significant bits) are float32 numbers by being short: a floor
+    # division's -1 beside an expected -0.99999 went through no float32 step. A float32 result uses all 24 bits.
+    mantissa = np.frexp(a)[0] * 4096
+    if np.all(mantissa == np.round(mantissa)):
+        return None
     scale = float(np.max(np.abs(e)))
     if scale == 0 or not np.all(np.abs(a - e) <= 1e-5 * scale):
         return None

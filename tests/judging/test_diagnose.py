@@ -198,6 +198,14 @@ def test_rows_with_repeats_in_another_order_are_not_named() -> None:
     assert _named(_array(rows), _array(rows[[2, 3, 0, 1, 4, 5]])) == ""  # pairs moved: ambiguous with repeats
 
 
+def test_short_numbers_near_the_expected_ones_are_not_float32_values() -> None:
+    """simsiam_loss's floor division gave -1 beside an expected -0.9999995 (z is p plus 0.001 noise): a float32
+    number within 1e-5, but no float32 step made it. Short numbers are float32 numbers by being short."""
+    tolerance = Tolerance(1e-10, 1e-12)
+    assert _named(np.float64(-0.9999995), np.float64(-1.0), tolerance=tolerance) == ""
+    assert _named(_array([-0.999993, 0.0029297], "float64"), _array([-1.0, 3 / 1024], "float64"), tolerance=tolerance) == ""
+
+
 def test_float64_values_that_went_through_float32_are_named() -> None:
     exact = RNG.normal(size=(4, 5))
     through = exact.astype(np.float32).astype(np.float64)
