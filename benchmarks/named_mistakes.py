@@ -217,7 +217,8 @@ class Bench:
 
     def pair(self, label: str, a: Mutant, b: Mutant, names_a: set[str], names_b: set[str], alone: list[Report],
              tally: Tally, show: set[str]) -> None:
-        source = _both(dict(self.files)[label], a, b, self.context)
+        original = dict(self.files)[label]
+        source = _both(original, a, b, self.context)
         if source is None:
             return
         report = self.judged(source, f"{label} {a.label} + {b.label}", label)
@@ -240,7 +241,7 @@ class Bench:
             tally.pair_unconfirmed += 1   # a name fresh inputs do not prove again: listed, not counted as named
             outcome = UNCONFIRMED
         elif all(names & named or self.pointed(report, line)
-                 for names, line in zip((names_a, names_b), _slip_lines(dict(self.files)[label], a.source, source))):
+                 for names, line in zip((names_a, names_b), _slip_lines(original, a.source, source))):
             tally.both += 1
             outcome = NAMED
         elif not named:

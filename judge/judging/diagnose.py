@@ -233,9 +233,10 @@ def scaled(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
     if ee == 0:
         return None
     s = float(np.sum(a.astype(np.float64) * e)) / ee
-    if abs(s - 1) < 1e-6 or abs(s) < 1e-6 or not _close(a, e * s, ctx):
+    guess = e * s
+    if abs(s - 1) < 1e-6 or abs(s) < 1e-6 or not _close(a, guess, ctx):
         return None  # a factor of 0 is an output of zeros: that explains nothing
-    if _close(e * s, np.zeros_like(e * s), ctx):
+    if np.all(np.abs(guess) <= ctx.atol):
         return None  # nor is one whose scaled array is within `atol` of zeros: any small factor would do
     if abs(s + 1) < 1e-6:
         return "has the wrong sign: it is the expected array negated"
