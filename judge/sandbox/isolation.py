@@ -3,17 +3,17 @@
 Each layer is small and independent: it knows whether the machine can provide
 it (`probe`, used by `judge doctor` and the one-time warning) and how to apply
 it in the child before the submission's code is loaded. `apply_all` fixes the
-order: layers that need privileges or file access come first, the
-capabilities are dropped next, then Landlock and seccomp close the door.
+order: layers that need privileges come first (control groups, namespaces, the
+new root), the child's identity and capabilities go next, then Landlock and
+seccomp close the door.
 
-The child keeps the judge's uid (shown as 0 inside its user namespace) but
-loses every capability: a setuid to another user would break imports where
-the Python install is private to its owner (root's 0700 home on this
-project's machines), while a capability-less process can still read the files
-its user owns but can no longer mount, unmount, trace or override permissions,
-and Landlock limits which files those are. The same layers apply to a root and
-to an unprivileged judge: the namespaces come from a user namespace wherever
-the kernel allows one.
+The child sees a root of its own: read-only binds of what it imports, its
+devices, its /proc and its tmpfs working directory (judge.sandbox.namespaces).
+A root judge then runs it as an id that owns no file, so no metadata of a host
+file is its to change; a normal user's judge can give it no other id (the
+kernel maps only the judge's own), and there the read-only root refuses the
+same changes. The same layers apply to a root and to an unprivileged judge:
+the namespaces come from a user namespace where the judge is not root.
 """
 from __future__ import annotations
 
@@ -78,8 +78,20 @@ def _linux_only() -> tuple[bool, str]:
 # ------------------------------------------------------------------ layers
 
 def _apply_user(ctx: ChildContext) -> None:
-    if not namespaces.in_user_namespace():  # the monitor could not create it (see namespaces.enter)
-        raise OSError(1, "the kernel refused to create a user namespace")
+    if namespaces.in_user_namespace() or _own_identity_planned(ctx):
+        return  # a privileged judge builds the child's world itself and needs none
+    raise OSError(1, "the kernel refused to create a user namespace")
+
+
+def _probe_user() -> tuple[bool, str]:
+    ok, why = namespaces.supported()
+    if ok and namespaces.privileged():
+        return True, "not needed: a root judge creates the namespaces itself and runs the child as an id of its own"
+    return ok, why
+
+
+def _own_identity_planned(ctx: ChildContext) -> bool:
+    return "own identity" not in ctx.disabled and namespaces.privileged()
 
 
 def _namespaces_possible(ctx: ChildContext) -> None:
@@ -187,19 +199,16 @@ def _probe_tasks() -> tuple[bool, str]:
 
 def _apply_mounts(ctx: ChildContext) -> None:
     _namespaces_possible(ctx)
-    keep = tuple(namespaces.Keep(p) for p in ctx.readable) + (namespaces.Keep(ctx.scratch, writable=True),)
-    protected = ctx.protected
-    if ctx.group is not None and ctx.group.paths:
-        protected += (Path("/sys/fs/cgroup"),)  # the run's limits are written there
-    problems = namespaces.isolate_mounts(protected, keep, own_proc=os.getpid() == 1)
-    if problems:
-        raise OSError(1, "; ".join(problems))
+    owner = (namespaces.CHILD_ID, namespaces.CHILD_ID) if _own_identity_planned(ctx) else None
+    trees = tuple(p for p in ctx.readable if not namespaces.inside_resolved(Path(p), Path("/proc")))
+    namespaces.enter_root(namespaces.Root(trees=trees, scratch=ctx.scratch, scratch_mb=ctx.limits.scratch_mb,
+                                          scratch_files=ctx.limits.scratch_files, own_proc=os.getpid() == 1,
+                                          owner=owner))
 
 
 def _apply_scratch_size(ctx: ChildContext) -> None:
-    if "mount namespace" not in ctx.active:
+    if "mount namespace" not in ctx.active:  # the new root's working directory is the capped tmpfs
         raise OSError(1, "needs the mount namespace")
-    namespaces.cap_scratch(ctx.scratch, ctx.limits.scratch_mb, ctx.limits.scratch_files)
 
 
 def _probe_scratch_size() -> tuple[bool, str]:
@@ -208,6 +217,25 @@ def _probe_scratch_size() -> tuple[bool, str]:
         return False, why
     return True, f"a tmpfs caps all files together at {Limits().scratch_mb} MiB and {Limits().scratch_files} " \
                  f"files (each file: {Limits().file_bytes >> 20} MiB)"
+
+
+def _apply_identity(ctx: ChildContext) -> None:
+    if not namespaces.privileged():
+        raise OSError(1, _IDENTITY_UNPRIVILEGED)
+    namespaces.become(namespaces.CHILD_ID, namespaces.CHILD_ID)
+
+
+_IDENTITY_UNPRIVILEGED = ("a normal user's judge can map its child to its own uid only; the read-only root "
+                          "refuses metadata changes instead")
+
+
+def _probe_identity() -> tuple[bool, str]:
+    if not sys.platform.startswith("linux"):
+        return False, "needs Linux"
+    if namespaces.in_user_namespace() or not namespaces.privileged():
+        return False, _IDENTITY_UNPRIVILEGED
+    return True, f"uid and gid {namespaces.CHILD_ID}, which own no file: no host file's mode, times or " \
+                 "attributes are the child's to change"
 
 
 def _apply_scratch(ctx: ChildContext) -> None:
@@ -332,7 +360,7 @@ LAYERS: tuple[Layer, ...] = (
     Layer("process group", "children outliving the time limit (the whole group is killed)", _always,
           lambda ctx: None, "leave processes running"),
     Layer("user namespace", "capabilities beyond the child's own namespaces; it gives an unprivileged judge "
-          "the namespaces below", namespaces.supported, _apply_user,
+          "the namespaces below", _probe_user, _apply_user,
           ""),
     Layer("pid namespace", "seeing, signalling or tracing the judge; leftover processes",
           namespaces.supported, _apply_pid, "see the judge's processes", ("landlock",)),
@@ -349,8 +377,9 @@ LAYERS: tuple[Layer, ...] = (
     Layer("ipc namespace", "System V shared memory, semaphores and message queues, POSIX message queues "
           "shared with the machine and with other submissions", namespaces.supported, _apply_ipc,
           "leave shared memory behind and talk to other submissions", ("seccomp",)),
-    Layer("mount namespace", "reading the problem set (hidden tests, known submissions, .git), the graded "
-          "directory and caches; the judge's /proc", namespaces.supported, _apply_mounts,
+    Layer("mount namespace", "seeing any host file beyond what it imports (the problem set, the graded directory, "
+          "caches, /tmp, home directories), changing the metadata of what it imports (a read-only root of its own); "
+          "the judge's /proc", namespaces.supported, _apply_mounts,
           "see the problem set's files", ("landlock",)),
     Layer("scratch size limit", "filling the disk (many files of the per-file limit)", _probe_scratch_size,
           _apply_scratch_size, "fill the disk"),
@@ -358,6 +387,9 @@ LAYERS: tuple[Layer, ...] = (
           "write in the judge's working directory"),
     Layer("resource limits", "memory, CPU-time, file-size and open-file bombs", _probe_rlimits, _apply_rlimits,
           "exhaust memory or CPU"),
+    Layer("own identity", "changing the mode, times or attributes of host files its user would own (the "
+          "judge's files; for a root judge, the system's)", _probe_identity, _apply_identity,
+          "change the metadata of the judge user's files", ("mount namespace",)),
     Layer("no capabilities", "unmounting, tracing, overriding file permissions", _probe_capabilities,
           _apply_capabilities, "unmount and override permissions", ("seccomp",)),
     Layer("landlock", "reading or writing files outside the allowed trees; TCP; signals", _probe_landlock,

@@ -1,25 +1,23 @@
-"""Linux namespaces for the child: its own user, PID, network, IPC and mount views.
+"""Linux namespaces for the child: its own user, PID, network, IPC and mount views, and a root of its own.
 
-- User: the monitor creates one before forking the worker, mapping the judge's
-  own uid and gid to 0 inside (as `unshare -r` and bubblewrap do). It is what
-  lets an unprivileged judge create the other namespaces; for a root judge it
-  also means the child's capabilities never reach beyond its own namespaces.
-  A root judge whose kernel refuses user namespaces creates the others directly.
-- PID: created with the user namespace, so the worker is PID 1 of a namespace
-  in which the judge does not exist (it cannot be seen, signalled or reached
-  through /proc/<pid>/root); when the child dies, every process it started dies
-  with it.
+- User: for an unprivileged judge the monitor creates one before forking the
+  worker, mapping the judge's own uid and gid to 0 inside (as `unshare -r` and
+  bubblewrap do): it is what lets a normal user create the other namespaces.
+  A root judge needs none: it creates the namespaces itself and then runs the
+  child as an id of its own that owns no file (`become`, as isolate's box users).
+- PID: created before the worker is forked, so the worker is PID 1 of a
+  namespace in which the judge does not exist; when it dies, every process it
+  started dies with it.
 - Network: a fresh namespace has only a loopback interface that is down.
-- IPC: System V shared memory, semaphores and message queues, and POSIX
-  message queues, are private to the run and vanish with it.
-- Mount: mounts become private; the judge's data (the whole problem set, the
-  directory being graded, caches) is covered by empty read-only tmpfs, the
-  few trees the child must read (site-packages inside a problem set's .venv,
-  the judge package of a source checkout) are bound back read-only, /proc is
-  remounted for the new PID namespace, and the scratch directory becomes a
-  size-capped tmpfs. A mount namespace alone does not stop a process with
-  capabilities from unmounting; the child loses every capability afterwards,
-  and Landlock confines its file access.
+- IPC: System V and POSIX IPC objects are private to the run and vanish with it.
+- Mount: the child gets a new root (`enter_root`, pivot_root as bubblewrap and
+  nsjail do): an empty tmpfs holding read-only binds of exactly the trees it
+  reads (its interpreter and standard library, site-packages, the judge
+  package, system libraries), /dev/null, /dev/zero and /dev/urandom, a /proc of
+  its own PID namespace and its size-capped tmpfs working directory. Nothing
+  else of the host exists there, and a read-only mount refuses metadata
+  changes (chmod, utime, xattrs, inode flags) as well as writes. The child
+  loses every capability afterwards, so it cannot unmount or remount anything.
 """
 from __future__ import annotations
 
@@ -74,14 +72,40 @@ def available() -> tuple[bool, str]:
     return False, f"the judge is not root and {why}"
 
 
-def enter(user: bool, pid: bool) -> None:
+def privileged() -> bool:
+    """Whether this process is the real root with the capabilities to build the child's world itself
+    (to mount, and to change ids): then no user namespace is needed, and the child gets an id of its own."""
+    if os.geteuid() != 0 or in_user_namespace():
+        return False
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("CapEff:"):
+                caps = int(line.split()[1], 16)
+                return all(caps >> bit & 1 for bit in (_CAP_SETUID, _CAP_SETGID, _CAP_SYS_ADMIN, _CAP_SETPCAP))
+    except (OSError, ValueError, IndexError):
+        pass
+    return False
+
+
+_CAP_SETGID, _CAP_SETUID, _CAP_SETPCAP, _CAP_SYS_ADMIN = 6, 7, 8, 21
+
+
+def enter(user: bool, pid: bool, direct: bool = False) -> None:
     """Called in the monitor (single-threaded), before it forks the worker.
 
-    Failures are not raised: the worker sees what it got (`in_user_namespace`,
-    its PID) and reports the layers it lacks.
+    `direct`: a privileged judge (`privileged`) whose child will run as CHILD_ID creates the PID
+    namespace itself and no user namespace. Failures are not raised: the worker sees what it got
+    (`in_user_namespace`, its PID) and reports the layers it lacks.
     """
     uid, gid = os.geteuid(), os.getegid()
     pid_flag = syscalls.CLONE_NEWPID if pid else 0
+    if direct:
+        try:
+            if pid_flag:
+                syscalls.unshare(pid_flag)
+            return
+        except OSError:
+            pass  # a user namespace may still give it
     if user:
         try:
             syscalls.unshare(syscalls.CLONE_NEWUSER | pid_flag)
@@ -132,73 +156,135 @@ def isolate_ipc() -> None:
     syscalls.unshare(syscalls.CLONE_NEWIPC)
 
 
+# The id a root judge's child runs as: owns no file (far above the ranges systems hand out, below the
+# ranges systemd leaves to containers' own maps), so a chmod, utime or xattr on a host file is refused.
+CHILD_ID = 1_999_000_000
+
+# Device nodes the child may open; everything else of /dev does not exist in its root.
+_DEVICES = ("null", "zero", "urandom", "random", "full")
+
+
 @dataclass(frozen=True)
-class Keep:
-    """A tree inside a covered directory that stays visible (read-only unless `writable`)."""
+class Root:
+    """What the child's new root holds (`enter_root`)."""
 
-    path: Path
-    writable: bool = False
+    trees: tuple[Path, ...]        # bound read-only at their own paths (directories or single files)
+    scratch: Path                  # the working directory: a tmpfs of its own at this path
+    scratch_mb: int
+    scratch_files: int
+    own_proc: bool                 # a /proc of the child's PID namespace (else the host's, read-only)
+    owner: tuple[int, int] | None = None   # uid and gid owning the working directory (a root judge's child)
 
 
-def isolate_mounts(protected: tuple[Path, ...], keep: tuple[Keep, ...], own_proc: bool) -> list[str]:
-    """Private mounts, `protected` covered by empty read-only tmpfs with `keep` bound back, a fresh /proc.
+def enter_root(root: Root) -> None:
+    """Make a private mount namespace whose root holds only what `root` names, and move into it.
 
-    Returns what failed.
+    Built on a tmpfs mounted over the (empty) scratch directory of this namespace, then
+    pivot_root(".", ".") with the old root detached, as pivot_root(2) describes.
     """
     syscalls.unshare(syscalls.CLONE_NEWNS)
     syscalls.mount(None, "/", None, syscalls.MS_REC | syscalls.MS_PRIVATE)
-    failed = []
-    for path in covered(protected):
-        try:
-            _cover(path, [k for k in keep if inside(k.path, path)])
-        except OSError as exc:
-            failed.append(f"hiding {path}: {exc.strerror or exc}")
-    if own_proc:
-        try:
-            syscalls.mount("proc", "/proc", "proc", syscalls.MS_NOSUID | syscalls.MS_NODEV | syscalls.MS_NOEXEC)
-        except OSError as exc:
-            failed.append(f"remounting /proc: {exc.strerror}")
-    return failed
-
-
-def covered(protected: tuple[Path, ...]) -> list[Path]:
-    """The directories to cover: existing, not inside another one, and not holding the system's own files."""
-    real = sorted({Path(os.path.realpath(p)) for p in protected if os.path.isdir(p)}, key=lambda p: len(p.parts))
-    chosen: list[Path] = []
-    for path in real:
-        if any(inside(path, outer) for outer in chosen):
+    base = syscalls.MS_NOSUID | syscalls.MS_NODEV
+    new = str(root.scratch)
+    syscalls.mount("tmpfs", new, "tmpfs", base, "size=1m,nr_inodes=4096,mode=755")
+    bound: list[Path] = []
+    for tree in sorted(root.trees, key=lambda t: len(Path(os.path.realpath(t)).parts)):
+        real = _mirror(new, tree)
+        if real is None or any(inside_resolved(real, outer) for outer in bound):
             continue
-        if any(inside(system, path) for system in _SYSTEM):
-            continue  # e.g. a submission graded from "/": Landlock alone keeps it unreadable
-        chosen.append(path)
-    return chosen
+        _bind(new, real, writable=False)
+        bound.append(real)
+    _devices(new)
+    _proc(new, root.own_proc)
+    scratch = _target(new, Path(os.path.realpath(root.scratch)), directory=True)
+    owner = f",uid={root.owner[0]},gid={root.owner[1]}" if root.owner else ""
+    syscalls.mount("tmpfs", scratch, "tmpfs", base,
+                   f"size={root.scratch_mb}m,nr_inodes={root.scratch_files},mode=700{owner}")
+    syscalls.mount(None, new, None, syscalls.MS_REMOUNT | syscalls.MS_RDONLY | base,
+                   "size=1m,nr_inodes=4096,mode=755")
+    os.chdir(new)
+    syscalls.pivot_root(".", ".")
+    syscalls.umount2(".", syscalls.MNT_DETACH)
+    os.chdir("/")
 
 
-def _cover(path: Path, keep: list[Keep]) -> None:
-    base = syscalls.MS_NOSUID | syscalls.MS_NODEV | syscalls.MS_NOEXEC
-    # Descriptors to the kept trees, taken before the cover hides them.
-    handles = []
+def _mirror(new: str, path: Path, depth: int = 0) -> Path | None:
+    """Recreate in the new root the symbolic links on the way to `path`; return its real path (or None)."""
+    if depth > 16 or not os.path.lexists(path):
+        return None
+    current = Path("/")
+    for part in path.parts[1:]:
+        candidate = current / part
+        if os.path.islink(candidate):
+            link = os.readlink(candidate)
+            mirror = Path(new + str(candidate))
+            if not os.path.lexists(mirror):
+                mirror.parent.mkdir(parents=True, exist_ok=True)
+                os.symlink(link, mirror)
+            resolved = _mirror(new, Path(os.path.normpath(candidate.parent / link)), depth + 1)
+            if resolved is None:
+                return None
+            current = resolved
+        else:
+            current = candidate
+    return current
+
+
+def _target(new: str, real: Path, directory: bool) -> str:
+    target = Path(new + str(real))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if directory:
+        target.mkdir(exist_ok=True)
+    elif not target.exists():
+        target.touch()
+    return str(target)
+
+
+def _bind(new: str, real: Path, writable: bool, source: str | None = None) -> None:
+    target = _target(new, real, directory=os.path.isdir(source or real))
     try:
-        for item in keep:
-            if os.path.exists(item.path):
-                handles.append((item, os.path.isdir(item.path), os.open(item.path, os.O_PATH | os.O_CLOEXEC)))
-        syscalls.mount("tmpfs", str(path), "tmpfs", base, f"size=64k,mode={'755' if handles else '000'}")
-        for item, is_dir, fd in handles:
-            target = path / Path(os.path.realpath(item.path)).relative_to(path)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if is_dir:
-                target.mkdir(exist_ok=True)
-            else:
-                target.touch()
-            syscalls.mount(f"/proc/self/fd/{fd}", str(target), None, syscalls.MS_BIND | syscalls.MS_REC)
-            if not item.writable:
-                syscalls.mount(None, str(target), None, syscalls.MS_REMOUNT | syscalls.MS_BIND | syscalls.MS_RDONLY
-                               | _locked_flags(str(target)))
-    finally:
-        for _, _, fd in handles:
-            os.close(fd)
-    syscalls.mount(None, str(path), None, syscalls.MS_REMOUNT | syscalls.MS_RDONLY | base,
-                   f"size=64k,mode={'755' if handles else '000'}")
+        syscalls.mount(source or str(real), target, None, syscalls.MS_BIND)
+    except OSError:
+        # A tree with mounts below it, in a user namespace: only the recursive bind is allowed.
+        syscalls.mount(source or str(real), target, None, syscalls.MS_BIND | syscalls.MS_REC)
+    if not writable:
+        syscalls.mount(None, target, None, syscalls.MS_REMOUNT | syscalls.MS_BIND | syscalls.MS_RDONLY
+                       | syscalls.MS_NOSUID | _locked_flags(target))
+
+
+def _devices(new: str) -> None:
+    for name in _DEVICES:
+        device = Path("/dev") / name
+        if os.path.exists(device):
+            target = _target(new, device, directory=False)
+            syscalls.mount(str(device), target, None, syscalls.MS_BIND)
+            # Read-only still lets the device be read and written; it refuses changing its times.
+            syscalls.mount(None, target, None, syscalls.MS_REMOUNT | syscalls.MS_BIND | syscalls.MS_RDONLY
+                           | syscalls.MS_NOSUID | syscalls.MS_NOEXEC | _locked_flags(target))
+    for name, link in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
+                       ("stderr", "/proc/self/fd/2")):
+        os.symlink(link, new + "/dev/" + name)
+
+
+def _proc(new: str, own: bool) -> None:
+    target = _target(new, Path("/proc"), directory=True)
+    if own:
+        syscalls.mount("proc", target, "proc", syscalls.MS_NOSUID | syscalls.MS_NODEV | syscalls.MS_NOEXEC)
+        return
+    # No PID namespace: the host's /proc, read-only; Landlock keeps the child to its own entries.
+    syscalls.mount("/proc", target, None, syscalls.MS_BIND | syscalls.MS_REC)
+    syscalls.mount(None, target, None, syscalls.MS_REMOUNT | syscalls.MS_BIND | syscalls.MS_RDONLY
+                   | _locked_flags(target))
+
+
+def become(uid: int, gid: int) -> None:
+    """Run as `uid` and `gid` from now on, with no supplementary groups: every capability goes with root.
+
+    The bounding set is emptied first, while the capability to do so is still held."""
+    syscalls.drop_bounding_set()
+    os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
 
 
 def _locked_flags(path: str) -> int:
@@ -213,14 +299,6 @@ def _locked_flags(path: str) -> int:
     return result
 
 
-def cap_scratch(scratch: Path, size_mb: int, files: int) -> None:
-    """Make the scratch directory a tmpfs of `size_mb` and `files` inodes: it bounds what all files
-    together may take (RLIMIT_FSIZE bounds one file only; an inode costs kernel memory even when
-    empty) and vanishes with the mount namespace."""
-    syscalls.mount("tmpfs", str(scratch), "tmpfs", syscalls.MS_NOSUID | syscalls.MS_NODEV,
-                   f"size={size_mb}m,nr_inodes={files},mode=700")
-
-
 def inside(child: Path, parent: Path) -> bool:
     """Whether `child` is `parent` or below it, symbolic links resolved."""
     try:
@@ -228,3 +306,8 @@ def inside(child: Path, parent: Path) -> bool:
         return True
     except ValueError:
         return False
+
+
+def inside_resolved(child: Path, parent: Path) -> bool:
+    """`inside` for paths resolved already."""
+    return child == parent or parent in child.parents

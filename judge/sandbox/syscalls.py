@@ -37,6 +37,7 @@ MS_NOATIME = 1024
 MS_NODIRATIME = 2048
 MS_RELATIME = 1 << 21
 MS_PRIVATE = 1 << 18
+MNT_DETACH = 2
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_CAPBSET_DROP = 24
@@ -62,6 +63,17 @@ def mount(source: str | None, target: str, fstype: str | None, flags: int, data:
     _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)))
 
 
+def umount2(target: str, flags: int) -> None:
+    _check(_libc.umount2(target.encode(), ctypes.c_int(flags)))
+
+
+def pivot_root(new_root: str, put_old: str) -> None:
+    _check(_libc.syscall(ctypes.c_long(_PIVOT_ROOT[MACHINE]), new_root.encode(), put_old.encode()))
+
+
+_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}  # glibc has no wrapper
+
+
 def prctl(option: int, arg2: int = 0, arg3: int = 0, arg4: int = 0, arg5: int = 0) -> int:
     return _check(_libc.prctl(ctypes.c_int(option), ctypes.c_ulong(arg2), ctypes.c_ulong(arg3),
                               ctypes.c_ulong(arg4), ctypes.c_ulong(arg5)))
@@ -80,15 +92,23 @@ class _CapData(ctypes.Structure):
                 ("inheritable", ctypes.c_uint32)]
 
 
-def drop_capabilities() -> None:
-    """Drop every capability: bounding set, ambient, effective/permitted/inheritable."""
-    with open("/proc/sys/kernel/cap_last_cap") as f:
-        last = int(f.read())
+def drop_bounding_set() -> None:
+    """Empty the capability bounding set (needs CAP_SETPCAP: do it before giving up root)."""
+    try:
+        with open("/proc/sys/kernel/cap_last_cap") as f:
+            last = int(f.read())
+    except (OSError, ValueError):
+        last = 63
     for cap in range(last + 1):
         try:
             prctl(PR_CAPBSET_DROP, cap)
         except OSError:
-            pass  # already dropped or unknown to this kernel
+            pass  # already dropped, unknown to this kernel, or no longer ours to drop
+
+
+def drop_capabilities() -> None:
+    """Drop every capability: bounding set, ambient, effective/permitted/inheritable."""
+    drop_bounding_set()
     try:
         prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
     except OSError:

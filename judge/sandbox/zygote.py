@@ -215,9 +215,10 @@ def _monitor(data: socket.socket, ctl: socket.socket, out_write: int, scratch_ro
     scratch = Path(tempfile.mkdtemp(prefix="judge-run-", dir=scratch_root))
     # Made as the judge's user, before the user namespace: the worker joins it and writes its limits.
     group = cgroups.RunGroup.create(scratch.name)
-    # The user namespace (and the PID namespace, whose next process is the worker): the worker
-    # notices what it did not get and reports those layers as missing.
-    namespaces.enter(user="user namespace" not in disabled, pid="pid namespace" not in disabled)
+    # The PID namespace, whose next process is the worker (with a user namespace where the judge is not
+    # root): the worker notices what it did not get and reports those layers as missing.
+    namespaces.enter(user="user namespace" not in disabled, pid="pid namespace" not in disabled,
+                     direct="own identity" not in disabled and namespaces.privileged())
     baseline_kb = _rss_kb()  # what the worker starts with: the judge charges only what it adds
     # The worker hands its seccomp listener over on this pair and asks for its peak to be measured.
     measure, measure_worker = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
