@@ -221,19 +221,23 @@ def _probe_scratch_size() -> tuple[bool, str]:
 
 def _apply_identity(ctx: ChildContext) -> None:
     if not namespaces.privileged():
-        raise OSError(1, _IDENTITY_UNPRIVILEGED)
+        # A normal user's kernel maps the child to the judge's own uid and no other: what that uid
+        # owns must then not exist for the child, which only its own root guarantees.
+        if "mount namespace" not in ctx.active:
+            raise OSError(1, "a normal user's judge can map its child to its own uid only, and the child has "
+                             "no root of its own here")
+        return
+    if "mount namespace" not in ctx.active:  # no tmpfs of the child's own: the directory itself becomes its
+        os.chown(ctx.scratch, namespaces.CHILD_ID, namespaces.CHILD_ID)
     namespaces.become(namespaces.CHILD_ID, namespaces.CHILD_ID)
-
-
-_IDENTITY_UNPRIVILEGED = ("a normal user's judge can map its child to its own uid only; the read-only root "
-                          "refuses metadata changes instead")
 
 
 def _probe_identity() -> tuple[bool, str]:
     if not sys.platform.startswith("linux"):
         return False, "needs Linux"
     if namespaces.in_user_namespace() or not namespaces.privileged():
-        return False, _IDENTITY_UNPRIVILEGED
+        return True, ("the judge's own uid (a normal user's kernel maps no other), none of whose files exists in "
+                      "the child's read-only root")
     return True, f"uid and gid {namespaces.CHILD_ID}, which own no file: no host file's mode, times or " \
                  "attributes are the child's to change"
 

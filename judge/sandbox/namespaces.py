@@ -285,6 +285,10 @@ def become(uid: int, gid: int) -> None:
     os.setgroups([])
     os.setresgid(gid, gid, gid)
     os.setresuid(uid, uid, uid)
+    # A change of uid makes the process undumpable: its /proc/self entries would be root's, and the
+    # child could not read its own /proc/self/mem or list /proc/self/fd as honest code may. Other runs
+    # sharing the id cannot reach it anyway (their own PID namespaces; ptrace denied; Landlock's scope).
+    syscalls.prctl(syscalls.PR_SET_DUMPABLE, 1)
 
 
 def _locked_flags(path: str) -> int:
