@@ -108,6 +108,10 @@ EXPECTED = {
     "close_channel_and_sleep": {TLE},
     # Class 2: a lease or a lock visible outside the run.
     "lease_and_lock": {AC},
+    # A file's metadata (mode, owner, times, xattrs, inode flags) and inotify watches: seccomp denies them.
+    "metadata_change": {AC},
+    "inotify_watch": {AC},
+    "raw_metadata_syscalls": {AC},
     # Class 3: memory and tasks outside the limits (a memory cgroup ends memfd_hoard as MLE; without
     # one, memfd_create is denied).
     "memfd_hoard": {MLE, SV},
