@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TextIO
 
+from judge.base import csvcells
 from judge.base.errors import ConfigError
 from judge.base.escape import escape_controls, escape_name
 from judge.base.report import Report
@@ -120,7 +121,8 @@ class BatchResult:
         for row in self.rows:
             shown = row.to_json()
             shown.pop("mistakes")  # the JSON's: the CSV keeps its columns
-            writer.writerow({**shown, "tampering": "; ".join(shown["tampering"])})  # one cell: the findings joined
+            # One cell the findings joined; every cell a spreadsheet shows as text, never as a formula.
+            writer.writerow(csvcells.record({**shown, "tampering": "; ".join(shown["tampering"])}))
 
     def csv_text(self) -> str:
         buffer = io.StringIO()

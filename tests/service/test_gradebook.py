@@ -308,3 +308,26 @@ def test_the_cli_refuses_an_unknown_course_and_writes_the_wide_form(tmp_path):
                                               "--wide", "--format", "json"]).output)
     assert as_json["rows"][1] == {"learner": "bob", "email": None, "id": None,
                                   "points": {"clip_loss": 0.2, "patchify": 0.4}, "total": 0.6}
+
+
+def test_no_cell_of_either_csv_form_is_a_formula_and_points_stay_numbers(store):
+    """What a sandboxed child reported (tampering), what a database came to hold (a verdict), and an email
+    beginning with + reach the spreadsheet quoted (judge.base.csvcells); the points are numbers still."""
+    from judge.service.gradebook import WideRow, wide, wide_csv
+
+    alice = store.add_users([_new("alice", email="+1+cmd@example.org", student_id="S1")])[0]
+    _reported(store, alice, "patchify", ("@SUM(A1:A9) said the child", "line 2: uses ctypes"))
+    [sid] = store.create(alice, [("clip_loss", "# hostile")])
+    store.claim(sid, "w", lease_s=60)
+    store.finish(sid, {"verdict": "-2+3", "passed": 1, "total": 2, "tampering": ["=HYPERLINK(\"x\",\"y\")"]})
+    table = {r["problem"]: r for r in csv.DictReader(io.StringIO(gradebook_csv(gradebook(store, "ml101"))))}
+    assert table["patchify"]["tampering"] == "'@SUM(A1:A9) said the child; line 2: uses ctypes"
+    assert table["clip_loss"]["best_verdict"] == "'-2+3"
+    assert table["clip_loss"]["tampering"] == "'=HYPERLINK(\"x\",\"y\")"
+    assert (table["patchify"]["points"], table["clip_loss"]["points"]) == ("1", "0.5")
+    graded, rows = wide(store, "ml101")
+    lines = list(csv.reader(io.StringIO(wide_csv(graded, rows))))
+    assert lines[1] == ["alice", "", "S1", "'+1+cmd@example.org", "ml101", "0.5", "1", "1.5"]
+    # A negative score (none of the course rules gives one yet) is a number in the LMS, not quoted text.
+    negative = wide_csv(graded, [WideRow(alice, (-1.5, 0.25), -1.25)])
+    assert list(csv.reader(io.StringIO(negative)))[1][-3:] == ["-1.5", "0.25", "-1.25"]

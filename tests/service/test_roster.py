@@ -109,3 +109,14 @@ def test_the_cli_imports_a_class_of_300(tmp_path, store):
     assert authenticate(store, tokens["learner299"]["token"]).student_id == "S299"
     listed = CliRunner().invoke(main, ["service", "--database", url, "users", "list", "--json"])
     assert len([line for line in listed.output.splitlines() if '"name"' in line]) == 300
+
+
+def test_no_cell_of_the_tokens_file_is_a_formula(tmp_path, store):
+    """An email may begin with + or - (EMAIL allows it): in the tokens file it is quoted, the token left whole."""
+    path = tmp_path / "roster.csv"
+    path.write_text("name,course,email\nada,ml101,+1+cmd@example.org\ngrace,ml101,-2+3@example.org\n")
+    out = tmp_path / "tokens.csv"
+    assert import_roster(store, read_roster(path), out) == 2
+    tokens = _tokens(out)
+    assert (tokens["ada"]["email"], tokens["grace"]["email"]) == ("'+1+cmd@example.org", "'-2+3@example.org")
+    assert authenticate(store, tokens["ada"]["token"]).email == "+1+cmd@example.org"
