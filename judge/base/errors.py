@@ -37,6 +37,12 @@ class NotSourceText(ConfigError):
     judge reports it as a compile error (`judge run` and `judge grade` alike), not as a usage error."""
 
 
+class Unreadable(ConfigError):
+    """A submission file the judge cannot read: gone, a broken symbolic link, not a regular file, or refused
+    (permission denied). Nothing of the learner's code was looked at: `judge run` says so as a usage error,
+    `judge grade` as that file's `judge_error` row (it was not judged), never as a verdict on the code."""
+
+
 class ConfigErrors(ConfigError):
     """Several configuration errors found at once (schema validation)."""
 

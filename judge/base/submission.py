@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
-from judge.base.errors import ConfigError, NotSourceText
+from judge.base.errors import ConfigError, NotSourceText, Unreadable
 from judge.base.escape import escape_name
 
 MAX_SOURCE_BYTES = 1 << 20   # one submission's source, in UTF-8 bytes (or the file's bytes)
@@ -67,17 +68,13 @@ class Submission:
                   directory: Path | None = None) -> "Submission":
         """The file at `path`; a one-line ConfigError naming it when it is missing, too large or not text.
 
+        A file that cannot be read (gone, a broken symbolic link, a directory or not a regular file,
+        permission denied, also of a folder on its way) is an `Unreadable`, never an OSError: the
+        caller says why in one line. A FIFO or a device is refused before it is opened, so nothing blocks.
         `directory` (default: the file's folder) is what no child may read while it runs.
         """
         path = Path(path)
-        if not path.exists():
-            raise ConfigError("submission file not found", file=path)
-        if path.is_dir():
-            raise ConfigError("is a directory; expected a Python file defining the entry point", file=path)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ConfigError(f"cannot read the submission: {exc.strerror}", file=path) from None
+        data = _read_regular(path)
         resolved = path.resolve()
         return cls.from_bytes(data, label if label is not None else str(path), origin=str(resolved),
                               directory=directory if directory is not None else resolved.parent, path=resolved,
@@ -106,6 +103,43 @@ class Submission:
         if size > MAX_SOURCE_BYTES:
             raise ConfigError(f"the source is {size} bytes; the limit is {MAX_SOURCE_BYTES}")
         return cls(source, label, origin=origin, directory=directory, path=path)
+
+
+def _read_regular(path: Path) -> bytes:
+    """The bytes of the regular file at `path` (at most one more than the size limit); an `Unreadable` saying why
+    it cannot be read."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise Unreadable("a broken symbolic link: what it names is gone" if os.path.islink(path)
+                         else "submission file not found", file=path) from None
+    except OSError as exc:   # EACCES on a folder of its path, ELOOP, ENOTDIR, ENAMETOOLONG
+        raise Unreadable(f"cannot read the submission: {_why(exc)}", file=path) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise Unreadable("is a directory; expected a Python file defining the entry point", file=path)
+    if not stat.S_ISREG(info.st_mode):
+        raise Unreadable("not a regular file (a pipe, socket or device); expected a Python file", file=path)
+    if info.st_size > MAX_SOURCE_BYTES:   # said without reading it all
+        raise ConfigError(f"the submission is {info.st_size} bytes; the limit is {MAX_SOURCE_BYTES}", file=path)
+    try:
+        # O_NONBLOCK: were it swapped for a FIFO since the look above, opening it does not wait for a writer.
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise Unreadable("submission file not found (it vanished while being read)", file=path) from None
+    except OSError as exc:
+        raise Unreadable(f"cannot read the submission: {_why(exc)}", file=path) from None
+    try:
+        with os.fdopen(descriptor, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):   # the file opened, not the path looked up
+                raise Unreadable("not a regular file (a pipe, socket or device); expected a Python file", file=path)
+            return file.read(MAX_SOURCE_BYTES + 1)   # one byte more than allowed says it is too large
+    except OSError as exc:   # EIO, or EAGAIN from a file swapped for something else
+        raise Unreadable(f"cannot read the submission: {_why(exc)}", file=path) from None
+
+
+def _why(exc: OSError) -> str:
+    """An OSError in a few words on one line (its strerror, as `ls` says it)."""
+    return exc.strerror or type(exc).__name__
 
 
 def source_bytes(source: str) -> int:

@@ -603,7 +603,8 @@ def doctor(judge) -> None:
 def grade(judge, problem_id: str, directory: str, workers: int | None, as_json: bool, csv_file: str | None) -> None:
     """Grade every *.py in DIRECTORY on PROBLEM_ID: verdict, passed/total, time, first failing test.
 
-    Exits with 0 when every file was judged, 1 when the judge failed on some file.
+    Exits with 0 when every file was judged, 1 when the judge failed on some file or could not read it (its
+    row says why, a judge_error; the others are graded), 2 when DIRECTORY cannot be listed.
     """
     from pathlib import Path
 

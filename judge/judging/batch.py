@@ -8,7 +8,11 @@ run, exactly as `judge run` does. Torch is imported once, not per file.
 
 Each submission is judged independently: its time limits bound it, its
 verdict is decided from plain data, and a judge failure on one file becomes
-that file's `judge_error` row, never a stop of the batch.
+that file's `judge_error` row, never a stop of the batch. So does a file the
+judge cannot read (permission denied for the grader, also when a folder's mode
+changed while grading, a broken symbolic link, a file that vanished, a FIFO):
+its row says why in one line, and it counts as not judged. A file whose bytes
+are not text, or too many, is the compile error `judge run` gives it.
 """
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from judge.base import csvcells
-from judge.base.errors import ConfigError
+from judge.base.errors import ConfigError, Unreadable
 from judge.base.escape import escape_controls, escape_name
 from judge.base.report import Report
 from judge.base.outcomes import Verdict
@@ -80,7 +84,7 @@ class Row:
     @classmethod
     def decided(cls, file: str, decision, time_ms: float) -> "Row":
         """A file judged without running it (`decision` is a `judge.runs.decisions.Decision`)."""
-        return cls(file, decision.verdict, 0, 0, time_ms, message=decision.message)
+        return cls(file, decision.verdict, 0, 0, time_ms, message=_first_line(decision.message))
 
     def to_json(self) -> dict:
         """The row as every face shows it (table, CSV, JSON): the file's name and the message escaped
@@ -133,15 +137,34 @@ class BatchResult:
 # ---------------------------------------------------------------- grading
 
 def find_submissions(directory: Path) -> list[Path]:
-    """The `*.py` files directly in `directory`, sorted by name."""
-    if not directory.exists():
-        raise ConfigError("directory not found", file=directory)
-    if not directory.is_dir():
-        raise ConfigError("is not a directory; expected a directory of *.py submissions", file=directory)
-    files = sorted(p for p in directory.glob("*.py") if p.is_file())
-    if not files:
+    """The `*.py` entries directly in `directory` that are not directories, sorted by name.
+
+    Every such entry is a submission, also one the grader cannot read (permission denied, a broken
+    symbolic link, a FIFO, a file that vanishes): its row says why (`grade_directory`), and the others
+    are graded. A ConfigError (one line, exit 2) when `directory` itself is missing or cannot be listed.
+    """
+    try:
+        with os.scandir(directory) as entries:
+            names = [entry.name for entry in entries if entry.name.endswith(".py") and not _is_dir(entry)]
+    except FileNotFoundError:
+        raise ConfigError("directory not found", file=directory) from None
+    except NotADirectoryError:
+        raise ConfigError("is not a directory; expected a directory of *.py submissions", file=directory) from None
+    except OSError as exc:   # permission denied (a folder chmod 000 for the grader), an I/O error
+        raise ConfigError(f"cannot list the directory: {exc.strerror or type(exc).__name__}", file=directory) \
+            from None
+    if not names:
         raise ConfigError("contains no *.py files to grade", file=directory)
-    return files
+    return [directory / name for name in sorted(names)]
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    """Whether an entry is a directory (a symbolic link to one too); False when that cannot be told: it is then
+    graded, and its row says why it could not be read."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def default_workers() -> int:
@@ -176,13 +199,18 @@ def grade_directory(judge, problem_id: str, directory: Path, workers: int,
         begun = time.perf_counter()
         try:
             submission = Submission.from_file(path, label=str(path), directory=directory)
-        except ConfigError as exc:  # not text (as `judge run` says too), too large, unreadable: it cannot load
+        except Unreadable as exc:  # the judge could not read it (permission denied, gone): not judged, no verdict
+            return Row.decided(name, verdicts.judge_failed(f"not judged: {exc.detail}"), _ms(begun))
+        except ConfigError as exc:  # not text (as `judge run` says too), too large: it cannot compile
             return Row.decided(name, verdicts.of_unloadable(exc.detail), 0.0)
+        except OSError as exc:  # anything reading it raised that from_file did not foresee
+            return Row.decided(name, verdicts.judge_failed(f"not judged: cannot read the submission: "
+                                                           f"{exc.strerror or type(exc).__name__}"), _ms(begun))
         try:
             return Row.from_report(name, judge_source(submission))
         except Exception as exc:  # the judge failing on one file must not stop the other files' grading
             return Row.decided(name, verdicts.judge_failed(f"the judge failed on this file: {type(exc).__name__}: "
-                                                           f"{exc}"), (time.perf_counter() - begun) * 1000)
+                                                           f"{exc}"), _ms(begun))
 
     rows: dict[Path, Row] = {}
     with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="judge-grade") as pool:
@@ -258,6 +286,10 @@ def table_lines(result: BatchResult) -> list[str]:
 
 def summary_json(result: BatchResult) -> str:
     return json.dumps(result.to_json(), indent=2)
+
+
+def _ms(begun: float) -> float:
+    return (time.perf_counter() - begun) * 1000
 
 
 def _first_line(text: str) -> str:

@@ -128,7 +128,8 @@ MAX_FILE_BYTES = protocol.MAX_MESSAGE - (64 << 10)
 def read_file(path: str) -> bytes | None:
     """The file's bytes; None (judge here, with its error) when it is not a readable file of a sendable size."""
     try:
-        with open(path, "rb") as file:
+        # O_NONBLOCK: a FIFO named like a file opens at once (and is refused below) rather than wait for a writer.
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as file:
             info = os.fstat(file.fileno())  # the file opened, not a path looked up again
             if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
                 return None

