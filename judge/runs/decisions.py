@@ -27,7 +27,7 @@ from judge.base.outcomes import NOT_ATTEMPTED, Verdict
 MEMORY_FLOOR = 0.25
 MEMORY_PACE = 0.5
 _TIME_KILLS = (Kill.LOAD_TIME, Kill.CALL_TIME, Kill.WALL_CLOCK)
-_BLOCKED_ERRNOS = ("[Errno 1]", "[Errno 13]")
+_BLOCKED_ERRNOS = ("[Errno 1]", "[Errno 13]", "[Errno 30]")  # EPERM, EACCES, EROFS
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,7 @@ def of_error(error: ErrorInfo, refusal: Refusal | None, error_expected: bool, ou
 
 
 def blocked_operation(error: ErrorInfo) -> str | None:
-    """The sandbox's refusal in the learner's terms, when `error` is one (EPERM/EACCES)."""
+    """The sandbox's refusal in the learner's terms, when `error` is one (EPERM, EACCES, or EROFS from its read-only root)."""
     if not (error.is_a("PermissionError") or (error.is_a("OSError") and error.message.startswith(_BLOCKED_ERRNOS))):
         return None
     text = error.message

@@ -20,7 +20,8 @@ def double(x):
         except OSError as exc:
             print("refused:", directory, exc.strerror)
         else:
-            others = [n for n in names if n not in os.path.basename(os.getcwd())]
+            own = os.getcwd().split(os.sep)  # the way to its own working directory is no secret
+            others = [n for n in names if n not in own]
             if others:
                 print("PWNED listed", directory, others[:5])
     return x * 2
