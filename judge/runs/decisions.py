@@ -217,6 +217,9 @@ def blocked_operation(error: ErrorInfo) -> str | None:
         return None
     text = error.message
     if "'" in text or "/" in text:
+        if text.startswith("[Errno 1]"):  # a path refused with EPERM: a change of its metadata (seccomp, ownership)
+            return ("the sandbox blocked a change of a file: changing files' permissions, owners, times or "
+                    "attributes is not allowed")
         return "the sandbox blocked a file access: opening files outside the working directory is not allowed"
     return ("the sandbox blocked an operation: starting programs or processes, network access, "
-            "signalling other processes, file locks and memory files are not allowed")
+            "signalling other processes, file locks and watches and memory files are not allowed")

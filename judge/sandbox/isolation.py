@@ -403,7 +403,8 @@ LAYERS: tuple[Layer, ...] = (
           memory.supported, _apply_memory_measurement, "have a single allocation far over its limit read as the "
           "error it raised rather than memory_limit_exceeded"),
     Layer("seccomp", "starting programs or processes, sockets, ptrace, mounts, namespaces, System V IPC, file "
-          "locks and leases (and memfd where no memory cgroup counts it)",
+          "locks and leases, changing a file's mode, owner, times, extended attributes or inode flags, inotify "
+          "and fanotify watches, system calls newer than its tables (and memfd where no memory cgroup counts it)",
           seccomp.supported, _apply_seccomp, "start programs and open sockets"),
 )
 

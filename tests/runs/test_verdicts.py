@@ -123,8 +123,14 @@ ERRORS = [
          "(PermissionError: [Errno 13] Permission denied: '/etc/shadow')"),
     (_error("PermissionError", "[Errno 1] Operation not permitted"), None,
      SV, "the sandbox blocked an operation: starting programs or processes, network access, signalling "
-         "other processes, file locks and memory files are not allowed (PermissionError: [Errno 1] Operation not "
-         "permitted)"),
+         "other processes, file locks and watches and memory files are not allowed (PermissionError: [Errno 1] "
+         "Operation not permitted)"),
+    (_error("PermissionError", "[Errno 1] Operation not permitted: 'notes.txt'"), None,
+     SV, "the sandbox blocked a change of a file: changing files' permissions, owners, times or attributes is not "
+         "allowed (PermissionError: [Errno 1] Operation not permitted: 'notes.txt')"),
+    (_error("OSError", "[Errno 30] Read-only file system: '/usr/lib/python3.11/os.py'"), None,
+     SV, "the sandbox blocked a file access: opening files outside the working directory is not allowed "
+         "(OSError: [Errno 30] Read-only file system: '/usr/lib/python3.11/os.py')"),
     # a class merely named like a builtin is not one: no sandbox verdict for a forged MemoryError
     (_error("MemoryError", "fake", bases=("Exception", "BaseException")), None, RTE, "raised MemoryError: fake"),
     # the child's harness refused the value: the refusal fact decides, whatever the message says
