@@ -7,8 +7,10 @@ load, call, report, clean up):
 - `all layers`: every isolation layer the machine supports;
 - `problem set covered`: the same, hiding this repository (the judge package and, when
   the venv lives here, site-packages are bound back inside the cover), as `judge run` does;
-- `no user namespace`: every layer but the user namespace (root only: the other
-  namespaces are then made directly), the cost the user namespace adds;
+- `no root of its own`: every layer but the mount namespace (the child's own root of
+  read-only binds, and its tmpfs working directory), the cost that root adds;
+- `no own identity`: every layer but the child's own id (a root judge's child keeps uid 0
+  in a user namespace instead), the cost of the change of id;
 - `no layers`: the same fork server with every optional layer switched off;
 - `bare subprocess`: `python -c pass` (what any out-of-process design pays at least);
 - `fresh torch process`: `python -c "import torch"` (what a process per submission pays).
@@ -69,7 +71,8 @@ def main() -> None:
     rows = [
         ("all layers", _sandbox_runs((), args.runs, preload)),
         ("problem set covered", _sandbox_runs((), args.runs, preload, (Path(__file__).resolve().parent.parent,))),
-        ("no user namespace", _sandbox_runs(("user namespace",), args.runs, preload)),
+        ("no root of its own", _sandbox_runs(("mount namespace", "scratch size limit"), args.runs, preload)),
+        ("no own identity", _sandbox_runs(("own identity",), args.runs, preload)),
         ("no layers", _sandbox_runs(OPTIONAL, args.runs, preload)),
         ("bare subprocess", _process_runs("pass", args.runs)),
         ("fresh torch process", _process_runs("import torch", max(5, args.runs // 6))),
