@@ -38,6 +38,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Protocol, Sequence
 
+from judge.service.canonical import normalise
+from judge.service.classnorm import UNUSUAL, class_scores
+
 K = 12                 # tokens per hashed k-gram: shorter runs are common idiom, not copying
 WINDOW = 6             # any shared run of K + WINDOW - 1 tokens is certain to share a fingerprint
 MAX_TOKENS = 50_000    # a source is fingerprinted up to this many tokens (sources are untrusted)
@@ -74,34 +77,42 @@ class Pair:
     similarity: float      # 0..1
     a_submission: str
     b_submission: str
+    z: float | None = None         # spreads above the class's typical pair (judge.service.classnorm)
+    percentile: float = 0.0        # share of the class's pairs scoring below
+    class_median: float = 0.0
 
     def to_json(self) -> dict:
         return {"a": self.a, "b": self.b, "similarity": round(self.similarity, 3), "a_submission": self.a_submission,
-                "b_submission": self.b_submission}
+                "b_submission": self.b_submission, **_unusual_json(self.z, self.percentile, self.class_median)}
 
 
 @dataclass(frozen=True)
 class ProblemScore:
-    """Two learners on one problem: their most alike submissions and how alike they are."""
+    """Two learners on one problem: their most alike submissions, how alike, and how unusual in the class."""
 
     problem: str
     similarity: float
     a_submission: str
     b_submission: str
+    z: float | None = None
+    percentile: float = 0.0
+    class_median: float = 0.0
+    flagged: bool = False          # at the threshold and unusual in the class
 
     def to_json(self) -> dict:
         return {"problem": self.problem, "similarity": round(self.similarity, 3), "a_submission": self.a_submission,
-                "b_submission": self.b_submission}
+                "b_submission": self.b_submission, "flagged": self.flagged,
+                **_unusual_json(self.z, self.percentile, self.class_median)}
 
 
 @dataclass(frozen=True)
 class CoursePair:
-    """Two learners alike on at least one problem, with their score on every problem both submitted to."""
+    """Two learners flagged on at least one problem, with their score on every problem both submitted to."""
 
     a: str
     b: str
     problems: tuple[ProblemScore, ...]     # most alike first
-    flagged: int                           # problems at or above the threshold
+    flagged: int                           # problems at the threshold and unusual in the class
 
     @property
     def mean(self) -> float:
@@ -112,17 +123,31 @@ class CoursePair:
                 "mean": round(self.mean, 3), "problems": [p.to_json() for p in self.problems]}
 
 
+@dataclass(frozen=True)
+class Found:
+    """What a report lists (`pairs`), and how many pairs reached the threshold but are common in their class."""
+
+    pairs: list
+    common: int = 0
+
+
+def _unusual_json(z: float | None, percentile: float, median: float) -> dict:
+    return {"z": round(z, 2) if z is not None else None, "percentile": round(percentile, 1),
+            "class_median": round(median, 3)}
+
+
 # ------------------------------------------------------------------ tokens
 def tokens(source: str) -> list[str]:
     """The normalised tokens of `source` (as `located_tokens` gives them, without their lines)."""
     return [t.text for t in located_tokens(source)]
 
 
-def located_tokens(source: str) -> list[Token]:
-    """The tokens of `source`'s canonical form, each with the lines it came from; as far as it tokenizes
+def located_tokens(source: str, roots: frozenset[str] | None = None) -> list[Token]:
+    """The tokens of `source`'s canonical form (its tree in judge.service.canonical's normal form, `roots`
+    the functions the program is entered by), each with the lines it came from; as far as it tokenizes
     when it does not parse."""
     try:
-        tree = ast.parse(source)
+        tree = normalise(ast.parse(source), roots)
         return _Canonical().module(tree)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         # ValueError: a NUL byte; RecursionError and MemoryError: nesting too deep for the parser
@@ -317,8 +342,27 @@ def _winnow(hashes: list[int], window: int) -> frozenset[int]:
     return frozenset(min(hashes[i:i + window]) for i in range(len(hashes) - window + 1))
 
 
-def fingerprint(source: str, k: int = K, window: int = WINDOW) -> frozenset[int]:
-    return _winnow(_kgram_hashes(located_tokens(source), k), window)
+def fingerprint(source: str, k: int = K, window: int = WINDOW, *, roots: frozenset[str] | None = None) -> frozenset[int]:
+    return _winnow(_kgram_hashes(located_tokens(source, roots), k), window)
+
+
+def roots_of(starter: str) -> frozenset[str] | None:
+    """The functions and classes the starter code defines: what a submission's program is entered by (None:
+    no starter, or one that does not parse, and every function of a submission counts)."""
+    try:
+        tree = ast.parse(starter) if starter else None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    names = frozenset(s.name for s in tree.body if isinstance(s, _DEFINITIONS)) if tree is not None else frozenset()
+    return names or None
+
+
+def pair_similarity(a: str, b: str, starter: str = "",
+                    prints: Callable[..., frozenset[int]] = fingerprint) -> float:
+    """How alike two sources of one problem are, its starter code left out (as the report scores them)."""
+    roots = roots_of(starter)
+    common = prints(starter, roots=roots) if starter else frozenset()
+    return similarity(prints(a, roots=roots) - common, prints(b, roots=roots) - common)
 
 
 class Fingerprints:
@@ -330,14 +374,16 @@ class Fingerprints:
         self._kept: OrderedDict[bytes, frozenset[int]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def __call__(self, source: str) -> frozenset[int]:
-        key = hashlib.blake2b(source.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    def __call__(self, source: str, *, roots: frozenset[str] | None = None) -> frozenset[int]:
+        digest = hashlib.blake2b(source.encode("utf-8", "surrogatepass"), digest_size=16)
+        digest.update(repr(sorted(roots) if roots is not None else None).encode())
+        key = digest.digest()
         with self._lock:
             found = self._kept.get(key)
             if found is not None:
                 self._kept.move_to_end(key)
                 return found
-        found = fingerprint(source)
+        found = fingerprint(source, roots=roots)
         with self._lock:
             self._kept[key] = found
             while len(self._kept) > self.size:
@@ -355,8 +401,9 @@ def shared_regions(a: str, b: str, boilerplate: str = "",
                    k: int = K) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The line ranges (1-based, inclusive, merged) of `a` and of `b` that share a run of `k` tokens with
     the other, outside the starter code: what the review page marks."""
-    common = set(_kgram_hashes(located_tokens(boilerplate), k)) if boilerplate else set()
-    ta, tb = located_tokens(a), located_tokens(b)
+    roots = roots_of(boilerplate)
+    common = set(_kgram_hashes(located_tokens(boilerplate, roots), k)) if boilerplate else set()
+    ta, tb = located_tokens(a, roots), located_tokens(b, roots)
     ha, hb = _kgram_hashes(ta, k), _kgram_hashes(tb, k)
     shared = (set(ha) & set(hb)) - common
     return _ranges(ta, ha, shared, k), _ranges(tb, hb, shared, k)
@@ -376,7 +423,7 @@ def _ranges(toks: list[Token], hashes: list[int], shared: set[int], k: int) -> l
 
 # ------------------------------------------------------------------ pairs
 def _scores(submissions: Sequence[Submitted], boilerplate: str,
-            prints: Callable[[str], frozenset[int]] = fingerprint) -> dict[tuple[str, str], tuple[float, str, str]]:
+            prints: Callable[..., frozenset[int]] = fingerprint) -> dict[tuple[str, str], tuple[float, str, str]]:
     """For each two learners sharing any fingerprint: their highest score and its two submissions
     (keyed and ordered by learner name; of equally alike submissions, the earliest pair in the order given).
 
@@ -384,10 +431,11 @@ def _scores(submissions: Sequence[Submitted], boilerplate: str,
     form drops) are scored once as a group, so a class handing in a few common solutions costs a
     comparison per distinct solution, not per pair of submissions.
     """
-    common = prints(boilerplate) if boilerplate else frozenset()
+    roots = roots_of(boilerplate)
+    common = prints(boilerplate, roots=roots) if boilerplate else frozenset()
     groups: dict[frozenset[int], list[int]] = {}
     for index, s in enumerate(submissions):
-        fp = prints(s.source) - common
+        fp = prints(s.source, roots=roots) - common
         if fp:
             groups.setdefault(fp, []).append(index)
     distinct = list(groups)
@@ -418,42 +466,67 @@ def _scores(submissions: Sequence[Submitted], boilerplate: str,
     return {key: (score, a, b) for key, (score, _, a, b) in best.items()}
 
 
+def _judged(submissions: Sequence[Submitted], boilerplate: str, prints: Callable[..., frozenset[int]]):
+    scores = _scores(submissions, boilerplate, prints)
+    return scores, class_scores([score for score, _, _ in scores.values()], len({s.user for s in submissions}))
+
+
 def similar_pairs(submissions: Sequence[Submitted], threshold: float, boilerplate: str = "",
-                  prints: Callable[[str], frozenset[int]] = fingerprint) -> list[Pair]:
-    """Pairs of different learners with submissions to one problem at least `threshold` alike, most alike
-    first; each pair of learners appears once, with their most alike submissions. (`prints`: a
+                  prints: Callable[..., frozenset[int]] = fingerprint, unusual: float = 0.0) -> list[Pair]:
+    """Pairs of different learners with submissions to one problem at least `threshold` alike and (with
+    `unusual` above 0) at least that many spreads above the class's typical pair (judge.service.classnorm),
+    most alike first; each pair of learners appears once, with their most alike submissions. (`prints`: a
     `Fingerprints` keeps them between reports.)"""
-    pairs = [Pair(a, b, score, sa, sb) for (a, b), (score, sa, sb) in
-             _scores(submissions, boilerplate, prints).items()
-             if score >= threshold and score > 0]
-    return sorted(pairs, key=lambda p: (-p.similarity, p.a, p.b))
+    return similar_found(submissions, threshold, boilerplate, prints, unusual).pairs
+
+
+def similar_found(submissions: Sequence[Submitted], threshold: float, boilerplate: str = "",
+                  prints: Callable[..., frozenset[int]] = fingerprint, unusual: float = UNUSUAL) -> Found:
+    """`similar_pairs`, and how many pairs reached `threshold` but are common in the class."""
+    scores, yardstick = _judged(submissions, boilerplate, prints)
+    reached = [Pair(a, b, score, sa, sb, yardstick.z(score), yardstick.percentile(score), yardstick.median)
+               for (a, b), (score, sa, sb) in scores.items() if score >= threshold and score > 0]
+    listed = [p for p in reached if yardstick.unusual(p.similarity, unusual)]
+    return Found(sorted(listed, key=lambda p: (-p.similarity, p.a, p.b)), len(reached) - len(listed))
 
 
 def course_pairs(by_problem: Mapping[str, Sequence[Submitted]], threshold: float,
                  starters: Mapping[str, str] | None = None,
-                 prints: Callable[[str], frozenset[int]] = fingerprint) -> list[CoursePair]:
-    """Pairs of learners at least `threshold` alike on one problem or more, with their scores on every
-    problem both submitted to (0 where nothing is shared): one problem alike may be chance, several
-    rarely are. Most problems flagged first, then the highest mean."""
+                 prints: Callable[..., frozenset[int]] = fingerprint, unusual: float = 0.0) -> list[CoursePair]:
+    """Pairs of learners flagged on one problem or more (at least `threshold` alike and, with `unusual`
+    above 0, that many spreads above the class's typical pair there), with their scores on every problem both
+    submitted to (0 where nothing is shared): one problem alike may be chance, several rarely are. Most
+    problems flagged first, then the highest mean."""
+    return course_found(by_problem, threshold, starters, prints, unusual).pairs
+
+
+def course_found(by_problem: Mapping[str, Sequence[Submitted]], threshold: float,
+                 starters: Mapping[str, str] | None = None,
+                 prints: Callable[..., frozenset[int]] = fingerprint, unusual: float = UNUSUAL) -> Found:
+    """`course_pairs`, and how many (pair, problem) scores reached `threshold` but are common in the class."""
     starters = starters or {}
-    scores = {problem: _scores(subs, starters.get(problem, ""), prints) for problem, subs in by_problem.items()}
+    judged = {problem: _judged(subs, starters.get(problem, ""), prints) for problem, subs in by_problem.items()}
     latest: dict[tuple[str, str], str] = {}     # (problem, learner) -> their latest submission
     for problem, subs in by_problem.items():
         for s in subs:
             latest[(problem, s.user)] = s.id
-    flagged = {key for found in scores.values() for key, (score, _, _) in found.items()
+    reached = {(key, problem) for problem, (found, _) in judged.items() for key, (score, _, _) in found.items()
                if score >= threshold and score > 0}
+    flagged = {(key, problem) for key, problem in reached
+               if judged[problem][1].unusual(judged[problem][0][key][0], unusual)}
     pairs = []
-    for a, b in flagged:
+    for a, b in {key for key, _ in flagged}:
         rows = []
         for problem in sorted(by_problem):
             if (problem, a) not in latest or (problem, b) not in latest:
                 continue
-            score, sa, sb = scores[problem].get((a, b), (0.0, latest[(problem, a)], latest[(problem, b)]))
-            rows.append(ProblemScore(problem, score, sa, sb))
+            found, yardstick = judged[problem]
+            score, sa, sb = found.get((a, b), (0.0, latest[(problem, a)], latest[(problem, b)]))
+            rows.append(ProblemScore(problem, score, sa, sb, yardstick.z(score), yardstick.percentile(score),
+                                     yardstick.median, ((a, b), problem) in flagged))
         rows.sort(key=lambda r: (-r.similarity, r.problem))
-        pairs.append(CoursePair(a, b, tuple(rows), sum(r.similarity >= threshold for r in rows)))
-    return sorted(pairs, key=lambda p: (-p.flagged, -p.mean, p.a, p.b))
+        pairs.append(CoursePair(a, b, tuple(rows), sum(r.flagged for r in rows)))
+    return Found(sorted(pairs, key=lambda p: (-p.flagged, -p.mean, p.a, p.b)), len(reached) - len(flagged))
 
 
 def by_problem(submissions: Iterable) -> dict[str, list]:

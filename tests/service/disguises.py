@@ -15,8 +15,20 @@ what the copy looks like is what a learner hands in):
   continued with a backslash;
 - `reorder`: the top-level definitions in another order (files with two or more).
 
-`combined` applies all of them. Honest pairs are the accepted solutions of one
-problem, two by two: written independently, they must stay apart.
+`combined` applies all of them. Those are mechanical; `hand_copies` are disguises
+written by hand in hand_disguises/ (PROBLEM.ORIGINAL.HOW.py), the edits that
+take minutes and change what a token stream sees:
+
+- `reordered`: independent statements (and a dict's keys) in another order;
+- `helper`: a helper extracted, the functions reordered, comments and dead code
+  (an unused function, an unused variable) added;
+- `comprehension`: loops turned into comprehensions or `any(...)`, or back;
+- `dead`: comments and dead statements (unused variables, `if False:`, a
+  pointless `return None`);
+- `renamed`: every local name and helper renamed.
+
+Honest pairs are the accepted solutions of one problem, two by two: written
+independently, they must stay apart.
 benchmarks/similarity_disguises.py prints the scores; tests/service/test_similarity.py
 holds them to account.
 """
@@ -258,6 +270,19 @@ def copies() -> list[Copy]:
             if how == "reorder" and copy == text:
                 continue
             found.append(Copy(name, how, copy))
+    return found
+
+
+HAND = Path(__file__).resolve().parent / "hand_disguises"
+HAND_DISGUISES = ("reordered", "helper", "comprehension", "dead", "renamed")
+
+
+def hand_copies() -> list[Copy]:
+    """Every disguise written by hand, with the accepted solution it disguises."""
+    found = []
+    for path in sorted(HAND.glob("*.py")):
+        problem, file, how = path.stem.split(".")
+        found.append(Copy(f"{problem}/{file}", how, path.read_text(encoding="utf-8")))
     return found
 
 

@@ -1,0 +1,26 @@
+import torch
+
+
+def patchify(images, patch_height, patch_width):
+    # check the input is a batch of images
+    if not isinstance(images, torch.Tensor) or images.ndim != 4:
+        raise ValueError("images must be (B, C, H, W)")
+    checked = 0
+    for size in (patch_height, patch_width):
+        # each patch side must be a positive int
+        if type(size) is not int or size <= 0:
+            raise ValueError("patch sizes must be positive integers")
+        checked += 1
+    b, c, h, w = images.shape
+    area = h * w  # total pixels
+    if h % patch_height or w % patch_width:
+        raise ValueError("image size must be divisible by the patch size")
+    gh, gw = h // patch_height, w // patch_width
+    n_patches = gh * gw
+    # split H and W into (grid, patch)
+    x = images.reshape(b, c, gh, patch_height, gw, patch_width)
+    x = x.permute(0, 2, 4, 1, 3, 5).reshape(b, gh * gw, c * patch_height * patch_width)
+    device = images.device
+    rows, cols = torch.meshgrid(torch.arange(gh), torch.arange(gw), indexing="ij")
+    # row-major coordinates of the patches
+    return {"tokens": x, "coordinates": torch.stack([rows.flatten(), cols.flatten()], dim=1)}
