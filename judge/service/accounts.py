@@ -15,6 +15,7 @@ import hashlib
 import re
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 
 from judge.base.errors import ConfigError
@@ -26,6 +27,7 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}")
 EMAIL = re.compile(r"[A-Za-z0-9_.+%-][A-Za-z0-9_.+%'-]*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+")
 STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}")
 DURATION = re.compile(r"(\d+)([mhdw])")
+MAX_NAME = 128                       # a person's name, as a roster writes it
 UNITS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
 
@@ -64,9 +66,23 @@ def parse_expiry(value: str | None, now: float | None = None) -> float | None:
     return when.timestamp()
 
 
+def person_name_error(name: str) -> str | None:
+    """Why `name` is no person's name (None: it is one): 1-128 characters of text, no control characters."""
+    if not name:
+        return "empty: expected the person's name (1-128 characters)"
+    if len(name) > MAX_NAME:
+        return f"{len(name)} characters: expected the person's name in at most {MAX_NAME}"
+    control = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs") or c in "\u2028\u2029"
+                    or unicodedata.bidirectional(c) in ("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI",
+                                                        "PDI")), None)
+    if control is not None:
+        return f"{name!r}: expected text without control characters (U+{ord(control):04X})"
+    return None
+
+
 def add_user(store: Store, name: str, role: str = "learner", course: str = "",
              expires_at: float | None = None, *, email: str | None = None,
-             student_id: str | None = None) -> NewAccount:
+             student_id: str | None = None, full_name: str | None = None, section: str | None = None) -> NewAccount:
     if not NAME.fullmatch(name):
         raise ConfigError(f"user name {name!r}: expected 1-64 letters, digits or _.@- (starting with a letter or digit)")
     if role not in ROLES:
@@ -79,8 +95,15 @@ def add_user(store: Store, name: str, role: str = "learner", course: str = "",
         raise ConfigError(f"--email {email!r}: expected an address like ada@example.org")
     if student_id is not None and not STUDENT_ID.fullmatch(student_id):
         raise ConfigError(f"--id {student_id!r}: expected 1-64 letters, digits or _.:/-")
+    if full_name is not None:
+        full_name = unicodedata.normalize("NFC", full_name.strip())
+        if (problem := person_name_error(full_name)) is not None:
+            raise ConfigError(f"--name: {problem}")
+    if section is not None and person_name_error(section.strip()) is not None:
+        raise ConfigError(f"--section {section!r}: expected 1-128 characters of text")
     token = new_token()
-    [user] = store.add_users([NewUser(name, role, course, hash_token(token), email, student_id, expires_at)])
+    [user] = store.add_users([NewUser(name, role, course, hash_token(token), email, student_id, expires_at,
+                                      full_name, section.strip() if section else None)])
     return NewAccount(user, token)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from judge.base.errors import ConfigError
+from judge.base.errors import ConfigError, ConfigErrors
 
 
 def _config(ctx: click.Context, **overrides):
@@ -81,17 +81,21 @@ EXPIRES = click.option("--expires", default=None, metavar="WHEN",
 @click.option("--course", default="", help="The course the account belongs to (an instructor sees its submissions).")
 @click.option("--email", default=None, help="The learner's email (the wide gradebook's SIS Login ID).")
 @click.option("--id", "student_id", default=None, help="The school's student id (the wide gradebook's SIS User ID).")
+@click.option("--name", "full_name", default=None, help="The person's name, any text (the gradebook's Student; "
+              "default: NAME, the login).")
+@click.option("--section", default=None, help="The roster's section (the wide gradebook's Section).")
 @EXPIRES
 @click.pass_context
 def users_add(ctx: click.Context, name: str, role: str, course: str, email: str | None, student_id: str | None,
-              expires: str | None) -> None:
+              full_name: str | None, section: str | None, expires: str | None) -> None:
     """Create an account; its API token is printed once, as the last line (a class at once: users import)."""
     from judge.service.accounts import add_user, parse_expiry
 
     expires_at = parse_expiry(expires)
     store = _store(ctx)
     try:
-        account = add_user(store, name, role, course, expires_at, email=email, student_id=student_id)
+        account = add_user(store, name, role, course, expires_at, email=email, student_id=student_id,
+                           full_name=full_name, section=section)
     finally:
         store.close()
     click.echo(f"created {role} {name}" + (f" in course {course}" if course else "")
@@ -131,8 +135,8 @@ def users_list(ctx: click.Context, as_json: bool) -> None:
 @EXPIRES
 @click.pass_context
 def users_import(ctx: click.Context, roster: Path, tokens: Path, expires: str | None) -> None:
-    """Create an account per row of ROSTER (CSV: name, course; optionally email, id, role), all or none,
-    and write their tokens to a file to hand out."""
+    """Create an account per row of ROSTER (CSV: name, course; optionally login, email, id, section, role), all
+    or none, and write their tokens to a file to hand out. A row without a login gets one made from the name."""
     from judge.service.accounts import parse_expiry
     from judge.service.roster import import_roster, read_roster
 
@@ -143,11 +147,16 @@ def users_import(ctx: click.Context, roster: Path, tokens: Path, expires: str | 
         created = import_roster(store, found, tokens, expires_at)
     finally:
         store.close()
-    courses = sorted({e.course for e in found.entries})
+    courses = sorted({e.course for e in created.entries})
     if found.ignored:
         click.echo(f"ignored column(s): {', '.join(_safe(c) for c in found.ignored)}", err=True)
-    click.echo(f"created {created} account(s) in {', '.join(courses)}; their tokens are in {tokens} "
+    click.echo(f"created {len(created.entries)} account(s) in {', '.join(courses)}; their tokens are in {tokens} "
                "(shown once: hand each learner their line, then delete the file)")
+    derived = [e for e in created.entries if e.derived]
+    if derived:
+        click.echo(f"{len(derived)} login(s) made from the names (the roster has no login for them):")
+        for e in derived:
+            click.echo(f"  line {e.line}: {_safe(e.name)} -> {e.login}")
 
 
 @users.command("disable")
@@ -295,6 +304,13 @@ def course_set(ctx: click.Context, file: Path) -> None:
     graded, text = load_course(file, ctx.obj().problem_set.ids())
     store = _store(ctx)
     try:
+        # An extension for a login the course does not have is a typo: nobody would get the time.
+        logins = {a.user.name for a in store.accounts() if a.user.course == graded.name}
+        unknown = [ConfigError(f"no learner {e.login!r} in course {graded.name} (judge service users list shows "
+                               "them)", file=file, line=e.line, field=f"extensions.{e.login}")
+                   for e in graded.extensions if e.login not in logins]
+        if unknown:
+            raise unknown[0] if len(unknown) == 1 else ConfigErrors(unknown)
         store.set_course(graded.name, text, str(file))
     finally:
         store.close()

@@ -6,10 +6,13 @@ every problem the course grades: those its course file lists
 in the course has submitted to, one point each, credit per test, no dates. So
 the table is complete (attempts 0 where they have none). The best verdict is
 `accepted` if any submission was accepted, else the verdict of the judged
-submission that passed the most tests (the latest of equals). `points` are the
-most any judged submission earned under the course file's rules (credit per
-test or all or nothing, nothing before the problem opens, the late rule after
-it is due; 0 when none counts), `late_days` how late that one was. Times are
+submission that passed the most tests (the latest of equals). `points` are
+what the course file's rules give (credit per test or all or nothing, nothing
+before the problem opens, the late rule after the learner's own due date, an
+extension included; 0 when none counts): with `counts: best` the most any
+counted judged submission earned, with `counts: last` what the latest counted
+judged one earned; `late_days` how late that one was. `learner` is the login,
+`name` the person's name (the roster's; the login where there is none). Times are
 when the submission was made (seconds since the epoch in JSON; UTC ISO 8601 in
 CSV). A submission being judged again (judge.service.regrade) counts with its
 previous result until the new one is stored. `tampering` lists, once each,
@@ -20,8 +23,12 @@ joined by "; " in CSV, the last column).
 
 Two forms: the long one (a row per learner and problem) and the wide one an
 LMS imports (a row per learner, a column of points per problem, the total),
-with Canvas's identity columns (Student, ID, SIS User ID, SIS Login ID,
-Section), which Moodle maps as well. Every CSV cell goes through
+with Canvas's identity columns (Student: the person's name; ID: empty, Canvas's
+own number, which the service does not know; SIS User ID: the roster's id;
+SIS Login ID: the email, else the login; Section: the roster's section), which
+Moodle maps as well (an identifier column to ID number, email or username).
+Within a course no two learners share an email or an id (the roster refuses
+it), so neither LMS can put one learner's grades on another. Every CSV cell goes through
 judge.base.csvcells: text that could start a spreadsheet formula (a
 tampering finding, a stored verdict, an email beginning with `+`) is quoted,
 points stay numbers.
@@ -39,7 +46,7 @@ from judge.service.course import Assignment, Course, default_course, parse_cours
 from judge.service.storage import Store, Submission, User
 from judge.judging.tampering import MAX_FINDINGS
 
-COLUMNS = ("learner", "problem", "best_verdict", "best_passed", "total", "attempts", "judged", "first_accepted_at",
+COLUMNS = ("learner", "name", "problem", "best_verdict", "best_passed", "total", "attempts", "judged", "first_accepted_at",
            "points", "max_points", "late_days", "tampering")
 IDENTITY = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")   # Canvas's; Moodle maps any column
 
@@ -58,6 +65,7 @@ class Entry:
     max_points: float = 1.0
     late_days: int | None = None     # how late the submission that earned `points` was (None: none counted)
     tampering: tuple[str, ...] = ()  # what the judged submissions' reports list, each once, oldest first
+    name: str = ""                   # the person's name (the login where the roster had none)
 
 
 @dataclass(frozen=True)
@@ -85,8 +93,8 @@ def gradebook(store: Store, course: str) -> list[Entry]:
     by_pair: dict[tuple[str, str], list[Submission]] = {}
     for s in submissions:
         by_pair.setdefault((s.user, s.problem), []).append(s)
-    return [_entry(learner.name, assignment, by_pair.get((learner.name, assignment.problem), []))
-            for learner in learners for assignment in graded.assignments]
+    return [_entry(learner, assignment, by_pair.get((learner.name, assignment.problem), []))
+            for learner in learners for assignment in graded.for_learner(learner.name)]
 
 
 def wide(store: Store, course: str) -> tuple[Course, list[WideRow]]:
@@ -101,7 +109,7 @@ def wide(store: Store, course: str) -> tuple[Course, list[WideRow]]:
     return graded, rows
 
 
-def _entry(learner: str, assignment: Assignment, submissions: list[Submission]) -> Entry:
+def _entry(learner: User, assignment: Assignment, submissions: list[Submission]) -> Entry:
     # Judged: a stored result, also while a regrade judges it again (the previous one counts till then).
     judged = [s for s in submissions if s.report is not None]   # oldest first
     accepted = [s for s in judged if s.verdict == "accepted"]
@@ -113,11 +121,15 @@ def _entry(learner: str, assignment: Assignment, submissions: list[Submission]) 
     tampering = dict.fromkeys(text for s in judged for text in _tampering(s))
     scored = [(score, s) for s in judged
               if (score := assignment.score(s.created_at, s.verdict, _passed(s), _total(s))) is not None]
-    top = max(scored, key=lambda pair: (pair[0], -pair[1].created_at), default=None)   # the earliest of equals
-    return Entry(learner, assignment.problem, best.verdict if best else None, _passed(best) if best else None,
+    if assignment.counts == "last":
+        top = scored[-1] if scored else None
+    else:
+        top = max(scored, key=lambda pair: (pair[0], -pair[1].created_at), default=None)   # the earliest of equals
+    return Entry(learner.name, assignment.problem, best.verdict if best else None, _passed(best) if best else None,
                  _total(best) if best else None, len(submissions), len(judged),
                  accepted[0].created_at if accepted else None, top[0] if top else 0.0, assignment.points,
-                 assignment.late_days(top[1].created_at) if top else None, tuple(tampering)[:MAX_FINDINGS])
+                 assignment.late_days(top[1].created_at) if top else None, tuple(tampering)[:MAX_FINDINGS],
+                 learner.display)
 
 
 def _passed(s: Submission) -> int:
@@ -148,7 +160,7 @@ def gradebook_csv(entries: list[Entry]) -> str:
     for e in entries:
         first = (dt.datetime.fromtimestamp(e.first_accepted_at, dt.timezone.utc).isoformat(timespec="seconds")
                  if e.first_accepted_at is not None else "")
-        writer.writerow(csvcells.row([e.learner, e.problem, e.best_verdict, e.best_passed, e.total, e.attempts,
+        writer.writerow(csvcells.row([e.learner, e.name, e.problem, e.best_verdict, e.best_passed, e.total, e.attempts,
                                       e.judged, first, _number(e.points), _number(e.max_points), e.late_days,
                                       "; ".join(escape_controls(t, keep="") for t in e.tampering)]))
     return out.getvalue()
@@ -156,8 +168,8 @@ def gradebook_csv(entries: list[Entry]) -> str:
 
 def wide_csv(course: Course, rows: list[WideRow], *, points_row: bool = False) -> str:
     """The LMS's form: Canvas's identity columns, a column of points per problem, the total. Student is the
-    account's name, SIS User ID the roster's id, SIS Login ID its email (else the name), Section the course;
-    `points_row` adds Canvas's optional "Points Possible" row (Moodle would read it as a learner)."""
+    person's name, SIS User ID the roster's id, SIS Login ID the email (else the login), Section the roster's
+    section; `points_row` adds Canvas's optional "Points Possible" row (Moodle would read it as a learner)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(csvcells.row([*IDENTITY, *(a.problem for a in course.assignments), "Total"]))
@@ -166,7 +178,7 @@ def wide_csv(course: Course, rows: list[WideRow], *, points_row: bool = False) -
                                       *(_number(a.points) for a in course.assignments), _number(course.points)]))
     for row in rows:
         u = row.learner
-        writer.writerow(csvcells.row([u.name, "", u.student_id, u.email or u.name, u.course,
+        writer.writerow(csvcells.row([u.display, "", u.student_id, u.email or u.name, u.section,
                                       *(_number(p) for p in row.points), _number(row.total)]))
     return out.getvalue()
 
@@ -175,7 +187,8 @@ def wide_json(course: Course, rows: list[WideRow]) -> dict:
     return escape_tree({"course": course.name, "problems": [{"id": a.problem, "points": a.points}
                                                             for a in course.assignments],
                         "max_points": course.points,
-                        "rows": [{"learner": r.learner.name, "email": r.learner.email, "id": r.learner.student_id,
+                        "rows": [{"learner": r.learner.name, "name": r.learner.display,
+                                  "section": r.learner.section, "email": r.learner.email, "id": r.learner.student_id,
                                   "points": dict(zip((a.problem for a in course.assignments), r.points)),
                                   "total": r.total} for r in rows]})
 

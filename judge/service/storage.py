@@ -73,6 +73,8 @@ class UserRow(Base):
     student_id: Mapped[str | None] = mapped_column(String(64), nullable=True)    # the school's id, for the LMS
     disabled_at: Mapped[float | None] = mapped_column(Float, nullable=True)      # no request is served while set
     deleted_at: Mapped[float | None] = mapped_column(Float, nullable=True)       # deleted, submissions kept
+    full_name: Mapped[str | None] = mapped_column(String(128), nullable=True)    # the person's name, as a roster has it
+    section: Mapped[str | None] = mapped_column(String(128), nullable=True)      # the roster's section (the LMS's)
 
 
 class SubmissionRow(Base):
@@ -140,11 +142,18 @@ class CourseRow(Base):
 @dataclass(frozen=True)
 class User:
     id: int
-    name: str
+    name: str                       # the login: the account's unique handle
     role: str
     course: str
     email: str | None = None        # from a roster (judge.service.roster): what an LMS matches on
     student_id: str | None = None
+    full_name: str | None = None    # the person's name, any Unicode text (None: the login stands for it)
+    section: str | None = None
+
+    @property
+    def display(self) -> str:
+        """The person's name as instructors read it."""
+        return self.full_name or self.name
 
 
 @dataclass(frozen=True)
@@ -178,6 +187,8 @@ class NewUser:
     email: str | None = None
     student_id: str | None = None
     expires_at: float | None = None
+    full_name: str | None = None
+    section: str | None = None
 
 
 @dataclass(frozen=True)
@@ -203,6 +214,15 @@ class NameTaken(ConfigError):
     def __init__(self, name: str, index: int):
         super().__init__(f"user {name!r} already exists")
         self.name, self.index = name, index
+
+
+class IdentityTaken(ConfigError):
+    """Another account of the course has this email or student id (an LMS would put grades on the wrong
+    learner); `index` is the place in the list being added, `field` email or id, `holder` that account."""
+
+    def __init__(self, field: str, value: str, index: int, holder: str):
+        super().__init__(f"{field} {value!r} belongs to {holder!r} already")
+        self.field, self.value, self.index, self.holder = field, value, index, holder
 
 
 class QuotaExceeded(Exception):
@@ -322,7 +342,8 @@ class Store:
         is a ConfigError naming it and its place in the list."""
         now = time.time()
         rows = [UserRow(name=u.name, role=u.role, course=u.course, token_hash=u.token_hash, created_at=now,
-                        expires_at=u.expires_at, email=u.email, student_id=u.student_id) for u in users]
+                        expires_at=u.expires_at, email=u.email, student_id=u.student_id, full_name=u.full_name,
+                        section=u.section) for u in users]
         names = [u.name for u in users]
         with Session(self.engine) as session, session.begin():
             taken = set()
@@ -332,6 +353,21 @@ class Store:
                 if name in taken:
                     raise NameTaken(name, index)
                 taken.add(name)
+            # Within a course an email or a student id is one person's: the LMS matches grades on them.
+            held: dict[tuple[str, str, str], str] = {}
+            for row in session.execute(select(UserRow.name, UserRow.course, UserRow.email, UserRow.student_id)
+                                       .where(UserRow.course.in_(sorted({u.course for u in users})),
+                                              UserRow.deleted_at.is_(None))):
+                for field_name, value in (("email", row.email), ("id", row.student_id)):
+                    if value:
+                        held[(row.course, field_name, value.lower())] = row.name
+            for index, u in enumerate(users):
+                for field_name, value in (("email", u.email), ("id", u.student_id)):
+                    if value:
+                        key = (u.course, field_name, value.lower())
+                        if key in held:
+                            raise IdentityTaken(field_name, value, index, held[key])
+                        held[key] = u.name
             session.add_all(rows)
             try:
                 session.flush()
@@ -726,7 +762,7 @@ def _sqlite_pragmas(connection, _record) -> None:
 
 def _user(row: UserRow) -> User:
     return User(id=row.id, name=row.name, role=row.role, course=row.course, email=row.email,
-                student_id=row.student_id)
+                student_id=row.student_id, full_name=row.full_name, section=row.section)
 
 
 def _passed(report: str | None) -> int | None:

@@ -60,7 +60,7 @@ def test_best_verdict_attempts_and_first_accepted_per_learner_and_problem(store)
 def test_the_csv_has_a_header_and_one_row_per_learner_and_problem(store):
     _course(store)
     table = list(csv.DictReader(io.StringIO(gradebook_csv(gradebook(store, "ml101")))))
-    assert list(table[0]) == ["learner", "problem", "best_verdict", "best_passed", "total", "attempts", "judged",
+    assert list(table[0]) == ["learner", "name", "problem", "best_verdict", "best_passed", "total", "attempts", "judged",
                               "first_accepted_at", "points", "max_points", "late_days", "tampering"]
     alice = next(r for r in table if (r["learner"], r["problem"]) == ("alice", "patchify"))
     assert alice["best_verdict"] == "accepted" and alice["attempts"] == "4"
@@ -121,7 +121,7 @@ def test_the_cli_writes_csv_and_json(tmp_path):
     store.close()
     runner = CliRunner()
     as_csv = runner.invoke(main, ["service", "--database", url, "gradebook", "--course", "ml101"])
-    assert as_csv.exit_code == 0 and as_csv.output.splitlines()[0].startswith("learner,problem,best_verdict")
+    assert as_csv.exit_code == 0 and as_csv.output.splitlines()[0].startswith("learner,name,problem,best_verdict")
     assert len(as_csv.output.splitlines()) == 1 + 6
     as_json = runner.invoke(main, ["service", "--database", url, "gradebook", "--course", "ml101", "--format", "json"])
     data = json.loads(as_json.output)
@@ -258,15 +258,54 @@ def test_a_course_file_grades_points_with_dates_and_the_wide_form_is_what_an_lms
     assert table == [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "patchify", "clip_loss",
                       "self_attention", "Total"],
                      ["Points Possible", "", "", "", "", "10", "5", "5", "20"],
-                     ["alice", "", "S1", "alice@example.org", "ml101", "6", "0", "0", "6"],
-                     ["bob", "", "", "bob", "ml101", "9", "3", "0", "12"]]
+                     ["alice", "", "S1", "alice@example.org", "", "6", "0", "0", "6"],
+                     ["bob", "", "", "bob", "", "9", "3", "0", "12"]]
 
 
-def _new(name, course="ml101", email=None, student_id=None):
+def _new(name, course="ml101", email=None, student_id=None, full_name=None, section=None):
     from judge.service.accounts import hash_token, new_token
     from judge.service.storage import NewUser
 
-    return NewUser(name, "learner", course, hash_token(new_token()), email, student_id)
+    return NewUser(name, "learner", course, hash_token(new_token()), email, student_id, None, full_name, section)
+
+
+# Canvas's gradebook import: the identity columns Student, ID, SIS User ID, SIS Login ID and Section, in that
+# order, then a column per assignment; a learner is matched on ID, SIS User ID or SIS Login ID (the name is
+# read as written, `Last, First` included), and a "Points Possible" row is optional. Moodle's CSV import maps
+# one column to a user field (email, ID number, username): each value there must be one learner's, and a
+# row it cannot map (such as "Points Possible") is an error. Both read UTF-8 and numbers with a decimal point.
+CANVAS_IDENTITY = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+
+
+def test_the_wide_csv_is_what_canvas_and_moodle_import_with_real_names(store):
+    from judge.service.gradebook import wide, wide_csv
+
+    people = [("chloe.dupont", "Chloé Dupont", "chloe@example.org", "S1", "Lab A"),
+              ("jean.dupont", "Dupont, Jean", "jean@example.org", "S2", "Lab B"),
+              ("zoe.o.brien.lukasz", "Zoë O'Brien-Łukasz", None, "S3", "Lab A")]
+    users = store.add_users([_new(login, email=email, student_id=sid, full_name=name, section=section)
+                             for login, name, email, sid, section in people])
+    _judged(store, users[0], "patchify", "wrong_answer", 7)
+    _judged(store, users[1], "patchify", "accepted", 10)
+    graded, rows = wide(store, "ml101")
+    text = wide_csv(graded, rows)
+    text.encode("utf-8")
+    table = list(csv.reader(io.StringIO(text)))
+    assert table[0][:5] == CANVAS_IDENTITY and table[0][5:] == ["patchify", "Total"]
+    assert all(len(row) == len(table[0]) for row in table)
+    body = table[1:]
+    assert [r[0] for r in body] == ["Chloé Dupont", "Dupont, Jean", "Zoë O'Brien-Łukasz"]   # as the roster wrote them
+    assert [r[4] for r in body] == ["Lab A", "Lab B", "Lab A"]                              # the roster's sections
+    assert "Points Possible" not in {r[0] for r in body}                                    # Moodle: not a learner
+    for column in (2, 3):            # SIS User ID (Moodle: ID number), SIS Login ID (email, else the login)
+        values = [r[column] for r in body]
+        assert all(values) and len(set(values)) == len(values)
+    assert [r[3] for r in body] == ["chloe@example.org", "jean@example.org", "zoe.o.brien.lukasz"]
+    assert [(float(r[5]), float(r[6])) for r in body] == [(0.7, 0.7), (1.0, 1.0), (0.0, 0.0)]
+    # The long form names them too.
+    long = {r["learner"]: r["name"] for r in csv.DictReader(io.StringIO(gradebook_csv(gradebook(store, "ml101"))))}
+    assert long == {"chloe.dupont": "Chloé Dupont", "jean.dupont": "Dupont, Jean",
+                    "zoe.o.brien.lukasz": "Zoë O'Brien-Łukasz"}
 
 
 def test_disabled_deleted_and_moved_learners_leave_the_gradebook_and_their_data_stays(store):
@@ -302,11 +341,11 @@ def test_the_cli_refuses_an_unknown_course_and_writes_the_wide_form(tmp_path):
     as_wide = runner.invoke(main, ["service", "--database", url, "gradebook", "--course", "ml101", "--wide"])
     assert as_wide.exit_code == 0
     assert as_wide.output.splitlines() == ["Student,ID,SIS User ID,SIS Login ID,Section,clip_loss,patchify,Total",
-                                           "alice,,,alice,ml101,0,1,1", "bob,,,bob,ml101,0.2,0.4,0.6",
-                                           "dora,,,dora,ml101,0,0,0"]
+                                           "alice,,,alice,,0,1,1", "bob,,,bob,,0.2,0.4,0.6",
+                                           "dora,,,dora,,0,0,0"]
     as_json = json.loads(runner.invoke(main, ["service", "--database", url, "gradebook", "--course", "ml101",
                                               "--wide", "--format", "json"]).output)
-    assert as_json["rows"][1] == {"learner": "bob", "email": None, "id": None,
+    assert as_json["rows"][1] == {"learner": "bob", "name": "bob", "section": None, "email": None, "id": None,
                                   "points": {"clip_loss": 0.2, "patchify": 0.4}, "total": 0.6}
 
 
@@ -327,7 +366,7 @@ def test_no_cell_of_either_csv_form_is_a_formula_and_points_stay_numbers(store):
     assert (table["patchify"]["points"], table["clip_loss"]["points"]) == ("1", "0.5")
     graded, rows = wide(store, "ml101")
     lines = list(csv.reader(io.StringIO(wide_csv(graded, rows))))
-    assert lines[1] == ["alice", "", "S1", "'+1+cmd@example.org", "ml101", "0.5", "1", "1.5"]
+    assert lines[1] == ["alice", "", "S1", "'+1+cmd@example.org", "", "0.5", "1", "1.5"]
     # A negative score (none of the course rules gives one yet) is a number in the LMS, not quoted text.
     negative = wide_csv(graded, [WideRow(alice, (-1.5, 0.25), -1.25)])
     assert list(csv.reader(io.StringIO(negative)))[1][-3:] == ["-1.5", "0.25", "-1.25"]
