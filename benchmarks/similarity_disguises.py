@@ -66,7 +66,7 @@ def main() -> None:
             (copy.original, score(disguises.original(copy.original), copy.source, starter_of(copy.original))))
     for copy in disguises.hand_copies():
         by_disguise.setdefault(f"hand:{copy.disguise}", []).append(
-            (copy.original, score(disguises.original(copy.original), copy.source, starter_of(copy.original))))
+            (copy.original, score(disguises.hand_original(copy.original), copy.source, starter_of(copy.original))))
     honest = [(f"{a} ~ {b}", score(sa, sb, starter_of(a))) for a, sa, b, sb in disguises.honest_pairs()]
     elapsed = time.perf_counter() - started
     result = {

@@ -3,10 +3,11 @@
 Read from the stored reports (nothing is judged again): a test's `mistake`,
 and each of its `mistakes` where several together explain a failure, name the
 known mistakes (the problem's traps) a submission made. A learner counts once
-per mistake or test however many submissions show it; `still` counts those
-whose latest judged submission still shows it, so an instructor sees what the
-class has got past and what it has not. Disabled and deleted learners are left
-out, as in the gradebook.
+per mistake or test however many submissions show it, and is named (`who`,
+the person's name as the roster has it: these are instructors' faces only);
+`still` counts, and `still_who` names, those of them with no accepted
+submission to the problem yet, so an instructor sees who has got past it and
+who has not. Disabled and deleted learners are left out, as in the gradebook.
 """
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ class MistakeCount:
     name: str
     message: str          # the mistake's wording, as the learners read it
     learners: int         # who made it in any judged submission
-    still: int            # whose latest judged submission still makes it
+    still: int            # of those, who has no accepted submission yet
     submissions: int
+    who: tuple[str, ...] = ()          # the learners who made it, by name
+    still_who: tuple[str, ...] = ()    # of those, the ones with no accepted submission yet
 
 
 @dataclass(frozen=True)
@@ -32,8 +35,10 @@ class FailedTest:
     name: str
     group: str            # example, hidden or check
     learners: int
-    still: int
+    still: int            # of those, who has no accepted submission yet
     submissions: int
+    who: tuple[str, ...] = ()
+    still_who: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -49,43 +54,47 @@ class ProblemAnalytics:
 def analytics(store: Store, course: str, problem: str | None = None) -> list[ProblemAnalytics]:
     """Per problem the course's learners submitted to (or just `problem`), by problem id."""
     learners, submissions = store.course(course, problem)
-    names = {u.name for u in learners}
+    names = {u.name: u.display for u in learners}
     by_problem: dict[str, dict[str, list[Submission]]] = {}
     for s in submissions:
         if s.user in names:
             by_problem.setdefault(s.problem, {}).setdefault(s.user, []).append(s)
-    return [_problem(pid, by_learner) for pid, by_learner in sorted(by_problem.items())]
+    return [_problem(pid, by_learner, names) for pid, by_learner in sorted(by_problem.items())]
 
 
-def _problem(problem: str, by_learner: dict[str, list[Submission]]) -> ProblemAnalytics:
+def _problem(problem: str, by_learner: dict[str, list[Submission]], names: dict[str, str]) -> ProblemAnalytics:
     mistakes: dict[str, dict] = {}
     tests: dict[str, dict] = {}
-    judged_total, accepted = 0, 0
+    judged_total = 0
+    accepted: set[str] = set()
     for learner, subs in by_learner.items():
         judged = [s for s in subs if s.report is not None]      # oldest first
         judged_total += len(judged)
-        accepted += any(s.verdict == "accepted" for s in judged)
-        for index, s in enumerate(judged):
-            latest = index == len(judged) - 1
+        if any(s.verdict == "accepted" for s in judged):
+            accepted.add(learner)
+        for s in judged:
             named, failed = _named(s.report), _failed(s.report)
             for name, message in named.items():
-                _count(mistakes.setdefault(name, {"message": message}), learner, latest)
+                _count(mistakes.setdefault(name, {"message": message}), learner)
             for name, group in failed.items():
-                _count(tests.setdefault(name, {"group": group}), learner, latest)
+                _count(tests.setdefault(name, {"group": group}), learner)
+
+    def people(tally: dict) -> tuple[int, int, int, tuple[str, ...], tuple[str, ...]]:
+        who = sorted(tally["learners"], key=lambda login: (names.get(login, login).casefold(), login))
+        still = [login for login in who if login not in accepted]
+        return (len(who), len(still), tally["submissions"], tuple(names.get(x, x) for x in who),
+                tuple(names.get(x, x) for x in still))
+
+    found = [MistakeCount(name, m["message"], *people(m)) for name, m in mistakes.items()]
+    failed = [FailedTest(name, t["group"], *people(t)) for name, t in tests.items()]
     return ProblemAnalytics(
-        problem, len(by_learner), accepted, judged_total,
-        tuple(sorted((MistakeCount(name, m["message"], len(m["learners"]), len(m["still"]), m["submissions"])
-                      for name, m in mistakes.items()), key=lambda m: (-m.learners, -m.submissions, m.name))),
-        tuple(sorted((FailedTest(name, t["group"], len(t["learners"]), len(t["still"]), t["submissions"])
-                      for name, t in tests.items()), key=lambda t: (-t.learners, -t.submissions, t.name))
-              [:MOST_FAILED]))
+        problem, len(by_learner), len(accepted), judged_total,
+        tuple(sorted(found, key=lambda m: (-m.learners, -m.submissions, m.name))),
+        tuple(sorted(failed, key=lambda t: (-t.learners, -t.submissions, t.name))[:MOST_FAILED]))
 
 
-def _count(tally: dict, learner: str, latest: bool) -> None:
+def _count(tally: dict, learner: str) -> None:
     tally.setdefault("learners", set()).add(learner)
-    tally.setdefault("still", set())
-    if latest:
-        tally["still"].add(learner)
     tally["submissions"] = tally.get("submissions", 0) + 1
 
 
@@ -124,11 +133,24 @@ def analytics_lines(found: list[ProblemAnalytics]) -> list[str]:
         lines.append(f"{escape_controls(p.problem)}: {p.learners} learner(s) submitted, {p.accepted} accepted, "
                      f"{p.judged} judged submission(s)")
         if p.mistakes:
-            lines.append("  named mistakes (learners made it / still make it / submissions):")
-            lines += [f"    {m.learners:>4} {m.still:>4} {m.submissions:>5}  {escape_controls(m.name)}: "
-                      f"{escape_controls(m.message, keep='')}" for m in p.mistakes]
+            lines.append("  named mistakes (learners who made it / still: none of their submissions accepted yet "
+                         "/ submissions):")
+            for m in p.mistakes:
+                lines.append(f"    {m.learners:>4} {m.still:>4} {m.submissions:>5}  {escape_controls(m.name)}: "
+                             f"{escape_controls(m.message, keep='')}")
+                lines.append(f"      made it: {_names(m.who)}" + (f"; still: {_names(m.still_who)}" if m.still_who
+                                                                   else ""))
         if p.failed_tests:
             lines.append("  tests most failed (learners / still / submissions):")
-            lines += [f"    {t.learners:>4} {t.still:>4} {t.submissions:>5}  {escape_controls(t.name)} ({t.group})"
-                      for t in p.failed_tests]
+            for t in p.failed_tests:
+                lines.append(f"    {t.learners:>4} {t.still:>4} {t.submissions:>5}  {escape_controls(t.name)} "
+                             f"({t.group})")
+                lines.append(f"      failed it: {_names(t.who)}" + (f"; still: {_names(t.still_who)}"
+                                                                      if t.still_who else ""))
     return lines
+
+
+def _names(names: tuple[str, ...]) -> str:
+    from judge.base.escape import escape_controls
+
+    return "; ".join(escape_controls(n, keep="") for n in names)

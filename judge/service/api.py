@@ -11,6 +11,7 @@ the service works offline.
 
 import json
 import logging
+import time
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, Query, Request
@@ -25,12 +26,16 @@ from judge.base.escape import escape_tree
 from judge.service.accounts import authenticate
 from judge.service.config import ServiceConfig
 from judge.service.faults import DATABASE_DOWN, describe
-from judge.service.gradebook import gradebook, gradebook_csv, gradebook_json, wide as wide_rows, wide_csv, wide_json
+from judge.service.feedback import for_learner
+from judge.service.gradebook import (gradebook, gradebook_csv, gradebook_json, graded_course, wide as wide_rows,
+                                     wide_csv, wide_json)
 from judge.service.queue import Queue
 from judge.service.ratelimit import RateLimiter
 from judge.service.analytics import analytics, analytics_json
 from judge.service.review import add_review
-from judge.service.similarity import Fingerprints, by_problem, course_pairs, shared_regions, similar_pairs, similarity
+from judge.service.classnorm import UNUSUAL
+from judge.service.similarity import (Fingerprints, by_problem, course_found, pair_similarity, shared_regions,
+                                      similar_found)
 from judge.service.storage import DONE, QUEUED, RUNNING, QuotaExceeded, Quota, Store, User
 
 log = logging.getLogger("judge.service.api")
@@ -345,9 +350,14 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
 
     @app.get(f"{PREFIX}/submissions/{{submission_id}}")
     def get_submission(submission_id: str, user: Caller) -> dict:
-        """Status, the source and, once done, the report exactly as `judge run --json` gives it."""
+        """Status, the source and, once done, the report as `judge run --json` gives it; to a learner, as much
+        of it as the course file's `feedback` for the problem shows now (judge.service.feedback)."""
         submission, _ = readable(submission_id, user)
-        return submission.to_json(with_source=True)
+        data = submission.to_json(with_source=True)
+        if user.role != "instructor":
+            assignment = graded_course(store, user.course).assignment(submission.problem, user.name)
+            data["report"] = for_learner(submission.report, assignment, time.time())
+        return data
 
     @app.get(f"{PREFIX}/gradebook")
     def get_gradebook(user: Instructor, format: str = Query("json", pattern="^(json|csv)$"), wide: bool = False,
@@ -372,33 +382,44 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
         problems, _ = judge.problem_set.load()
         return {p.id: p.starter for p in problems}
 
+    def named(pairs: list, user: User) -> list[dict]:
+        """Each pair as JSON with the two people's names (the roster's) beside their logins."""
+        names = {u.name: u.display for u in store.course(user.course)[0]}
+        return [{**p.to_json(), "a_name": names.get(p.a, p.a), "b_name": names.get(p.b, p.b)} for p in pairs]
+
     @app.get(f"{PREFIX}/similarity")
     def get_similarity(user: Instructor, problem: str | None = Query(None, min_length=1, max_length=64),
-                       threshold: float = Query(0.8, ge=0.0, le=1.0)) -> dict:
-        """Instructors: pairs of your course's learners whose submissions are alike: to `problem`, or
-        (without it) on any problem, with each pair's scores on every problem both submitted to."""
+                       threshold: float = Query(0.8, ge=0.0, le=1.0),
+                       unusual: float = Query(UNUSUAL, ge=0.0, le=100.0),
+                       limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> dict:
+        """Instructors: pairs of your course's learners whose submissions are at least `threshold` alike and
+        at least `unusual` spreads above the class's typical pair on that problem (0: the threshold alone):
+        to `problem`, or (without it) on any problem, with each pair's scores on every problem both submitted
+        to. A page of `limit` pairs from `offset`; `total` counts them all, `common` those that reached the
+        threshold but are typical of the class."""
+        page = {"threshold": threshold, "unusual": unusual, "limit": limit, "offset": offset}
         if problem is None:
             _, submissions = store.course(user.course)
-            pairs = course_pairs(by_problem(submissions), threshold, starters(), prints)
-            return {"course": user.course, "threshold": threshold, "submissions": len(submissions),
-                    "pairs": [pair.to_json() for pair in pairs]}
+            found = course_found(by_problem(submissions), threshold, starters(), prints, unusual)
+            return {"course": user.course, **page, "submissions": len(submissions), "total": len(found.pairs),
+                    "common": found.common, "pairs": named(found.pairs[offset:offset + limit], user)}
         if problem not in judge.problem_ids():
             raise ApiError(404, f"no problem {problem!r}")
         _, submissions = store.course(user.course, problem)
-        pairs = similar_pairs(submissions, threshold, boilerplate=starters().get(problem, ""), prints=prints)
-        return {"course": user.course, "problem": problem, "threshold": threshold,
-                "submissions": len(submissions), "pairs": [pair.to_json() for pair in pairs]}
+        found = similar_found(submissions, threshold, starters().get(problem, ""), prints, unusual)
+        return {"course": user.course, "problem": problem, **page, "submissions": len(submissions),
+                "total": len(found.pairs), "common": found.common,
+                "pairs": named(found.pairs[offset:offset + limit], user)}
 
     @app.get(f"{PREFIX}/similarity/compare")
     def compare(user: Instructor, a: str = Query(max_length=64), b: str = Query(max_length=64)) -> dict:
         """Instructors: two submissions of your course, how alike, and the lines each shares with the other."""
         (sa, oa), (sb, ob) = readable(a, user), readable(b, user)
         starter = starters().get(sa.problem, "") if sa.problem == sb.problem else ""
-        common = prints(starter) if starter else frozenset()
         ra, rb = shared_regions(sa.source, sb.source, starter)
-        return {"similarity": round(similarity(prints(sa.source) - common, prints(sb.source) - common), 3),
-                "a": {"id": sa.id, "learner": oa.name, "problem": sa.problem, "shared_lines": ra},
-                "b": {"id": sb.id, "learner": ob.name, "problem": sb.problem, "shared_lines": rb}}
+        return {"similarity": round(pair_similarity(sa.source, sb.source, starter, prints), 3),
+                "a": {"id": sa.id, "learner": oa.name, "name": oa.display, "problem": sa.problem, "shared_lines": ra},
+                "b": {"id": sb.id, "learner": ob.name, "name": ob.display, "problem": sb.problem, "shared_lines": rb}}
 
     @app.get(f"{PREFIX}/analytics")
     def get_analytics(user: Instructor, problem: str | None = Query(None, min_length=1, max_length=64)) -> dict:

@@ -362,41 +362,62 @@ def _starters(ctx: click.Context) -> dict[str, str]:
 @click.option("--problem", default=None, help="One problem (default: every problem, each pair's scores side by side).")
 @click.option("--threshold", type=click.FloatRange(0, 1), default=0.8, show_default=True,
               help="Report pairs at least this alike (0-1).")
+@click.option("--unusual", type=click.FloatRange(0, 100), default=3.0, show_default=True,
+              help="And at least this many spreads above the class's typical pair on the problem (0: the threshold "
+                   "alone).")
+@click.option("--limit", type=click.IntRange(1), default=None, help="At most this many pairs (default: all).")
+@click.option("--offset", type=click.IntRange(0), default=0, show_default=True, help="Skip this many pairs first.")
 @click.option("--json", "as_json", is_flag=True, help="As JSON.")
 @click.pass_context
-def similarity(ctx: click.Context, course: str, problem: str | None, threshold: float, as_json: bool) -> None:
-    """Pairs of COURSE's learners whose submissions are alike (renaming, comments and layout do not count)."""
-    from judge.service.similarity import by_problem, course_pairs, similar_pairs
+def similarity(ctx: click.Context, course: str, problem: str | None, threshold: float, unusual: float,
+               limit: int | None, offset: int, as_json: bool) -> None:
+    """Pairs of COURSE's learners whose submissions are alike where a disguise makes no difference (names,
+    comments, layout, statement order, helpers, loops or comprehensions, dead code), and unusually so in
+    their class: a problem with one natural solution makes many pairs alike, and those are not listed."""
+    from judge.service.similarity import by_problem, course_found, similar_found
 
     starters = _starters(ctx)
     store = _store(ctx)
     try:
         store.known_course(course)
-        _, submissions = store.course(course, problem)
+        learners, submissions = store.course(course, problem)
     finally:
         store.close()
-    if problem is None:
-        pairs = course_pairs(by_problem(submissions), threshold, starters)
-        if as_json:
-            click.echo(json.dumps({"course": course, "threshold": threshold, "submissions": len(submissions),
-                                   "pairs": [p.to_json() for p in pairs]}, indent=2))
-            return
-        click.echo(f"{len(pairs)} pair(s) of learners at least {threshold:.0%} alike on a problem, among "
-                   f"{len(submissions)} submissions in {course}")
-        for p in pairs:
-            scores = ", ".join(f"{s.problem} {s.similarity:.0%}" for s in p.problems)
-            click.echo(f"  {_safe(p.a)} · {_safe(p.b)}: {p.flagged} of {len(p.problems)} problem(s) alike, "
-                       f"mean {p.mean:.0%} ({scores})")
-        return
-    found = similar_pairs(submissions, threshold, boilerplate=starters.get(problem, ""))
+    names = {u.name: u.display for u in learners}
+    found = course_found(by_problem(submissions), threshold, starters, unusual=unusual) if problem is None else \
+        similar_found(submissions, threshold, starters.get(problem, ""), unusual=unusual)
+    shown = found.pairs[offset:offset + limit if limit is not None else None]
     if as_json:
-        click.echo(json.dumps({"course": course, "problem": problem, "threshold": threshold,
-                               "submissions": len(submissions), "pairs": [p.to_json() for p in found]}, indent=2))
+        click.echo(json.dumps({"course": course, **({"problem": problem} if problem else {}), "threshold": threshold,
+                               "unusual": unusual, "submissions": len(submissions), "total": len(found.pairs),
+                               "common": found.common, "offset": offset,
+                               "pairs": [{**p.to_json(), "a_name": names.get(p.a, p.a), "b_name": names.get(p.b, p.b)}
+                                         for p in shown]}, indent=2))
         return
-    click.echo(f"{len(found)} pair(s) of learners at least {threshold:.0%} alike among {len(submissions)} "
-               f"submissions to {problem} in {course}")
-    for p in found:
-        click.echo(f"  {p.similarity:5.0%}  {_safe(p.a)} ({p.a_submission})  {_safe(p.b)} ({p.b_submission})")
+    where = f"on a problem, among {len(submissions)} submissions in {course}" if problem is None else \
+        f"among {len(submissions)} submissions to {problem} in {course}"
+    click.echo(f"{len(found.pairs)} pair(s) of learners at least {threshold:.0%} alike and {unusual:g} spreads above "
+               f"their class's typical pair {where}"
+               + (f" ({offset + 1}-{offset + len(shown)} shown)" if len(shown) < len(found.pairs) else ""))
+    if found.common:
+        click.echo(f"  ({found.common} more reach {threshold:.0%} but are typical of their class on that problem: "
+                   "not listed)")
+
+    def who(login: str) -> str:
+        return f"{_safe(names.get(login, login))} ({_safe(login)})" if names.get(login, login) != login else _safe(login)
+
+    def unusual_text(z: float | None, percentile: float) -> str:
+        return "class too small to compare" if z is None else f"z {z:.1f}, above {percentile:.0f}% of the class"
+
+    for p in shown:
+        if problem is None:
+            scores = ", ".join(f"{s.problem} {s.similarity:.0%}" + (f" (z {s.z:.1f})" if s.z is not None else "")
+                               for s in p.problems)
+            click.echo(f"  {who(p.a)} · {who(p.b)}: {p.flagged} of {len(p.problems)} problem(s) flagged, "
+                       f"mean {p.mean:.0%} ({scores})")
+        else:
+            click.echo(f"  {p.similarity:5.0%}  {unusual_text(p.z, p.percentile)}  {who(p.a)} ({p.a_submission})  "
+                       f"{who(p.b)} ({p.b_submission})")
 
 
 def _safe(text: str) -> str:

@@ -8,8 +8,9 @@ revoked, rotated, expired or disabled one is signed out). Learners get 403:
 they read their own submissions through the API only.
 
 - `/review`: the course's similarity pairs across problems (most problems
-  alike first), each problem's named mistakes and tests most failed, and the
-  gradebook (CSV, long or wide) to download;
+  flagged first: at the threshold and unusual in the class, judge.service.classnorm;
+  PAGE pairs a page), each problem's named mistakes and tests most failed with the
+  learners behind them, and the gradebook (CSV, long or wide) to download;
 - `/review/pair?a=ID&b=ID`: two submissions side by side, the lines they share
   (outside the starter code) marked, each learner's history on that problem
   and each report;
@@ -34,7 +35,8 @@ from markupsafe import Markup
 
 from judge.base.escape import escape_controls
 from judge.service.analytics import analytics
-from judge.service.similarity import by_problem, course_pairs, shared_regions, similarity, fingerprint
+from judge.service.classnorm import UNUSUAL
+from judge.service.similarity import by_problem, course_found, fingerprint, pair_similarity, shared_regions
 from judge.service.storage import Store, Submission, User
 
 COOKIE = "judge_review"
@@ -44,6 +46,7 @@ HEADERS = {"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inl
            "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin", "Cache-Control": "no-store",
            "X-Content-Type-Options": "nosniff"}
 MAX_FORM_BYTES = 4096
+PAGE = 50                   # similar pairs a page
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ class Line:
 
 def add_review(app: FastAPI, store: Store, starters: Callable[[], dict[str, str]],
                identify: Callable[[str, str], User | None], gradebook_for: Callable[[User, bool], str],
-               prints: Callable[[str], frozenset[int]] = fingerprint) -> None:
+               prints: Callable[..., frozenset[int]] = fingerprint) -> None:
     """The pages on `app`. `identify(token, client)` is the API's token lookup (rate limited alike);
     `starters()` maps problem ids to starter code; `gradebook_for(user, wide)` is the course's CSV;
     `prints` fingerprints sources (the API's, which keeps them)."""
@@ -114,14 +117,19 @@ def add_review(app: FastAPI, store: Store, starters: Callable[[], dict[str, str]
         return response
 
     @app.get(ROOT, response_class=HTMLResponse, include_in_schema=False)
-    def overview(request: Request, threshold: float = Query(0.8, ge=0.0, le=1.0)) -> Response:
+    def overview(request: Request, threshold: float = Query(0.8, ge=0.0, le=1.0),
+                 unusual: float = Query(UNUSUAL, ge=0.0, le=100.0),
+                 offset: int = Query(0, ge=0, le=1 << 31)) -> Response:
         user = instructor(request)
         if not isinstance(user, User):
             return user
         learners, submissions = store.course(user.course)
-        pairs = course_pairs(by_problem(submissions), threshold, starters(), prints)
-        return render("course.html", user=user, course=user.course, threshold=threshold, pairs=pairs,
-                      learners=learners, submissions=len(submissions), analytics=analytics(store, user.course))
+        found = course_found(by_problem(submissions), threshold, starters(), prints, unusual)
+        names = {u.name: u.display for u in learners}
+        return render("course.html", user=user, course=user.course, threshold=threshold, unusual=unusual,
+                      pairs=found.pairs[offset:offset + PAGE], total=len(found.pairs), common=found.common,
+                      offset=offset, page=PAGE, names=names, learners=learners, submissions=len(submissions),
+                      analytics=analytics(store, user.course))
 
     @app.get(f"{ROOT}/gradebook.csv", include_in_schema=False)
     def gradebook_download(request: Request, wide: bool = False) -> Response:
@@ -144,8 +152,7 @@ def add_review(app: FastAPI, store: Store, starters: Callable[[], dict[str, str]
         (sa, oa), (sb, ob) = found
         starter = starters().get(sa.problem, "") if sa.problem == sb.problem else ""
         ra, rb = shared_regions(sa.source, sb.source, starter)
-        common = prints(starter) if starter else frozenset()
-        score = similarity(prints(sa.source) - common, prints(sb.source) - common)
+        score = pair_similarity(sa.source, sb.source, starter, prints)
         sides = [_side(store, s, owner, regions) for s, owner, regions in ((sa, oa, ra), (sb, ob, rb))]
         return render("pair.html", user=user, course=user.course, score=score, sides=sides)
 

@@ -16,8 +16,10 @@ what the copy looks like is what a learner hands in):
 - `reorder`: the top-level definitions in another order (files with two or more).
 
 `combined` applies all of them. Those are mechanical; `hand_copies` are disguises
-written by hand in hand_disguises/ (PROBLEM.ORIGINAL.HOW.py), the edits that
-take minutes and change what a token stream sees:
+written by hand in hand_disguises/ (PROBLEM.ORIGINAL.HOW.py, beside the
+accepted file they disguise as it was then, PROBLEM.ORIGINAL.py, since the
+shipped one may change), the edits that take minutes and change what a token
+stream sees:
 
 - `reordered`: independent statements (and a dict's keys) in another order;
 - `helper`: a helper extracted, the functions reordered, comments and dead code
@@ -280,10 +282,16 @@ HAND_DISGUISES = ("reordered", "helper", "comprehension", "dead", "renamed")
 def hand_copies() -> list[Copy]:
     """Every disguise written by hand, with the accepted solution it disguises."""
     found = []
-    for path in sorted(HAND.glob("*.py")):
+    for path in sorted(HAND.glob("*.*.*.py")):
         problem, file, how = path.stem.split(".")
         found.append(Copy(f"{problem}/{file}", how, path.read_text(encoding="utf-8")))
     return found
+
+
+def hand_original(name: str) -> str:
+    """The accepted file `name` (PROBLEM/FILE) as it was when its hand disguises were written."""
+    problem, file = name.split("/")
+    return (HAND / f"{problem}.{file}.py").read_text(encoding="utf-8")
 
 
 def honest_pairs() -> list[tuple[str, str, str, str]]:

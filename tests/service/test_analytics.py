@@ -1,5 +1,5 @@
-"""Class analytics from real reports: learners per named mistake (ever and still), the tests most failed,
-in the API (instructors only) and the CLI."""
+"""Class analytics from real reports: learners per named mistake (ever, and still: no accepted submission yet),
+named, the tests most failed, in the API (instructors only) and the CLI."""
 from __future__ import annotations
 
 import json
@@ -25,9 +25,12 @@ def _source(repo, name):
 def judged(store, judge, repo):
     """Four learners' judged submissions to patchify, as the workers store them."""
     processor = Processor(ServiceConfig(database_url="unused", problems_dir=str(repo)), store, judge)
-    users = {name: add_user(store, name, course="ml101").user for name in ("alice", "bob", "carol", "dora", "erin")}
+    users = {name: add_user(store, name, course="ml101", full_name="Bob Łukasz" if name == "bob" else None).user
+             for name in ("alice", "bob", "carol", "dora", "erin")}
     add_user(store, "mallory", course="other")
-    plan = [("alice", "wrong_answer/column_major.py"), ("alice", "accepted/unfold.py"),    # past it
+    # alice is past it (accepted), though her latest submission makes the mistake again.
+    plan = [("alice", "wrong_answer/column_major.py"), ("alice", "accepted/unfold.py"),
+            ("alice", "wrong_answer/column_major.py"),
             ("bob", "wrong_answer/column_major.py"), ("bob", "wrong_answer/column_major.py"),  # still
             ("carol", "wrong_answer/swapped_patch_sizes.py"), ("dora", "accepted/reshape_permute.py")]
     for learner, name in plan:
@@ -40,11 +43,12 @@ def judged(store, judge, repo):
 
 def test_each_named_mistake_counts_its_learners_ever_and_still(judged):
     [p] = analytics(judged, "ml101")
-    assert (p.problem, p.learners, p.accepted, p.judged) == ("patchify", 4, 2, 6)
+    assert (p.problem, p.learners, p.accepted, p.judged) == ("patchify", 4, 2, 7)
     mistakes = {m.name: m for m in p.mistakes}
     assert set(mistakes) == {"column_major", "swapped_patch_sizes_tokens_only"}
     column = mistakes["column_major"]
-    assert (column.learners, column.still, column.submissions) == (2, 1, 3)
+    assert (column.learners, column.still, column.submissions) == (2, 1, 4)
+    assert (column.who, column.still_who) == (("alice", "Bob Łukasz"), ("Bob Łukasz",))
     assert "column-major" in column.message
     assert p.mistakes[0].name == "column_major"                          # most learners first
     failed = {t.name: t for t in p.failed_tests}
@@ -70,7 +74,8 @@ def test_the_api_and_cli_give_it_to_instructors(judged, repo, tmp_path):
         assert body["course"] == "ml101"
         [problem] = body["problems"]
         assert problem["mistakes"][0] == {"name": "column_major", "message": problem["mistakes"][0]["message"],
-                                          "learners": 2, "still": 1, "submissions": 3}
+                                          "learners": 2, "still": 1, "submissions": 4,
+                                          "who": ["alice", "Bob Łukasz"], "still_who": ["Bob Łukasz"]}
         one = client.get("/api/v1/analytics?problem=patchify", headers={"Authorization": f"Bearer {teach}"})
         assert one.json() == body
         assert client.get("/api/v1/analytics", headers={"Authorization": f"Bearer {alice}"}).status_code == 403
@@ -78,8 +83,10 @@ def test_the_api_and_cli_give_it_to_instructors(judged, repo, tmp_path):
     result = CliRunner().invoke(main, ["service", "--database", url, "analytics", "--course", "ml101"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0] == "patchify: 4 learner(s) submitted, 2 accepted, 6 judged submission(s)"
-    assert lines[1] == "  named mistakes (learners made it / still make it / submissions):"
-    assert lines[2].split()[:4] == ["2", "1", "3", "column_major:"]
+    assert lines[0] == "patchify: 4 learner(s) submitted, 2 accepted, 7 judged submission(s)"
+    assert lines[1] == ("  named mistakes (learners who made it / still: none of their submissions accepted yet "
+                        "/ submissions):")
+    assert lines[2].split()[:4] == ["2", "1", "4", "column_major:"]
+    assert lines[3] == "      made it: alice; Bob Łukasz; still: Bob Łukasz"
     as_json = CliRunner().invoke(main, ["service", "--database", url, "analytics", "--course", "ml101", "--json"])
     assert json.loads(as_json.output)["problems"][0]["mistakes"][0]["learners"] == 2

@@ -1,7 +1,8 @@
 """Similarity among a course's submissions: a copy in any disguise (renamed, commented, documented, spaced,
-joined onto one line, split, reordered, all at once) still matches its original, independent solutions do
-not, the starter code does not count, pairs add up across a course's problems, the shared lines are found,
-and only instructors get the report."""
+joined onto one line, split, reordered, all at once, and the hand disguises: statements reordered, a helper
+extracted, loops as comprehensions, dead code) still matches its original, independent solutions do not, a
+class lists its copies and not a problem's natural solution, the starter code does not count, pairs add up
+across a course's problems, the shared lines are found, and only instructors get the report, a page at a time."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,9 @@ import pytest
 
 import disguises
 from judge.model.problem import load_problem
-from judge.service.similarity import course_pairs, fingerprint, shared_regions, similar_pairs, similarity, tokens
+from judge.service.classnorm import UNUSUAL
+from judge.service.similarity import (course_pairs, fingerprint, shared_regions, similar_found, similar_pairs,
+                                      similarity, tokens)
 
 REPO = Path(__file__).resolve().parents[2]
 ORIGINAL = (REPO / "submissions/patchify/accepted/reshape_permute.py").read_text()
@@ -74,6 +77,36 @@ def test_a_copy_in_disguise_scores_as_the_original(how):
         assert copy.source != disguises.original(copy.original)        # the disguise changed the text
         score = _score(disguises.original(copy.original), copy.source, _starter(copy.original))
         assert score >= 0.95, (copy.original, how, score)
+
+
+@pytest.mark.parametrize("copy", disguises.hand_copies(), ids=lambda c: f"{c.original}.{c.disguise}")
+def test_a_hand_disguise_scores_as_the_original(copy):
+    score = _score(disguises.hand_original(copy.original), copy.source, _starter(copy.original))
+    assert score >= 0.95, (copy.original, copy.disguise, score)
+
+
+@pytest.mark.parametrize("copy", disguises.hand_copies(), ids=lambda c: f"{c.original}.{c.disguise}")
+def test_a_class_lists_a_hand_disguised_copy_and_not_its_independent_solutions(copy):
+    problem, file = copy.original.split("/")
+    accepted = sorted((REPO / "submissions" / problem / "accepted").glob("*.py"))
+    # Each accepted solution is one learner's (written independently); `copycat` hands in the disguise.
+    subs = [Sub(f"s-{path.stem}", path.stem, path.read_text()) for path in accepted if path.stem != file]
+    subs += [Sub("s-original", file, disguises.hand_original(copy.original)), Sub("s-copy", "copycat", copy.source)]
+    found = similar_found(subs, 0.8, _starter(copy.original), unusual=UNUSUAL)
+    assert [(p.a, p.b) for p in found.pairs] == [tuple(sorted(("copycat", copy.original.split("/")[1])))]
+    (pair,) = found.pairs
+    assert pair.z is not None and pair.z >= UNUSUAL and pair.percentile >= 80
+    assert pair.to_json()["z"] == round(pair.z, 2)
+
+
+def test_a_problem_with_one_natural_solution_lists_nobody():
+    """Six learners who all write the short problem's one natural solution (in their own names and layout):
+    every pair scores high, none is unusual in the class, so none is listed, and the report says how many."""
+    subs = [Sub(f"s{i}", f"learner{i}", disguises.disguise(ORIGINAL, how, "patchify"))
+            for i, how in enumerate(("rename", "comments", "docstrings", "blank_lines", "one_line", "split"))]
+    found = similar_found(subs, 0.8, unusual=UNUSUAL)
+    assert found.pairs == [] and found.common == 15
+    assert len(similar_found(subs, 0.8, unusual=0).pairs) == 15      # the threshold alone lists them all
 
 
 def test_independent_solutions_stay_apart():
@@ -207,7 +240,8 @@ def test_the_api_and_cli_give_instructors_the_report(tmp_path, repo):
     tokens_ = {}
     for name, course, source in (("alice", "ml101", ORIGINAL), ("bob", "ml101", DISGUISED),
                                  ("carol", "ml101", DIFFERENT), ("mallory", "other", ORIGINAL)):
-        account = add_user(store, name, course=course)
+        account = add_user(store, name, course=course,
+                           full_name="Alice Ó Súilleabháin" if name == "alice" else None)
         tokens_[name] = account.token
         store.create(account.user, [("patchify", source)])
     teach = add_user(store, "teach", "instructor", "ml101").token
@@ -216,6 +250,11 @@ def test_the_api_and_cli_give_instructors_the_report(tmp_path, repo):
                             headers={"Authorization": f"Bearer {teach}"}).json()
         assert report["submissions"] == 3 and report["threshold"] == 0.8
         assert [(p["a"], p["b"]) for p in report["pairs"]] == [("alice", "bob")]   # mallory is not in ml101
+        assert (report["total"], report["offset"], report["limit"]) == (1, 0, 50)
+        assert report["pairs"][0]["a_name"] == "Alice Ó Súilleabháin"
+        assert report["pairs"][0]["z"] is None              # three learners: too few pairs to compare with
+        paged = client.get("/api/v1/similarity?limit=1&offset=1", headers={"Authorization": f"Bearer {teach}"})
+        assert paged.json()["total"] == 1 and paged.json()["pairs"] == []
         refused = client.get("/api/v1/similarity?problem=patchify",
                              headers={"Authorization": f"Bearer {tokens_['alice']}"})
         assert refused.status_code == 403
