@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import socket
 import struct
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -89,6 +90,7 @@ class WarmServer:
         self.on_note = on_note
         self.record_after_reply = True  # until a recording fails (see the module's docstring)
         self.fingerprint = protocol.fingerprint()
+        self.installed = _installed()   # a pack installed later may clash with a problem id: see `_judge`
         self.path: Path | None = None
         self._inode: int | None = None   # of our socket file: close() removes only that one
         self._sock: socket.socket | None = None
@@ -193,6 +195,16 @@ class WarmServer:
                                       port if isinstance(port, int) and 0 <= port < 65536 else 0), None
         if op != "run":
             return {"fallback": f"unknown op {op!r}"}, None
+        if _installed() != self.installed:
+            # pip installed or removed something (a pack, perhaps): this server knows the packs it started
+            # with only, so it leaves; the client's own run sees them all (and refuses a clash).
+            if self.on_stale is not None:
+                self.on_stale("the installed packages changed since this server started")
+            return {"fallback": "stale"}, None
+        try:
+            self.judge.problem_set.ids()        # two sets holding one problem id: every command refuses
+        except ConfigError:
+            return {"fallback": "error"}, None
         data, label, problem_id = request.get("data"), request.get("label"), request.get("problem")
         if not isinstance(data, bytes) or not all(isinstance(v, str) for v in (label, problem_id)):
             return {"fallback": "malformed request"}, None
@@ -249,6 +261,19 @@ class WarmServer:
         except ConfigError:
             return "no problem set"  # the client's own run says what is wrong
         return None if root.resolve() == self.judge.root.resolve() else "another problem set"
+
+
+def _installed() -> tuple[tuple[str, int], ...]:
+    """When each site-packages directory on the path last changed: installing a distribution (a pack's
+    .dist-info among them) changes it. A stat each: cheap enough for every run."""
+    found = []
+    for entry in sys.path:
+        if Path(entry).name in ("site-packages", "dist-packages"):
+            try:
+                found.append((entry, os.stat(entry).st_mtime_ns))
+            except OSError:
+                continue
+    return tuple(found)
 
 
 def _peer_uid(conn: socket.socket) -> int | None:

@@ -187,6 +187,28 @@ def test_another_judge_or_context_is_sent_back(warm, root, monkeypatch):
         assert warm.answer({**request, "data": unreadable}) == {"fallback": "error"}
 
 
+def test_a_pack_that_clashes_or_any_install_sends_the_run_back(warm, root, monkeypatch, tmp_path):
+    """Every other command refuses a problem id held by two sets; so does the warm judge (the client's own run
+    then says which), and a pack installed after it started (site-packages changed) makes it leave."""
+    import shutil
+
+    from judge.warm import server as warm_server
+    from judge.model.locate import Source
+
+    request = {"fingerprint": warm.fingerprint, "context": protocol.context(str(root), str(root)),
+               "problem": "patchify", "data": CORRECT.read_bytes(), "label": "x.py"}
+    clashing = tmp_path / "pack"
+    shutil.copytree(root / "problems", clashing / "problems")
+    monkeypatch.setattr(warm.judge.problem_set, "packs", (Source("clashing", clashing, "pack"),))
+    assert warm.answer(request) == {"fallback": "error"}
+    monkeypatch.setattr(warm.judge.problem_set, "packs", ())
+    assert warm.answer(request)["code"] == 0
+    stale = []
+    warm.on_stale = stale.append
+    monkeypatch.setattr(warm_server, "_installed", lambda: (("/site-packages", 1),))
+    assert warm.answer(request) == {"fallback": "stale"} and stale
+
+
 def test_edited_problem_files_take_effect_without_a_restart(warm, root):
     before = json.loads(judge_run(root, "patchify", str(CORRECT), "--json").stdout)["total"]
     tests = root / "hidden_tests" / "patchify" / "tests.yaml"
