@@ -34,7 +34,9 @@ from judge.base.escape import escape_controls, escape_name
 from judge.base.report import Report
 from judge.base.outcomes import Verdict
 
-CSV_COLUMNS = ("file", "verdict", "passed", "total", "time_ms", "first_failure", "message", "tampering")
+# `mistakes`: the names of the mistakes the report names, in test order, joined by "; " (the JSON lists each
+# with its message and test).
+CSV_COLUMNS = ("file", "verdict", "passed", "total", "time_ms", "first_failure", "message", "mistakes", "tampering")
 
 
 @dataclass(frozen=True)
@@ -124,9 +126,9 @@ class BatchResult:
         writer.writeheader()
         for row in self.rows:
             shown = row.to_json()
-            shown.pop("mistakes")  # the JSON's: the CSV keeps its columns
-            # One cell the findings joined; every cell a spreadsheet shows as text, never as a formula.
-            writer.writerow(csvcells.record({**shown, "tampering": "; ".join(shown["tampering"])}))
+            # One cell each list joined; every cell a spreadsheet shows as text, never as a formula.
+            writer.writerow(csvcells.record({**shown, "mistakes": "; ".join(m["name"] for m in shown["mistakes"]),
+                                             "tampering": "; ".join(shown["tampering"])}))
 
     def csv_text(self) -> str:
         buffer = io.StringIO()

@@ -174,11 +174,23 @@ def test_a_rejected_files_row_lists_the_mistakes_its_report_names(judge, graded,
         assert shown[0] == {"name": row.mistakes[0].name, "message": row.mistakes[0].message,
                             "known": row.mistakes[0].known, "test": row.mistakes[0].test}
     assert all(r.mistakes == () for r in graded.rows if r.verdict is Verdict.ACCEPTED)
-    assert "mistakes" not in batch.CSV_COLUMNS   # the CSV keeps its columns; the JSON carries the list
+    # The CSV names them in one cell, in test order (the JSON carries each with its message and test).
+    cells = {r["file"]: r["mistakes"] for r in csv.DictReader(io.StringIO(graded.csv_text()))}
+    for row in graded.rows:
+        assert cells[row.file] == "; ".join(m.name for m in row.mistakes), row.file
+    assert any(cells[r.file] for r in graded.rows if r.file.startswith("wrong_answer__"))
+
+
+def test_a_mistake_named_like_a_formula_is_text_in_the_csv():
+    row = Row("a.py", Verdict.WRONG_ANSWER, 0, 1, 1.0, "t", "no",
+              mistakes=(batch.NamedMistake("=cmd|' /C calc'!A0", "m", True, "t"), batch.NamedMistake("b", "m", True, "t")))
+    cell = next(csv.DictReader(io.StringIO(BatchResult("p", "d", [row]).csv_text())))["mistakes"]
+    assert cell == "'=cmd|' /C calc'!A0; b"
 
 
 def test_the_tampering_column_comes_after_the_others_and_is_escaped():
-    assert batch.CSV_COLUMNS[:7] == ("file", "verdict", "passed", "total", "time_ms", "first_failure", "message")
+    assert batch.CSV_COLUMNS[:8] == ("file", "verdict", "passed", "total", "time_ms", "first_failure", "message",
+                                     "mistakes")
     assert batch.CSV_COLUMNS[-1] == "tampering"
     row = Row("a.py", Verdict.ACCEPTED, 1, 1, 1.0, tampering=("line 1: uses ctypes: raw memory", "said \u202e\x1b"))
     assert row.to_json()["tampering"] == ["line 1: uses ctypes: raw memory", "said \\u202e\\x1b"]
