@@ -157,6 +157,20 @@ def test_a_pack_package_adds_its_problems_and_a_clash_names_both(installed, tmp_
     run = _judge(installed, "run", "scale_rows", accepted, extra_path=packs)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
 
+    # A problem added, built, then deleted: the next build ships it no more (nothing is left in build/).
+    assert _judge(installed, "new", "drop_me", "--pack", tmp_path / "my-pack").returncode == 0
+    for round_, expected in ((1, True), (2, False)):
+        if round_ == 2:
+            for folder in ("problems", "hidden_tests", "submissions"):
+                for found in (tmp_path / "my-pack" / "my_pack" / folder).glob("drop_me*"):
+                    shutil.rmtree(found) if found.is_dir() else found.unlink()
+        out = tmp_path / f"dist{round_}"
+        _pip("wheel", "--no-build-isolation", "--no-deps", "--no-index", "-w", out, tmp_path / "my-pack")
+        [built] = out.glob("my_pack-*.whl")
+        with zipfile.ZipFile(built) as wheel:
+            assert any("drop_me" in name for name in wheel.namelist()) is expected, round_
+        assert not (tmp_path / "my-pack" / "build").exists()
+
     # A second pack with a problem id the first has: one clear line naming both.
     shutil.copytree(tmp_path / "packs" / "my_pack", tmp_path / "other" / "other_pack")
     info = tmp_path / "other" / "other_pack-1.0.dist-info"

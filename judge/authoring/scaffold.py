@@ -59,6 +59,7 @@ def scaffold_pack(directory: Path, problem_id: str, framework: str = "torch", on
     if not pyproject.exists():
         (directory / package).mkdir(parents=True, exist_ok=True)
         for relative, text in ((Path("pyproject.toml"), _PACK_PYPROJECT.format(name=name, package=package, group=GROUP)),
+                               (Path(BUILD_BACKEND + ".py"), _PACK_BACKEND), (Path("MANIFEST.in"), _PACK_MANIFEST),
                                (Path(package) / "__init__.py", _PACK_INIT.format(name=name))):
             with (directory / relative).open("x", encoding="utf-8") as handle:
                 handle.write(text)
@@ -235,13 +236,16 @@ def {pid}(x):
     return {zeros}
 """
 
+BUILD_BACKEND = "_pack_build"      # beside a pack's pyproject.toml: setuptools, from a clean build/ each time
+
 _PACK_PYPROJECT = """\
 # A problem pack for tensor-judge: `pip install .` adds its problems to `judge list`.
 # The problems live in {package}/ laid out like a problem set (docs/authoring.md);
 # `judge validate` inside this directory checks them.
 [build-system]
 requires = ["setuptools>=64"]
-build-backend = "setuptools.build_meta"
+build-backend = "_pack_build"      # setuptools, with no build/ left to ship a deleted problem again
+backend-path = ["."]
 
 [project]
 name = "{name}"
@@ -258,6 +262,34 @@ packages = ["{package}"]
 [tool.setuptools.package-data]
 {package} = ["problems/*.yaml", "units/*.yaml", "hidden_tests/**/*.py", "hidden_tests/**/*.yaml",
              "submissions/**/*.py"]
+"""
+
+_PACK_BACKEND = """\
+\"\"\"setuptools' build backend, from a clean build/ each time.
+
+setuptools copies the package into build/lib and builds the wheel from there, but never removes what the
+source no longer has: a problem deleted from the pack would ship again from the copy left by the last
+build. So build/ goes before and after every build.
+\"\"\"
+import shutil
+from pathlib import Path
+
+from setuptools import build_meta as _setuptools
+from setuptools.build_meta import *  # noqa: F401,F403  (every hook the backend does not change)
+
+_BUILD = Path(__file__).resolve().parent / "build"
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    shutil.rmtree(_BUILD, ignore_errors=True)
+    try:
+        return _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
+    finally:
+        shutil.rmtree(_BUILD, ignore_errors=True)
+"""
+
+_PACK_MANIFEST = """\
+include _pack_build.py
 """
 
 _PACK_INIT = """\
