@@ -26,9 +26,9 @@ from judge.base.escape import escape_tree
 from judge.service.accounts import authenticate
 from judge.service.config import ServiceConfig
 from judge.service.faults import DATABASE_DOWN, describe
+from judge.service.course import Course, parse_course
 from judge.service.feedback import for_learner
-from judge.service.gradebook import (gradebook, gradebook_csv, gradebook_json, graded_course, wide as wide_rows,
-                                     wide_csv, wide_json)
+from judge.service.gradebook import gradebook, gradebook_csv, gradebook_json, wide as wide_rows, wide_csv, wide_json
 from judge.service.queue import Queue
 from judge.service.ratelimit import RateLimiter
 from judge.service.analytics import analytics, analytics_json
@@ -148,6 +148,7 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
     failures = RateLimiter(config.auth_failures_per_minute, config.auth_failures_burst)
     quota = Quota(config.max_queued, config.max_queued_bytes)
     prints = Fingerprints()      # the course's sources are compared on every report: each parsed once
+    parsed_courses: dict[tuple[str, str, str], Course] = {}     # a learner's every read applies its course file
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -355,9 +356,22 @@ def create_app(config: ServiceConfig, store: Store, queue: Queue, judge) -> Fast
         submission, _ = readable(submission_id, user)
         data = submission.to_json(with_source=True)
         if user.role != "instructor":
-            assignment = graded_course(store, user.course).assignment(submission.problem, user.name)
+            course = course_file(user.course)
+            assignment = course.assignment(submission.problem, user.name) if course is not None else None
             data["report"] = for_learner(submission.report, assignment, time.time())
         return data
+
+    def course_file(course: str) -> Course | None:
+        """The course's file as stored (None: it has none, and every report is whole), parsed once per text."""
+        stored = store.course_definition(course)
+        if stored is None:
+            return None
+        key = (course, *stored)
+        if key not in parsed_courses:
+            if len(parsed_courses) > 64:
+                parsed_courses.clear()
+            parsed_courses[key] = parse_course(stored[0], stored[1])
+        return parsed_courses[key]
 
     @app.get(f"{PREFIX}/gradebook")
     def get_gradebook(user: Instructor, format: str = Query("json", pattern="^(json|csv)$"), wide: bool = False,

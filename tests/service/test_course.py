@@ -1,5 +1,5 @@
-"""Course files: points, credit, opening and due dates and late rules, checked as problem files are, and
-the CLI that stores one for the service."""
+"""Course files: points, credit, opening and due dates and late rules, which submission counts, what learners
+see, extensions, checked as problem files are (an impossible date too), and the CLI that stores one."""
 from __future__ import annotations
 
 import datetime as dt
@@ -94,6 +94,28 @@ def test_without_a_file_every_problem_is_a_point_credited_per_test():
     ("course: ml101\nproblems:\n  - {id: patchify, points: 1}\n  - {id: patchify, points: 2}\n",
      "problems[1].id: 'patchify' is listed twice (also problems[0])"),
     ("course: [ml101\n", "ml101.yaml:2: invalid YAML"),
+    ("course: ml101\nproblems:\n  - {id: patchify, points: 1, due: 2026-02-30}\n",
+     "ml101.yaml:3: problems[0].due: '2026-02-30' is no day of the calendar (day is out of range for month)"),
+    ("course: ml101\nproblems:\n  - id: patchify\n    points: 1\n    opens: 2026-13-01 10:00\n",
+     "ml101.yaml:5: problems[0].opens: '2026-13-01 10:00' is no day of the calendar"),
+    ("course: ml101\nproblems:\n  - {id: patchify, points: 1, due: 2027-02-01, late: {per_day: 5%, until: 2027-02-29}}\n",
+     "problems[0].late.until: '2027-02-29' is no day of the calendar"),
+    ("course: ml101\nproblems:\n  - {id: patchify, points: 1, counts: first}\n",
+     "ml101.yaml:3: problems[0].counts: expected one of best, last"),
+    ("course: ml101\nproblems:\n  - {id: patchify, points: 1, feedback: none}\n",
+     "ml101.yaml:3: problems[0].feedback: expected one of full, verdict, after_due"),
+    ("course: ml101\nproblems:\n  - {id: patchify, points: 1, feedback: after_due}\n",
+     "problems[0].feedback: after_due needs a `due` date"),
+    ("course: ml101\nproblems:\n  - {id: patchify, points: 1, due: 2027-02-01}\nextensions:\n  ada: {nosuch: 2d}\n",
+     "ml101.yaml:5: extensions.ada.nosuch: no problem 'nosuch' in this course's problems"),
+    ("course: ml101\nproblems:\n  - {id: patchify, points: 1}\nextensions:\n  ada: {patchify: 2d}\n",
+     "ml101.yaml:5: extensions.ada.patchify: patchify has no due date to extend"),
+    ("course: ml101\nproblems:\n  - {id: patchify, points: 1, due: 2027-02-01}\nextensions:\n  ada:\n    patchify: 2027-02-30\n",
+     "ml101.yaml:6: extensions.ada.patchify: '2027-02-30' is no day of the calendar"),
+    ("course: ml101\nproblems:\n  - {id: patchify, points: 1, due: 2027-02-01}\nextensions:\n  ada: {patchify: 2027-01-01}\n",
+     "extensions.ada.patchify: expected a due date after the course's (2027-02-01 24:00 UTC)"[:60]),
+    ("course: ml101\nproblems:\n  - {id: patchify, points: 1, due: 2027-02-01}\nextensions:\n  ada lovelace: {patchify: 1d}\n",
+     "ml101.yaml:5: extensions.ada lovelace: 'ada lovelace': expected a login"),
 ])
 def test_every_mistake_in_a_course_file_is_one_line_naming_file_line_and_field(text, expected):
     with pytest.raises(ConfigError) as caught:
@@ -101,6 +123,35 @@ def test_every_mistake_in_a_course_file_is_one_line_naming_file_line_and_field(t
     lines = caught.value.lines() if isinstance(caught.value, ConfigErrors) else [str(caught.value)]
     assert any(expected in line for line in lines), lines
     assert all("\n" not in line and line.startswith("ml101.yaml") for line in lines)
+
+
+def test_extensions_move_one_learners_due_date_and_until_and_counts_and_feedback_read():
+    text = COURSE.replace("    late: {per_day: 10%, until: 2027-02-18}\n",
+                          "    late: {per_day: 10%, until: 2027-02-18}\n    counts: last\n    feedback: after_due\n") \
+        + "extensions:\n  ada: {self_attention: 2d, patchify: 2027-02-10 12:00}\n  bob: {self_attention: 36h}\n"
+    course = parse_course(text, "ml101.yaml", {"patchify", "self_attention"})
+    attention = course.assignment("self_attention")
+    assert (attention.counts, attention.feedback) == ("last", "after_due")
+    ada, bob, eve = (course.assignment("self_attention", who) for who in ("ada", "bob", "eve"))
+    assert ada.due == attention.due + 2 * 86400 and ada.late.until == attention.late.until + 2 * 86400
+    assert bob.due == attention.due + 36 * 3600 and eve == attention
+    assert course.assignment("patchify", "ada").due == _utc("2027-02-10 11:00")        # Berlin: UTC+1
+    # On ada's own due date she is on time; a second later, one day late.
+    assert ada.score(ada.due, "accepted", 20, 20) == 20 and ada.score(ada.due + 1, "accepted", 20, 20) == 18
+    # after_due: the verdict only until the learner's own due date, everything after it.
+    assert not ada.full_feedback(attention.due + 60) and attention.full_feedback(attention.due + 60)
+
+
+def test_the_late_rule_costs_a_share_of_the_points_earned_per_started_day():
+    """As the docs say it: every started day counts whole, and each costs per_day of the points the
+    submission earned (not of the problem's points), never below zero."""
+    [rule] = parse_course("course: ml101\nproblems:\n  - {id: patchify, points: 10, due: 2027-02-01, "
+                          "late: {per_day: 10%}}\n", "ml101.yaml").assignments
+    due = rule.due
+    assert rule.score(due + 1, "wrong_answer", 6, 10) == 5.4         # one second late: a day, 10% of 6
+    assert rule.score(due + 86400, "wrong_answer", 6, 10) == 5.4     # exactly a day: still one
+    assert rule.score(due + 86401, "wrong_answer", 6, 10) == 4.8     # a second more: two days
+    assert rule.score(due + 11 * 86400, "accepted", 10, 10) == 0      # never below zero
 
 
 def test_all_mistakes_are_reported_at_once(tmp_path):
@@ -137,3 +188,17 @@ def test_the_cli_checks_sets_and_shows_a_course_file(tmp_path, repo):
     assert judge("course", "show", "ml101").stdout == COURSE                  # the checked one stays
     missing = judge("course", "set", str(tmp_path / "none.yaml"))
     assert missing.exit_code == 2 and missing.output.strip() == f"error: {tmp_path / 'none.yaml'}: file not found"
+    # An impossible date written unquoted (YAML would read it as a date and fail with no line): one line.
+    path.write_text(COURSE.replace("due: 2027-02-08 23:59", "due: 2026-02-30"))
+    for command in ("check", "set"):
+        impossible = judge("course", command, str(path))
+        assert impossible.exit_code == 2 and impossible.exc_info[0] is SystemExit
+        assert impossible.output.strip() == (f"error: {path}:8: problems[0].due: '2026-02-30' is no day of the "
+                                             "calendar (day is out of range for month): expected a date or time "
+                                             "(2027-02-08, 2027-02-08 23:59, 2027-02-08T23:59+01:00)")
+    # An extension for a login the course does not have is refused where it is written.
+    path.write_text(COURSE + "extensions:\n  nobody: {patchify: 2d}\n")
+    unknown = judge("course", "set", str(path))
+    assert unknown.exit_code == 2
+    assert unknown.output.strip() == (f"error: {path}:15: extensions.nobody: no learner 'nobody' in course ml101 "
+                                      "(judge service users list shows them)")
