@@ -115,16 +115,19 @@ def users_list(ctx: click.Context, as_json: bool) -> None:
         store.close()
     now = time.time()
     if as_json:
-        click.echo(json.dumps([{"name": a.user.name, "role": a.user.role, "course": a.user.course,
+        click.echo(json.dumps([{"name": a.user.name, "full_name": a.user.full_name, "section": a.user.section,
+                                "role": a.user.role, "course": a.user.course,
                                 "state": a.state(now), "created_at": a.created_at, "expires_at": a.expires_at,
                                 "revoked_at": a.revoked_at} for a in accounts], indent=2))
         return
     if not accounts:
         click.echo("no accounts yet: judge service users add NAME")
         return
-    rows = [(a.user.name, a.user.role, a.user.course or "-", a.state(now), _when(a.expires_at)) for a in accounts]
-    widths = [max(len(r[i]) for r in rows + [("name", "role", "course", "token", "expires")]) for i in range(5)]
-    for row in [("name", "role", "course", "token", "expires"), *rows]:
+    header = ("login", "role", "course", "token", "expires", "name")
+    rows = [(a.user.name, a.user.role, a.user.course or "-", a.state(now), _when(a.expires_at),
+             _safe(a.user.full_name or "")) for a in accounts]
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+    for row in [header, *rows]:
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
 
 
@@ -447,7 +450,8 @@ def show(ctx: click.Context, submission_id: str, with_report: bool, as_json: boo
         click.echo(json.dumps(escape_tree(submission.to_json(with_source=True)), indent=2))
         return
     passed = (submission.report or {}).get("passed"), (submission.report or {}).get("total")
-    click.echo(f"{_safe(owner.name)} ({_safe(owner.course) or 'no course'}) on {_safe(submission.problem)}, "
+    who = _safe(owner.name) if not owner.full_name else f"{_safe(owner.full_name)} [{_safe(owner.name)}]"
+    click.echo(f"{who} ({_safe(owner.course) or 'no course'}) on {_safe(submission.problem)}, "
                f"{_when(submission.created_at)}: {submission.verdict or submission.status}"
                + (f" {passed[0]}/{passed[1]}" if isinstance(passed[0], int) else ""), err=True)
     from judge.base.escape import escape_controls
@@ -550,7 +554,8 @@ def regrade(ctx: click.Context, problem: str, course: str | None, everything: bo
     click.echo(f"regrade of {problem} asked {_when(state.asked_at)}: {state.done} of {state.sent} judged again, "
                f"{len(state.flips)} changed")
     for f in state.flips:
-        click.echo(f"  {_safe(f.learner)}  {f.submission}  {f.before} {_of(f.passed_before, None)} -> "
+        who = _safe(f.learner) + (f" ({_safe(f.name)})" if f.name and f.name != f.learner else "")
+        click.echo(f"  {who}  {f.submission}  {f.before} {_of(f.passed_before, None)} -> "
                    f"{f.after} {_of(f.passed_after, f.total_after)}")
     if not state.finished and not status_only and wait:
         raise ConfigError(f"{state.sent - state.done} submission(s) were not judged again within {timeout:g} s: "

@@ -202,9 +202,11 @@ class Flip:
     passed_before: int | None
     passed_after: int | None
     total_after: int | None
+    name: str = ""              # the learner's name (the login where the roster had none)
 
     def to_json(self) -> dict:
-        return {"submission": self.submission, "learner": self.learner, "before": self.before, "after": self.after,
+        return {"submission": self.submission, "learner": self.learner, "name": self.name or self.learner,
+                "before": self.before, "after": self.after,
                 "passed_before": self.passed_before, "passed_after": self.passed_after, "total": self.total_after}
 
 
@@ -669,7 +671,7 @@ class Store:
             # A flip: another verdict, or another share of the tests passed (what credit per test grades).
             if old.verdict != new.verdict or _share(before, _total(old.report)) != _share(after, _total(new.report)):
                 flips.append(Flip(new.id, owner.name, old.verdict, new.verdict, before, after,
-                                  _total(new.report)))
+                                  _total(new.report), owner.full_name or owner.name))
         return latest, len(found), done, flips
 
     def stale(self, requeue_after_s: float, queued_limit: int | None = None) -> list[str]:

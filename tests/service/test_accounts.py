@@ -85,7 +85,7 @@ def test_users_list_rotate_and_revoke(tmp_path):
     listed = _cli(url, "list")
     assert listed.exit_code == 0
     lines = listed.output.splitlines()
-    assert lines[0].split() == ["name", "role", "course", "token", "expires"]
+    assert lines[0].split() == ["login", "role", "course", "token", "expires", "name"]
     assert lines[1].split()[:5] == ["alice", "learner", "ml101", "active", "never"]
     assert lines[2].split()[:4] == ["bob", "learner", "-", "active"] and "UTC" in lines[2]
     assert first not in listed.output
