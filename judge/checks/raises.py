@@ -2,9 +2,12 @@
 
     raises: ValueError
 
-Decided by class, not by name: the harness lists the builtin classes the
-exception is an instance of (`isinstance` against classes bound before the
-submission loaded), so a class merely named `ValueError` does not pass.
+Decided by class, not by name: the harness lists the builtin classes in the
+MRO of the exception's real type (`type(exc)`, against classes bound before
+the submission loaded, by identity), what a caller's `except ValueError` goes
+by. A class merely named `ValueError`, or one whose `__class__` property says
+ValueError (which fools `isinstance`), does not pass. Which exception was
+raised is the child's claim all the same (README, "Claims").
 """
 from __future__ import annotations
 

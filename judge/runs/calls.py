@@ -22,8 +22,11 @@ returned are the child's claims. Torch is reached through `wire.torch_api()`
 (entry points of torch's C types, with torch's Python-level modes off while a
 call is observed), so honest code that patches `torch.Tensor` or leaves a
 mode entered does not change what is observed. Exception identity is decided
-with `isinstance` against the builtin classes bound when this module was
-imported.
+on the exception's real type: `type(exc)` (which no `__class__` attribute
+changes) and that type's own MRO, read through `type`'s own descriptor (which
+no metaclass property replaces), against the builtin classes bound when this
+module was imported, by identity. What the interpreter itself goes by, so it
+is what a caller's `except ValueError` would catch.
 """
 from __future__ import annotations
 
@@ -71,7 +74,7 @@ class ErrorInfo:
     """An exception raised by a solution, reduced to names and text."""
 
     type: str                   # e.g. "ValueError": the class's own name, for display only
-    bases: tuple[str, ...]      # the builtin classes it is an instance of (by isinstance), e.g. ("ValueError", ...)
+    bases: tuple[str, ...]      # the builtin classes in its real type's MRO, e.g. ("ValueError", ...)
     message: str
     frames: tuple[str, ...] = ()  # the solution's own traceback lines, innermost last
     where: str = "call"         # "call", "backward" or "import"
@@ -163,16 +166,31 @@ def _str_list(value: Any) -> bool:
 BUILTIN_EXCEPTIONS: tuple[tuple[str, type], ...] = tuple(
     (name, obj) for name, obj in vars(builtins).items() if isinstance(obj, type) and issubclass(obj, BaseException))
 BUILTIN_EXCEPTION_NAMES = frozenset(name for name, _ in BUILTIN_EXCEPTIONS)
+# How the interpreter tells an exception's class, bound as `BUILTIN_EXCEPTIONS` is: the type of an object
+# (`type(exc)`: a `__class__` property does not change it, though `isinstance` consults one) and a type's
+# own MRO (`type.__dict__["__mro__"]`: a `__mro__` property of a metaclass would answer `cls.__mro__`).
+_type_of = type
+_mro_of = type.__dict__["__mro__"].__get__
+_id_of = id
+
+
+def builtin_bases(exc: BaseException) -> tuple[str, ...]:
+    """The builtin exception classes in the MRO of `exc`'s real type, compared by identity: what a caller's
+    `except ValueError` goes by. A class merely named `ValueError`, one whose `__class__` says ValueError
+    or whose metaclass's `__mro__` lists it, is none; a forgery of the interpreter's own memory (the MRO
+    tuple rewritten in place) is believed, as the interpreter believes it."""
+    real = {_id_of(cls) for cls in _mro_of(_type_of(exc))}
+    return tuple(name for name, cls in BUILTIN_EXCEPTIONS if _id_of(cls) in real)
 
 
 def describe_error(exc: BaseException, filename: str | None, where: str = "call",
                    max_frames: int = 5) -> ErrorInfo:
     """Summarise `exc`, keeping only traceback frames from `filename` (the solution).
 
-    `bases` lists the builtin classes `exc` really is an instance of; a class that is
-    only named `ValueError`, or claims `__module__ = "builtins"`, gets none of them.
+    `bases` lists the builtin classes in the MRO of `exc`'s real type (`builtin_bases`); a class that
+    is only named `ValueError`, claims `__module__ = "builtins"` or lies about its `__class__` gets none.
     """
-    bases = tuple(name for name, cls in BUILTIN_EXCEPTIONS if isinstance(exc, cls))
+    bases = builtin_bases(exc)
     frames: list[str] = []
     for frame in traceback.extract_tb(exc.__traceback__):
         if filename is None or frame.filename == filename:
@@ -180,13 +198,13 @@ def describe_error(exc: BaseException, filename: str | None, where: str = "call"
             if frame.line:
                 text += f"\n    {frame.line.strip()}"
             frames.append(text)
-    if isinstance(exc, SyntaxError) and exc.lineno:
+    if "SyntaxError" in bases and exc.lineno:
         frames.append(f'File "{exc.filename}", line {exc.lineno}\n    {(exc.text or "").strip()}')
     try:
         message = str(exc)
     except Exception:  # a hostile __str__ must not take the observing down
         message = "<unprintable message>"
-    name = type(exc).__name__
+    name = _type_of(exc).__name__
     return ErrorInfo(type=name if type(name) is str else "Exception", bases=bases, message=message[:2000],
                      frames=tuple(frames[-max_frames:]), where=where)
 

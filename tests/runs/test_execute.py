@@ -247,6 +247,35 @@ def test_exception_identity_is_decided_by_class_not_by_name() -> None:
     assert real.is_a("ValueError") and real.is_a("Exception")
 
 
+def test_exception_identity_is_the_real_types_not_what_the_object_or_its_metaclass_says() -> None:
+    """A `__class__` property saying ValueError fools `isinstance`; a metaclass's `__mro__` property fools
+    `type(exc).__mro__`. Neither fools the interpreter's own test (`except ValueError`), nor the judge's."""
+
+    class ClassSaysValueError(Exception):
+        @property
+        def __class__(self):
+            return ValueError
+
+    class MroProperty(type):
+        @property
+        def __mro__(cls):
+            return (cls, ValueError, Exception, BaseException, object)
+
+    class MroSaysValueError(Exception, metaclass=MroProperty):
+        pass
+
+    for forged in (ClassSaysValueError("x"), MroSaysValueError("x")):
+        info = describe_error(forged, None)
+        assert not info.is_a("ValueError") and info.is_a("Exception"), info
+        with pytest.raises(Exception) as raised:  # the interpreter's own test agrees
+            try:
+                raise forged
+            except ValueError:
+                pytest.fail("`except ValueError` caught it")
+        assert raised.value is forged
+    assert isinstance(ClassSaysValueError("x"), ValueError)  # what a judge asking isinstance would have believed
+
+
 def test_a_forged_error_record_is_refused() -> None:
     plain_error = describe_error(ValueError("x"), None).to_plain()
     for forged in ({**plain_error, "bases": ["NotABuiltin"]}, {**plain_error, "where": "judge"},

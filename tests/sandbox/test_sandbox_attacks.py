@@ -141,6 +141,11 @@ EXPECTED = {
     "logging_frames": {WA},
     "read_classmate": {AC},
     "read_problem_set_git": {AC},
+    # Claims honest: a raises test is decided on the exception's real type (type(exc)'s own MRO).
+    "forged_raises_class": {WA},         # a __class__ property saying ValueError fools isinstance
+    "forged_raises_class_hidden": {WA},  # the same, built by exec from bytes: not flagged, still wrong
+    "forged_raises_mro": {WA},           # a metaclass __mro__ property: type(exc).__mro__ lies
+    "forged_raises_rebinding": {AC},     # the judge's own reader rebound in the child: a claim, forged and flagged
 }
 
 # Attacks whose report must list tampering (what the source or the child shows of reaching into internals).
@@ -148,7 +153,7 @@ TAMPERED = {"harness_frame", "traceback_frame", "generator_frame", "gc_scan", "t
             "patch_judge_class", "import_judge", "rebind_judge_modules", "array_interface_read", "raw_memory_forgery",
             "torch_function_mode", "torch_dispatch_mode", "forged_frame_caller", "borrowed_code",
             "poisoned_traceback", "logging_frames", "hide_mutation", "forge_gradients", "numpy_comparison_rebound",
-            "lying_class_memory_error"}
+            "lying_class_memory_error", "forged_raises_class", "forged_raises_rebinding"}
 # ...and attacks whose code is what honest learners write: nothing flagged.
 UNFLAGGED = {"legit_introspection", "claimed_memory_error", "infinite_loop", "memory_bomb"}
 
@@ -156,7 +161,9 @@ UNFLAGGED = {"legit_introspection", "claimed_memory_error", "infinite_loop", "me
 # test and gradient, mutation and leakage checks.
 PROBLEM = {name: "rows" for name in ("fake_value_error", "forge_gradients", "hide_mutation", "numpy_comparison_rebound",
                                      "spot_the_probe",
-                                     "memo_by_shape", "memory_error_in_raises", "raw_memory_forgery")}
+                                     "memo_by_shape", "memory_error_in_raises", "raw_memory_forgery",
+                                     "forged_raises_class", "forged_raises_class_hidden", "forged_raises_mro",
+                                     "forged_raises_rebinding")}
 
 # Whatever an attack does, the report stays small and plain: strict JSON (no NaN), bounded in
 # size, and its text free of terminal control sequences.
