@@ -35,6 +35,7 @@ import termios
 import time
 import types
 from pathlib import Path
+from typing import Callable
 
 from judge.base import encoding as wire
 from judge.runs.contract import Limits, Refusal
@@ -108,7 +109,7 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     # judge checks the indices of the results, so a wrong pairing is caught there too.
     pairs = [(index, call) for index, call in program["order"]]
     filename = program["filename"]
-    watch = _Watch()
+    look = _watch()  # made before the file loads: a plain function, whatever the file rebinds
     fn = _load(sock, program["source"], filename, program["entry_point"])
     if fn is None:
         return
@@ -127,7 +128,7 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
         _drained()
         refusal, body = observing(lambda: _encode(observation, limits.result_bytes))
         header = {"index": index} if refusal is None else {"index": index, "refusal": refusal}
-        seen = watch.look(last=index == pairs[-1][0])
+        seen = look(index == pairs[-1][0])
         if seen:
             header["tampering"] = seen
         channel.send_frame(sock, RESULT, json.dumps(header).encode() + b"\n" + body)
@@ -135,47 +136,68 @@ def _serve(data_fd: int, out_fd: int, scratch: Path, protected: tuple[Path, ...]
     _close_channels(sock, out_fd)
 
 
-class _Watch:
+# The judge's modules this process runs its observing with: their names must keep their values.
+WATCHED = ("judge.runs.calls", "judge.base.encoding", "judge.runs.contract", "judge.sandbox.worker",
+           "judge.sandbox.channel", "judge.sandbox.arena", "judge.sandbox.memory")
+
+
+def _watch(watched: tuple[str, ...] = WATCHED, *, sys_modules: dict = sys.modules, gettrace=sys.gettrace,
+           getprofile=sys.getprofile, module_vars=vars, snapshot=dict, ordered=sorted,
+           function_stack=None, dispatch_stack=None) -> Callable[[bool], list[str]]:
     """What the child can tell, as it runs, of the submission reaching into internals: a trace or profile
-    function left set, a torch mode left entered after a call, the judge's own modules changed. Each is said
-    once, with the result of the call after which it was first seen (judge.sandbox.frames: `tampering`).
-    A claim, like everything the child says: shown to the instructor, never a verdict."""
+    function left set, a torch mode left entered after a call, the judge's own modules changed.
 
-    # The judge's modules this process runs its observing with: their names must keep their values.
-    MODULES = ("judge.runs.calls", "judge.base.encoding", "judge.runs.contract", "judge.sandbox.worker", "judge.sandbox.channel",
-               "judge.sandbox.arena", "judge.sandbox.memory")
+    Returns `look(last)`, called after each call (`last`: after the last one); it returns what was first
+    seen then, each finding once, to go with that call's result (judge.sandbox.frames: `tampering`).
+    Made before the submission loads, it holds everything it uses itself (the functions it calls, the
+    modules and their names as they were, what it has said), bound now: rebinding a class attribute, a
+    module's name or a builtin afterwards changes nothing it does. It is the submission's process all
+    the same: code that reaches the function itself (its closure, through frames or the garbage
+    collector) or rewrites what its findings are sent with (json, the channel, the socket) silences it,
+    and such code is flagged only where the source shows it (judge.judging.tampering). A claim, like
+    everything the child says: shown to the instructor, never a verdict."""
+    modules = {name: sys_modules.get(name) for name in watched}
+    names = {name: snapshot(module_vars(module)) for name, module in modules.items() if module is not None}
+    torch = sys_modules.get("torch")
+    if torch is not None and function_stack is None:
+        function_stack = torch._C._len_torch_function_stack
+        dispatch_stack = getattr(torch._C, "_len_torch_dispatch_stack", None)
+    said: set[str] = set()
+    absent = object()
+    walked = []  # empty until the first look has walked the judge's modules
 
-    def __init__(self) -> None:
-        self.modules = {name: sys.modules.get(name) for name in self.MODULES}
-        self.names = {name: dict(vars(module)) for name, module in self.modules.items() if module is not None}
-        self.said: set[str] = set()
-        self.looked = False
-
-    def look(self, last: bool) -> list[str]:
-        seen = []
-        if sys.gettrace() is not None or sys.getprofile() is not None:
-            seen.append("a trace or profile function was left set (sys.settrace, sys.setprofile)")
-        torch = sys.modules.get("torch")
-        if torch is not None and (torch._C._len_torch_function_stack() or _dispatch_modes(torch)):
-            seen.append("a torch function or dispatch mode was left entered after a call")
-        if not self.looked or last:  # after the first call (what loading did too) and the last
-            seen += self._judge_changed()  # (a walk of the judge's modules: 20 us, every call's before)
-            self.looked = True
-        fresh = [s for s in seen if s not in self.said]
-        self.said.update(fresh)
-        return fresh
-
-    def _judge_changed(self) -> list[str]:
+    def judge_changed() -> list[str]:
         changed = []
-        for name, module in self.modules.items():
-            if sys.modules.get(name) is not module:
+        for name, module in modules.items():
+            if sys_modules.get(name) is not module:
                 changed.append(f"the judge's module {name} was replaced in sys.modules")
             elif module is not None:
-                now = vars(module)
-                rebound = sorted(k for k, v in self.names[name].items() if now.get(k, self) is not v)
+                now = module_vars(module)
+                rebound = ordered(k for k, v in names[name].items() if now.get(k, absent) is not v)
                 if rebound:
                     changed.append(f"names of the judge's module {name} were rebound: {', '.join(rebound[:5])}")
         return changed
+
+    def modes_entered() -> bool:
+        if function_stack is not None:
+            return function_stack() > 0 or (dispatch_stack is not None and dispatch_stack() > 0)
+        late = sys_modules.get("torch")  # imported by the submission itself: its torch, looked up now
+        return late is not None and (late._C._len_torch_function_stack() > 0 or _dispatch_modes(late) > 0)
+
+    def look(last: bool) -> list[str]:
+        seen = []
+        if gettrace() is not None or getprofile() is not None:
+            seen.append("a trace or profile function was left set (sys.settrace, sys.setprofile)")
+        if modes_entered():
+            seen.append("a torch function or dispatch mode was left entered after a call")
+        if not walked or last:  # after the first call (what loading did too) and the last
+            seen += judge_changed()  # (a walk of the judge's modules: 20 us, every call's before)
+            walked.append(True)
+        fresh = [s for s in seen if s not in said]
+        said.update(fresh)
+        return fresh
+
+    return look
 
 
 def _dispatch_modes(torch) -> int:

@@ -146,6 +146,7 @@ EXPECTED = {
     "forged_raises_class_hidden": {WA},  # the same, built by exec from bytes: not flagged, still wrong
     "forged_raises_mro": {WA},           # a metaclass __mro__ property: type(exc).__mro__ lies
     "forged_raises_rebinding": {AC},     # the judge's own reader rebound in the child: a claim, forged and flagged
+    "silenced_watch": {AC},              # the watch's class rebound; its trace function is reported all the same
 }
 
 # Attacks whose report must list tampering (what the source or the child shows of reaching into internals).
@@ -153,7 +154,7 @@ TAMPERED = {"harness_frame", "traceback_frame", "generator_frame", "gc_scan", "t
             "patch_judge_class", "import_judge", "rebind_judge_modules", "array_interface_read", "raw_memory_forgery",
             "torch_function_mode", "torch_dispatch_mode", "forged_frame_caller", "borrowed_code",
             "poisoned_traceback", "logging_frames", "hide_mutation", "forge_gradients", "numpy_comparison_rebound",
-            "lying_class_memory_error", "forged_raises_class", "forged_raises_rebinding"}
+            "lying_class_memory_error", "forged_raises_class", "forged_raises_rebinding", "silenced_watch"}
 # ...and attacks whose code is what honest learners write: nothing flagged.
 UNFLAGGED = {"legit_introspection", "claimed_memory_error", "infinite_loop", "memory_bomb"}
 
