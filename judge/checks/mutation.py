@@ -6,10 +6,12 @@ A dict argument (a model's parameters) must come back with the same keys and
 each tensor unchanged. Every argument is read back after every call, so this
 check looks at all of the test's calls (its own extra call, and any other
 check's), not only at one a submission could recognise. Values are what the
-judge read in its own shared mapping (judge.sandbox.arena); a shape changed in
-place, an entry rebound and an in-place write that kept the values (torch's
-version counter) are what the child reports. A call whose inputs did not come
-back, or came back malformed, fails: a missing observation never passes.
+judge read in its own shared mapping (judge.sandbox.arena), when the call's
+result arrived and again until the run ended: an input kept and changed by a
+later call, or after the last result, fails too. A shape changed in place, an
+entry rebound and an in-place write that kept the values (torch's version
+counter) are what the child reports. A call whose inputs did not come back,
+or came back malformed, fails: a missing observation never passes.
 """
 from __future__ import annotations
 

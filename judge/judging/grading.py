@@ -209,9 +209,11 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
     observed: dict[int, Observation] = {}   # each test's main observation, for the explanation of wrong values
     pendings: dict[int, _Pending] = {}
     said = _SaidOnce()
+    judged_on: dict[int, list] = {}  # each test settled so far: the outcomes it was judged on
 
     def settle(run: RunResult, i: int, diagnose: bool = True) -> TestResult:
         outcomes = run.outcomes[ends[i] - len(cases[i].calls):ends[i]]
+        judged_on[i] = outcomes
         result, pending = _judge_outcomes(cases[i], orders[i], expected[i], run, outcomes, traps, limits, diagnose)
         printed = "".join(o.output for o in outcomes)  # what this test's calls printed, attributed to it
         if printed:
@@ -257,6 +259,13 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
     run = backend.run(program, calls, limits, on_progress=judge_finished if on_result is not None else judge_passing,
                       node_limits=node_limits)
     judge_finished(run, len(calls))
+    # An outcome can change after it was reported: the sandbox reads every call's arguments again until
+    # the run ends (an input kept and changed by a later call), and a protocol broken after the last
+    # result is charged to that call. A test judged on an outcome since replaced is judged again.
+    for i, outcomes in judged_on.items():
+        if any(a is not b for a, b in zip(outcomes, run.outcomes[ends[i] - len(cases[i].calls):ends[i]])):
+            pendings.pop(i, None)
+            results[i] = said(settle(run, i), file_failed=run.load_error is not None)
     if traps is not None and run.load_error is None:
         results = _explained(cases, expected, results, observed, pendings, traps, backend, program, limits)
         first = next((i for i, r in enumerate(results) if i in pendings and pendings[i].value), None)

@@ -9,10 +9,24 @@ call's result arrives. Whatever the child then says of its arguments (the
 observation's `inputs_after`, a claim), a change of their values is seen by
 the judge's own eyes; the child's report can only add what memory cannot show
 (a shape changed by `.t_()`, a dict entry rebound, an in-place operation that
-kept the values: torch's version counter).
+kept the values: torch's version counter, which the child can also set back).
+
+A submission may keep a reference to an argument and change it later: at the
+start of the next call, or after its last result. So the judge reads every
+measured call's arguments again whenever a later result arrives and once the
+worker has ended (`moved`, then `measured` again for the calls whose bytes
+moved): a change made at any time before the run ends is that call's change.
+Looking again costs one comparison of memory per result (the arena, up to the
+last measured call's arguments, against what the judge last read of it); only
+when they differ is each measured call's arguments compared on its own.
 
 The memfd is sealed against shrinking and growing before any worker sees it,
-so no child can make the judge's mapping fault; the judge maps it read-only.
+so no child can make the judge's mapping fault; the judge maps it read-only and
+private (it sees every write to the shared pages, and its own mapping never
+counts as a writer). When the run is over the judge seals it against writing
+too (`unwritable`): the kernel grants that seal only once no process maps the
+arena writable any more (the worker and everything it started have unmapped it
+or are gone), so the judge's last look is after the last write there can be.
 Each array starts on a 64-byte boundary, as an allocator's would. bfloat16
 travels on the wire as float32 (numpy has no bfloat16); in the arena it is
 stored as bfloat16, so the tensor the call receives is a view like any other.
@@ -89,26 +103,53 @@ class Arena:
 
     def __init__(self, calls: Sequence[Call]) -> None:
         self.plans, self.size = layout(calls)
+        written = bytearray(max(self.size, 1))
+        for slot in (s for plan in self.plans for s in plan.slots):
+            written[slot.offset:slot.offset + slot.nbytes] = _stored(slot.sent).tobytes()
+        self._sent = bytes(written)  # what the judge wrote, before any worker saw it
+        # What the judge last read of each measured call's arguments (the rest: as sent). The arena is
+        # compared with it as 8-byte words: every slot starts and ends on an ALIGN boundary.
+        self._last = written
+        self._differ: set[int] = set()    # the slots (by offset) whose last reading differed from what was sent
+        self._measured: set[int] = set()  # the calls measured so far (by their index in the request)
+        self._end = 0                     # where the arguments of the measured calls end in the arena
         self.fd = os.memfd_create("judge-arguments", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
         try:
             os.ftruncate(self.fd, max(self.size, 1))
             with mmap.mmap(self.fd, max(self.size, 1)) as writable:
-                for slot in (s for plan in self.plans for s in plan.slots):
-                    stored = _stored(slot.sent)
-                    writable[slot.offset:slot.offset + slot.nbytes] = stored.tobytes()
-            fcntl.fcntl(self.fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
-            self._view = mmap.mmap(self.fd, max(self.size, 1), prot=mmap.PROT_READ)
+                writable[:] = self._sent
+            # Not F_SEAL_SEAL: F_SEAL_WRITE is added when the run is over. The worker closes its descriptor
+            # before any submission runs, so no child can add a seal.
+            fcntl.fcntl(self.fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW)
+            # Private: a shared mapping of a writable memfd counts as a writer (VM_MAYWRITE) even when read-only,
+            # and would keep F_SEAL_WRITE from ever being granted. Never written, its pages are the memfd's own.
+            # Populated now (a run kept ready makes its arena ahead), not on the first look at each page.
+            self._view = mmap.mmap(self.fd, max(self.size, 1), flags=mmap.MAP_PRIVATE | mmap.MAP_POPULATE,
+                                   prot=mmap.PROT_READ)
         except BaseException:
             os.close(self.fd)
             raise
 
     def changed(self, slot: Slot) -> np.ndarray | None:
         """The slot's array as the judge reads it now, when its bytes differ from what was sent; else None."""
-        now = np.frombuffer(self._view, dtype=np.uint8, count=slot.nbytes, offset=slot.offset)
-        sent = _stored(slot.sent)
-        if np.array_equal(now, sent.reshape(-1).view(np.uint8)):
+        now = self._read_slot(slot)
+        return None if now is None else _read(np.frombuffer(now, dtype=_stored(slot.sent).dtype), slot.sent)
+
+    def _read_slot(self, slot: Slot) -> bytes | None:
+        """The slot's bytes now (noted as what the judge last read of it), or None when they are as sent.
+        As the judge last read them (the common case: as sent, read for the first time), one comparison
+        in place and no copy."""
+        start, end = slot.offset, slot.offset + slot.nbytes
+        if np.array_equal(np.frombuffer(self._view, np.uint8, slot.nbytes, start),
+                          np.frombuffer(self._last, np.uint8, slot.nbytes, start)):
+            return self._view[start:end] if start in self._differ else None
+        now = self._view[start:end]
+        self._last[start:end] = now
+        if now == self._sent[start:end]:
+            self._differ.discard(start)
             return None
-        return _read(np.frombuffer(now.tobytes(), dtype=sent.dtype), slot.sent)
+        self._differ.add(start)
+        return now
 
     def measured(self, call: int, observation: Observation) -> Observation:
         """`observation` with the arguments of call `call` (its index in the request) as the judge reads them.
@@ -117,32 +158,70 @@ class Arena:
         unless the child's own account already shows a change of its shape, dtype or kind;
         an argument the arena shows as sent keeps the child's account (which can only say
         more: a shape changed in place, an entry rebound, an in-place write of equal values).
-        A missing or malformed account is rebuilt from the arena alone.
+        A missing or malformed account is rebuilt from the arena alone. Measured again (after
+        `moved`), an observation keeps every change seen before, even one undone since: the
+        caller's data was changed all the same. The observation itself comes back when the
+        arena adds nothing to it.
         """
         plan = self.plans[call]
         if not plan.slots:
             return observation
+        if call not in self._measured:
+            self._measured.add(call)
+            last = plan.slots[-1]
+            self._end = max(self._end, -(-(last.offset + last.nbytes) // ALIGN) * ALIGN)
         after = observation.inputs_after
-        if type(after) is not tuple or len(after) != plan.arguments:
+        rebuilt = type(after) is not tuple or len(after) != plan.arguments
+        if rebuilt:
             after = _from_arena(plan)
         updated = list(after)
+        touched = False
         for slot in plan.slots:
             now = self.changed(slot)
             if now is None:
                 continue
             value = wire.Array(data=now, library=slot.sent.library, dtype=slot.sent.dtype)
             if slot.key is None:
-                if not _reshaped(updated[slot.arg], slot.sent):
+                if not _reshaped(updated[slot.arg], slot.sent) and not _same(updated[slot.arg], value):
                     updated[slot.arg] = value
+                    touched = True
             else:
                 entries = updated[slot.arg]
                 # A whole dict said to be unchanged (or anything but a dict): each entry as sent, until read.
                 entries = dict(entries) if type(entries) is dict else \
                     {s.key: UNCHANGED for s in plan.slots if s.arg == slot.arg}
-                if not _reshaped(entries.get(slot.key, UNCHANGED), slot.sent):
+                claimed = entries.get(slot.key, UNCHANGED)
+                if not _reshaped(claimed, slot.sent) and not _same(claimed, value):
                     entries[slot.key] = value
-                updated[slot.arg] = entries
+                    updated[slot.arg] = entries
+                    touched = True
+        if not (rebuilt or touched):
+            return observation
         return replace(observation, inputs_after=tuple(updated))
+
+    def moved(self) -> list[int]:
+        """The measured calls (by their index in the request) with an argument whose bytes changed since
+        the judge last read them: a submission that kept an argument and changed it after its call."""
+        if not self._end:
+            return []
+        words = self._end // 8
+        now = np.frombuffer(self._view, dtype=np.uint64, count=words)
+        last = np.frombuffer(self._last, dtype=np.uint64, count=words)
+        if np.array_equal(now, last):
+            return []
+        return [call for call in sorted(self._measured)
+                if any(self._view[s.offset:s.offset + s.nbytes] != self._last[s.offset:s.offset + s.nbytes]
+                       for s in self.plans[call].slots)]
+
+    def unwritable(self) -> bool:
+        """Seal the arena against writing: True once granted, when no process maps it writable any more and
+        no write can ever come; False while one still does (the worker has not unmapped it or ended yet), or
+        where the seal cannot be had (then only the worker's exit record says that it has ended)."""
+        try:
+            fcntl.fcntl(self.fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_WRITE)
+        except OSError:
+            return False
+        return True
 
     def close(self) -> None:
         self._view.close()
@@ -158,6 +237,13 @@ def _from_arena(plan: Plan) -> tuple:
             entries[slot.key] = UNCHANGED
             after[slot.arg] = entries
     return tuple(after)
+
+
+def _same(claimed: Any, value: wire.Array) -> bool:
+    """Whether the account already holds `value` (read from the arena before): nothing to add."""
+    return isinstance(claimed, wire.Array) and claimed.library == value.library and claimed.dtype == value.dtype \
+        and claimed.data.dtype == value.data.dtype and claimed.data.shape == value.data.shape \
+        and claimed.data.tobytes() == value.data.tobytes()
 
 
 def _reshaped(claimed: Any, sent: wire.Array) -> bool:

@@ -53,9 +53,11 @@ OUTPUT_KEEP = 16 * 1024  # bytes of stdout/stderr kept for display
 HELD_PER_NODE = 1024
 # The most lines of tampering the child may add to a run's report (each at most frames.MAX_LAYER_TEXT).
 MAX_TAMPERING = 16
-# After DONE, how long a worker may take to close its channels before it is killed (it closes
-# them at once: only a submission that holds them open waits this long).
+# After DONE, how long a worker may take to end (close its channels and exit) before it is killed (it
+# does so at once: only a submission that holds them open or keeps its process alive waits this long).
 DONE_GRACE_S = 0.5
+# After DONE and the channel's end, how often the judge asks for the arena's seal against writing.
+SEAL_POLL_S = 0.0005
 # After a kill, how long the monitor may take to report the worker's end; then the run is abandoned.
 REAP_S = 3.0
 # After the data channel closed before DONE, how long its exit record may take to arrive.
@@ -377,6 +379,7 @@ class _Drive:
         self.stopped_at: float | None = None  # when the judge decided to kill the worker
         self.kill: tuple[Kill, str] | None = None  # why the judge killed this worker, and the particulars
         self.places: dict[int, int] = {}  # call index in the judge's list -> its place in the request
+        self.indices: dict[int, int] = {}  # ...and back
         self.out_of_memory: dict[int, str] = {}  # call index -> what the monitor measured, for calls that ran out
         self.ended = False              # the judge has sent KILL: from now on it waits for the exit record only
         self.abandoned = False          # ...which did not come within REAP_S
@@ -401,6 +404,7 @@ class _Drive:
     def _send_program(self) -> None:
         order = self.requested.order(self.calls, self.start)
         self.places = dict((i, place) for i, place in order)  # where each call's arguments are in the arena
+        self.indices = {place: i for i, place in order}
         program = {"source": self.program.source, "filename": self.program.filename,
                    "entry_point": self.program.entry_point, "order": order}
         self.data.settimeout(self.limits.import_time_s + 5)
@@ -416,7 +420,7 @@ class _Drive:
         """Read the worker until it has ended, or until the clock says to stop waiting for it.
 
         Every wait is bounded: a call by its own clock and the submission's
-        absolute wall clock; after DONE, DONE_GRACE_S for the worker to close its channels; after
+        absolute wall clock; after DONE, DONE_GRACE_S for the worker to end; after
         a kill, REAP_S for the monitor's exit record. A worker that still holds its channels then
         (a duplicated stdout, a thread, a descendant) is killed with its whole PID namespace, and a
         run whose monitor cannot report even that is abandoned: its call in progress ends with no
@@ -428,12 +432,17 @@ class _Drive:
         # megabytes (zygote.CHANNEL_BUFFER), and a worker may write its last result, DONE, and exit.
         # What is still in it was sent before the end, so it is read to the channel's end (the
         # worker's whole PID namespace is gone by then) unless the judge has stopped listening.
+        # A worker that said DONE and closed its channel sends nothing more, but its code may still run (a
+        # thread, a rebound os._exit) and change the arguments in the arena. The run ends when the arena is
+        # sealed against writing, which the kernel grants once no process maps it writable (the worker's
+        # mapping goes with its exit), or with the exit record, whichever comes first.
         while self.exit_record is None or (self.data.fileno() in open_fds and not self.ended):
-            if self.protocol.state == "done" and self.data.fileno() not in open_fds and self.kill is None:
-                # A worker that said DONE and closed its channel can send nothing more, and its exit
-                # record would add nothing to a finished run (the exit takes milliseconds).
+            closed = self.protocol.state == "done" and self.data.fileno() not in open_fds and self.kill is None
+            if closed and self.requested.arena.unwritable():
                 break
-            readable = channel.wait_readable(sorted(open_fds), self.deadline)
+            readable = channel.wait_readable(sorted(open_fds),
+                                             min(self.deadline, time.monotonic() + SEAL_POLL_S) if closed
+                                             else self.deadline)
             if not readable and time.monotonic() >= self.deadline:
                 if not self.ended:
                     self._end()
@@ -456,7 +465,7 @@ class _Drive:
                 data = channel.read_some(self.data.fileno(), 1 << 22)
                 if not data:
                     open_fds.discard(self.data.fileno())
-                    if not self.ended:
+                    if not self.ended and self.protocol.state != "done":  # after DONE: DONE_GRACE_S stands
                         # Nothing more can come from it; its exit record is a moment away, unless it
                         # lives on without its channel (then the call's own clock ends it).
                         self.deadline = min(max(self.deadline, time.monotonic() + EXIT_WAIT_S), self.wall)
@@ -483,7 +492,7 @@ class _Drive:
     def _after_done(self, open_fds: set[int]) -> None:
         """DONE: every result is in. Nothing printed from now on is credited: the judge stops reading
         the output (a write to a duplicated stdout fails at once, so no flush can block on it), and
-        the worker has DONE_GRACE_S to close its channel before it is killed."""
+        the worker has DONE_GRACE_S to end before it is killed (no verdict changes then)."""
         if self.out in open_fds:
             open_fds.discard(self.out)
             os.close(self.out)
@@ -561,8 +570,24 @@ class _Drive:
             self.result.outcomes[index] = CallOutcome(observation=observation, refusal=refusal, time_ms=elapsed_ms,
                                                       output=self._call_output(),
                                                       out_of_memory=self.out_of_memory.pop(index, ""))
+            self._look_again()
             self._start_clock(self.limits.time_s)
             self.progress(self.result, self.current)
+
+    def _look_again(self) -> None:
+        """Read the arguments of every call whose result is in again: a submission that kept one and changed
+        it later (in a later call, after its last result, as it exits) changed that call's arguments. The
+        arena decides (`Arena.moved`), never the child's account or torch's version counters. A revised
+        outcome is a new object: a caller that judged the old one while the run went on judges it again."""
+        arena = self.requested.arena
+        for place in arena.moved():
+            index = self.indices.get(place)
+            outcome = self.result.outcomes[index] if index is not None else None
+            if outcome is None or outcome.observation is None:
+                continue  # not this run's call yet, or a call with nothing measured (its failure decides it)
+            observation = arena.measured(place, outcome.observation)
+            if observation is not outcome.observation:
+                self.result.outcomes[index] = dataclasses.replace(outcome, observation=observation)
 
     def _call_output(self) -> str:
         """The output printed since the previous call: the worker sends a result only once the judge
@@ -605,6 +630,9 @@ class _Drive:
 
     # ------------------------------------------------------------ outcome
     def _finish(self) -> None:
+        # Nothing changes the arena any more: it is sealed against writing, or the worker has ended with its
+        # whole PID namespace (unless the run was abandoned: its monitor never said so).
+        self._look_again()
         for closable in (self.data, self.ctl, self.requested.arena):
             closable.close()  # the monitor kills whatever is left of the worker when its socket closes
         if self.out >= 0:

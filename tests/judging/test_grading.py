@@ -344,3 +344,55 @@ def test_a_trap_module_that_does_not_load_fails_the_diagnosis_as_before_and_writ
         with pytest.raises(ConfigError, match="defines no function"):
             grading.known_mistake(case, _submitted(np.zeros((2, 3))), kept)
     assert entry.writes == 0
+
+
+class _InputsZeroedLater:
+    """An in-process run whose outcomes are all reported final as each call ends, and then the sandbox's last
+    look at its arena finds every array argument zeroed: each outcome is replaced (a new object, as the
+    runner replaces an outcome it revises) after the tests were judged on it."""
+
+    def __init__(self) -> None:
+        from inprocess import InProcessBackend  # tests/inprocess.py
+
+        self.inner = InProcessBackend()
+
+    def run(self, program, calls, limits, *, on_progress=None, node_limits=None):
+        from dataclasses import replace
+
+        import numpy as np
+
+        from judge.base.encoding import Array
+
+        result = self.inner.run(program, calls, limits)
+        for done in range(1, len(calls) + 1):
+            if on_progress is not None:
+                on_progress(result, done)
+        for i, (call, outcome) in enumerate(zip(calls, result.outcomes)):
+            zeroed = tuple(Array(np.zeros_like(a.data), a.library, a.dtype) if isinstance(a, Array) and not a.scalar
+                           else a for a in call.args)
+            result.outcomes[i] = replace(outcome, observation=replace(outcome.observation, inputs_after=zeroed))
+        return result
+
+    def warm(self, frameworks) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_test_judged_while_the_run_went_on_is_judged_again_when_its_outcome_is_revised() -> None:
+    """An input changed after its call (seen when the sandbox looks at its arena again, up to the run's end)
+    fails the mutation test even though that test was judged, and streamed, before the change was seen."""
+    from judge.judging.session import Judge
+
+    rows = REPO / "tests" / "attacks" / "problem_set"
+    honest = Submission.from_text("def double_rows(x):\n    if x.ndim != 2:\n        raise ValueError('2-D')\n"
+                                  "    return x * 2\n", "honest.py")
+    with Judge(rows, backend=_InputsZeroedLater(), record=False) as judge:
+        streamed: list = []
+        for report in (judge.submit("rows", honest), judge.submit("rows", honest, on_result=streamed.append)):
+            verdicts = {t.name: t.verdict.value for t in report.tests}
+            assert verdicts["mutation_5x2"] == "wrong_answer", verdicts
+            assert "modified in place" in next(t.message for t in report.tests if t.name == "mutation_5x2")
+            assert verdicts["values_3x4"] == "accepted"  # no mutation check: its inputs are not its verdict
+        assert {t.name: t.verdict.value for t in streamed}["mutation_5x2"] == "accepted"  # as it was streamed

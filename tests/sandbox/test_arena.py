@@ -122,3 +122,76 @@ def test_the_arena_is_mapped_shared_not_copied_into_the_child() -> None:
         assert mmap.PAGESIZE > 0
     finally:
         arena.close()
+
+
+def test_a_change_after_the_call_is_seen_when_the_judge_looks_again() -> None:
+    """A kept argument changed later (in the next call, after the last result) is that call's change: `moved`
+    names the measured calls whose bytes changed since the judge read them, and measuring again keeps every
+    change seen, even one undone since. Nothing new: no call named, and the same observation back."""
+    x, params = plain(torch.arange(4.0)), plain({"w": torch.ones(2)})
+    calls = [Call(args=(x, params)), Call(args=(x, params))]
+    arena = Arena(calls)
+    try:
+        child = child_side(arena, calls)
+        kept = child.arguments(0, calls[0].args)
+        measured = arena.measured(0, Observation(value=1.0, inputs_after=(UNCHANGED, UNCHANGED)))
+        assert arena.moved() == [] and arena.measured(0, measured) is measured
+        kept[0].zero_()                                    # during the next call
+        kept[1]["w"].mul_(3)
+        child.arguments(1, calls[1].args)[0].add_(1)       # the next call's own argument: its own result says it
+        assert arena.moved() == [0]
+        again = arena.measured(0, measured)
+        assert again.inputs_after[0].data.tolist() == [0.0, 0.0, 0.0, 0.0]
+        assert again.inputs_after[1]["w"].data.tolist() == [3.0, 3.0]
+        assert arena.moved() == []                         # read: nothing new since
+        kept[0].copy_(torch.arange(4.0))                   # undone: the caller's data was changed all the same
+        kept[1]["w"].fill_(1.0)
+        assert arena.moved() == [0] and arena.measured(0, again) is again
+        assert arena.moved() == []
+    finally:
+        arena.close()
+
+
+def test_the_arena_is_sealed_against_writing_only_once_no_process_maps_it_writable() -> None:
+    """The judge's last look comes after the seal: refused while the worker's mapping is there (whatever
+    views of it the submission holds), granted once it is gone; a write after it is refused by the kernel."""
+    calls = [Call(args=(plain(np.zeros(8)),))]
+    arena = Arena(calls)
+    try:
+        child = child_side(arena, calls)
+        assert not arena.unwritable()
+        child._memory.close()
+        assert arena.unwritable() and arena.unwritable()  # granted, and it stays so
+        with pytest.raises(PermissionError):
+            os.pwrite(arena.fd, b"\1", 0)
+    finally:
+        arena.close()
+
+
+@pytest.mark.parametrize("when", ["next call", "after the last result", "as it exits"])
+def test_an_argument_kept_and_changed_later_is_read_in_the_arena_until_the_worker_ends(when) -> None:
+    """Through the sandbox: a submission keeps its arguments and zeroes them later, in the next call, in the
+    flush after DONE, or in a rebound os._exit after its channel closed. The runner reads every call's
+    arguments again on each later result and once the worker has ended."""
+    # Each waits 50 ms first: the judge has read every result sent before then (a judge that read a call's
+    # arguments only when its result arrived would see nothing).
+    zero = "    time.sleep(0.05)\n    for k in kept:\n        k[:] = 0\n"
+    hooks = {
+        "next call": "",
+        "after the last result": ("import sys\nclass Out:\n    def __init__(self, s):\n        self.s, self.calls = s, 0\n"
+                                  "    def write(self, t):\n        return self.s.write(t)\n"
+                                  "    def flush(self):\n        if kept and self.calls == len(kept):\n"
+                                  "            zero()\n        self.calls = len(kept)\n        return self.s.flush()\n"
+                                  "sys.stdout = Out(sys.stdout)\n"),
+        "as it exits": "import os\nexit_ = os._exit\nos._exit = lambda code: (zero(), exit_(code))\n",
+    }
+    source = ("import time\nkept = []\ndef zero():\n" + zero + hooks[when] +
+              "def f(x):\n" + ("    if kept:\n        zero()\n" if when == "next call" else "") +
+              "    kept.append(x)\n    return float(x.sum())\n")
+    x = plain(np.arange(4.0))
+    with Sandbox(preload=("numpy",)) as sandbox:
+        result = sandbox.run(Program(source, "f.py", "f", framework="numpy"), [Call(args=(x,))] * 3, Limits())
+    after = [outcome.observation.inputs_after[0] for outcome in result.outcomes]
+    zeroed = after[:-1] if when == "next call" else after  # the last call has no next call
+    assert all(isinstance(a, wire.Array) and a.data.tolist() == [0.0] * 4 for a in zeroed), after
+    assert [o.observation.value for o in result.outcomes] == [6.0, 6.0, 6.0]

@@ -147,6 +147,12 @@ EXPECTED = {
     "forged_raises_mro": {WA},           # a metaclass __mro__ property: type(exc).__mro__ lies
     "forged_raises_rebinding": {AC},     # the judge's own reader rebound in the child: a claim, forged and flagged
     "silenced_watch": {AC},              # the watch's class rebound; its trace function is reported all the same
+    # Arguments watched to the end: every call's arguments are read in the judge's arena again whenever a
+    # later result arrives and when the run is over, so a change made at any time fails the mutation test.
+    "late_mutation": {WA},               # a kept input zeroed at the start of the next call
+    "mutation_after_last_result": {WA},  # zeroed after DONE, from the flush that closes the channel
+    "mutation_at_exit": {WA},            # zeroed in os._exit, rebound, after the channel closed
+    "version_counter_reset": {WA},       # zeroed late, torch's version counter set back: the bytes decide
 }
 
 # Attacks whose report must list tampering (what the source or the child shows of reaching into internals).
@@ -154,7 +160,8 @@ TAMPERED = {"harness_frame", "traceback_frame", "generator_frame", "gc_scan", "t
             "patch_judge_class", "import_judge", "rebind_judge_modules", "array_interface_read", "raw_memory_forgery",
             "torch_function_mode", "torch_dispatch_mode", "forged_frame_caller", "borrowed_code",
             "poisoned_traceback", "logging_frames", "hide_mutation", "forge_gradients", "numpy_comparison_rebound",
-            "lying_class_memory_error", "forged_raises_class", "forged_raises_rebinding", "silenced_watch"}
+            "lying_class_memory_error", "forged_raises_class", "forged_raises_rebinding", "silenced_watch",
+            "mutation_at_exit"}
 # ...and attacks whose code is what honest learners write: nothing flagged.
 UNFLAGGED = {"legit_introspection", "claimed_memory_error", "infinite_loop", "memory_bomb"}
 
@@ -164,7 +171,9 @@ PROBLEM = {name: "rows" for name in ("fake_value_error", "forge_gradients", "hid
                                      "spot_the_probe",
                                      "memo_by_shape", "memory_error_in_raises", "raw_memory_forgery",
                                      "forged_raises_class", "forged_raises_class_hidden", "forged_raises_mro",
-                                     "forged_raises_rebinding")}
+                                     "forged_raises_rebinding",
+                                     "late_mutation", "mutation_after_last_result", "mutation_at_exit",
+                                     "version_counter_reset")}
 
 # Whatever an attack does, the report stays small and plain: strict JSON (no NaN), bounded in
 # size, and its text free of terminal control sequences.
