@@ -35,8 +35,10 @@ from dataclasses import dataclass, field
 
 UNROLL = 4                  # literal items a comprehension may have to be written out
 MAX_ROUNDS = 6              # of the temporaries and dead-code rewrites (each round removes something)
-MAX_GROWTH = 4              # inlining stops once the tree is this many times its size (and MAX_NODES)
-MAX_NODES = 40_000
+MAX_GROWTH = 4              # inlining stops once the tree is this many times its size (at most 2 x MAX_NODES)
+MAX_BLOCK = 300             # statements in one block that temporaries and ordering are worked out for
+MAX_NODES = 6_000           # a larger tree is compared as written: some rewrites are quadratic in its size
+                            # (a 60-line solution has about 600 nodes)
 _KEPT = frozenset(keyword.kwlist) | frozenset(dir(builtins))
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,
@@ -62,19 +64,21 @@ class _Normaliser:
     roots: frozenset[str] | None
     inlined: set[str] = field(default_factory=set)
     counter: int = 0
+    room: int = 0                   # nodes inlining may still add
 
     def run(self) -> ast.Module:
         self.tree.body = _drop_strings(self.tree.body)
         self.modules = {alias.asname or alias.name.split(".")[0] for s in self.tree.body if isinstance(s, (ast.Import, ast.ImportFrom))
                         for alias in s.names}
         helpers = {s.name: s for s in self.tree.body if isinstance(s, ast.FunctionDef) and _inlinable(s)}
-        budget = max(MAX_NODES // 4, min(MAX_NODES, MAX_GROWTH * _size(self.tree)))
+        size = _size(self.tree)
+        self.room = min(2 * MAX_NODES, max(2_000, MAX_GROWTH * size)) - size     # nodes inlining may add
         for function in self._functions():
             # Loops become comprehensions first: a helper called in a loop is then called in a list
             # written out item by item, as a file that calls it twice has it.
             function.body = self._shapes(function.body)
         for function in self._functions():
-            self._inline(function, helpers, budget)
+            self._inline(function, helpers)
         self._drop_unreached()
         for function in self._functions():
             function.body = self._block(function.body, function)
@@ -90,7 +94,7 @@ class _Normaliser:
         return found
 
     # ---------------------------------------------------------------- helpers inlined
-    def _inline(self, function: ast.AST, helpers: dict[str, ast.FunctionDef], budget: int) -> None:
+    def _inline(self, function: ast.AST, helpers: dict[str, ast.FunctionDef]) -> None:
         for _ in range(MAX_ROUNDS):
             changed = False
             for block in _blocks(function):
@@ -98,10 +102,12 @@ class _Normaliser:
                 while index < len(block):
                     statement = block[index]
                     call = _helper_call(statement, helpers, getattr(function, "name", None))
-                    if call is None or _size(self.tree) > budget:
+                    if call is None or self.room <= 0:
                         index += 1
                         continue
                     before, value = self._expand(call, helpers[call.func.id])
+                    # Mutual recursion, or a helper called a thousand times, would grow the tree without end.
+                    self.room -= _size(value) + sum(_size(s) for s in before)
                     _replace_node(statement, call, value)
                     block[index:index] = before
                     self.inlined.add(call.func.id)
@@ -304,6 +310,8 @@ def _renamed(node: ast.AST, names: dict[str, str]) -> ast.AST:
 
 # -------------------------------------------------------------------- loops and comprehensions
 def _loops_as_comprehensions(body: list[ast.stmt]) -> list[ast.stmt]:
+    if len(body) > MAX_BLOCK:
+        return body
     out = list(body)
     index = 0
     while index < len(out):
@@ -529,40 +537,78 @@ def _unused_store(s: ast.stmt, loads: dict[str, int], modules: set[str]) -> bool
 
 
 def _forward(body: list[ast.stmt], function: ast.AST) -> list[ast.stmt]:
-    """Names bound once to a name, and values bound once and read once, put where they are read."""
+    """Names bound once to a name, and values bound once and read once, put where they are read.
+
+    Each statement's reads and writes are counted once and kept up to date as statements change, so a block
+    costs about its size times the number of candidates, not a walk of the rest of the block for each."""
+    if len(body) > MAX_BLOCK:
+        return body
     stores, loads = _store_counts(function), _load_counts(function)
     params = {a.arg for a in ast.walk(function) if isinstance(a, ast.arg)} if function is not None else set()
+    reads = [_load_counter(s) for s in body]
+    writes = [_stored([s]) for s in body]
+    after: dict[str, int] = {}
+    for counter in reads[1:]:
+        for name, n in counter.items():
+            after[name] = after.get(name, 0) + n
+
+    def recount(j: int) -> None:
+        for name, n in reads[j].items():
+            after[name] -= n
+        reads[j] = _load_counter(body[j])
+        for name, n in reads[j].items():
+            after[name] = after.get(name, 0) + n
+
+    def drop(i: int) -> None:
+        del body[i], reads[i], writes[i]
+        if i < len(body):
+            for name, n in reads[i].items():
+                after[name] -= n
+
     index = 0
     while index < len(body):
         s = body[index]
-        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)):
+        name = s.targets[0].id if isinstance(s, ast.Assign) and len(s.targets) == 1 \
+            and isinstance(s.targets[0], ast.Name) else None
+        if name is None or stores.get(name) != 1 or name in params or loads.get(name, 0) != after.get(name, 0):
             index += 1
+            if index < len(body):
+                for key, n in reads[index].items():
+                    after[key] -= n
             continue
-        name = s.targets[0].id
-        later = body[index + 1:]
-        if stores.get(name) != 1 or name in params or loads.get(name, 0) != _count_loads(later, name):
-            index += 1
-            continue
-        reads = _loaded([s.value])
+        value_reads = _loaded([s.value])
+        later = range(index + 1, len(body))
         if isinstance(s.value, (ast.Name, ast.Constant)):
-            if any(reads & _stored([x]) for x in later):
-                index += 1
+            if not any(value_reads & writes[j] for j in later):
+                for j in later:
+                    if reads[j].get(name):
+                        _substituted(body[j], name, s.value)
+                        recount(j)
+                drop(index)
                 continue
-            for x in later:
-                _substituted(x, name, s.value)
-            del body[index]
-            continue
-        if loads.get(name) == 1:
-            where = next(i for i, x in enumerate(later) if _count_loads([x], name))
-            target = later[where]
-            if not any(reads & _stored([x]) for x in later[:where]) and _loads_in_header(target, name) \
-                    and not (reads & _stored([target]) and not isinstance(target, (ast.Assign, ast.AugAssign,
-                                                                                   ast.AnnAssign, ast.Return))):
+        elif loads.get(name) == 1:
+            where = next(j for j in later if reads[j].get(name))
+            target = body[where]
+            if not any(value_reads & writes[j] for j in range(index + 1, where)) and _loads_in_header(target, name) \
+                    and not (value_reads & writes[where] and not isinstance(target, (ast.Assign, ast.AugAssign,
+                                                                                     ast.AnnAssign, ast.Return))):
                 _put_in_header(target, name, s.value)
-                del body[index]
+                recount(where)
+                drop(index)
                 continue
         index += 1
+        if index < len(body):
+            for key, n in reads[index].items():
+                after[key] -= n
     return body
+
+
+def _load_counter(node: ast.AST) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            counts[n.id] = counts.get(n.id, 0) + 1
+    return counts
 
 
 def _loads_in_header(s: ast.stmt, name: str) -> bool:
@@ -585,16 +631,17 @@ def _header(s: ast.stmt) -> list[ast.AST]:
 
 
 def _put_in_header(s: ast.stmt, name: str, value: ast.expr) -> None:
+    """`value` where `s` reads `name` (moved, not copied: its statement is dropped)."""
     for part in _header(s):
         for node in list(_walk_outside_scopes(part)):
             if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
-                _replace_node(s, node, copy.deepcopy(value))
+                _replace_node(s, node, value)
                 return
 
 
 # -------------------------------------------------------------------- independent statements in one order
 def _independent_order(body: list[ast.stmt], modules: set[str]) -> list[ast.stmt]:
-    if len(body) < 2:
+    if len(body) < 2 or len(body) > MAX_BLOCK:
         return body
     facts = [_effects(s, modules) for s in body]
     after: list[set[int]] = [set() for _ in body]     # statement -> those that must come before it

@@ -221,6 +221,24 @@ def test_broken_and_hostile_sources_are_fingerprinted_without_running_them():
     assert similar_pairs([Sub("a", "alice", "def f(:\n" * 50), Sub("b", "bob", "def f(:\n" * 50)], 0.8) != []
 
 
+def test_sources_built_to_make_the_normal_form_grow_cost_a_bounded_time():
+    """Mutual recursion, a helper called hundreds of times, a long chain of temporaries, deep nesting: the
+    rewrites stop at their bounds (judge.service.canonical), so each source costs well under a second."""
+    import time
+
+    sources = [
+        "def a(x):\n    return b(x) + b(x)\n\ndef b(x):\n    return a(x) * a(x)\n\ndef f(x):\n    return a(x)\n",
+        "def h(x):\n    y = x + 1\n    return y * 2\n\ndef f(x):\n" + "".join(f"    v{i} = h(x)\n" for i in range(400)),
+        "def f(x):\n" + "".join(f"    v{i} = x + v{i - 1 if i else 0}\n" for i in range(290)) + "    return v1\n",
+        "def f(x):\n" + "".join("    " * (i + 1) + f"if x > {i}:\n" for i in range(90)) + "    " * 91 + "return x\n",
+        "".join(f"def h{i}(x):\n    return h{i + 1}(x) + h{i + 1}(x)\n\n" for i in range(30)) + "def h30(x):\n    return x\n",
+    ]
+    started = time.perf_counter()
+    for source in sources:
+        assert fingerprint(source)
+    assert time.perf_counter() - started < 30          # about 1.5 s in all on this project's machine
+
+
 def test_the_api_and_cli_give_instructors_the_report(tmp_path, repo):
     pytest.importorskip("sqlalchemy", reason="the service extra is not installed: pip install -e '.[service]'")
     pytest.importorskip("fastapi")
