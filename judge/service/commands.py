@@ -155,7 +155,8 @@ def users_import(ctx: click.Context, roster: Path, tokens: Path, expires: str | 
         click.echo(f"ignored column(s): {', '.join(_safe(c) for c in found.ignored)}", err=True)
     click.echo(f"created {len(created.entries)} account(s) in {', '.join(courses)}; their tokens are in {tokens} "
                "(shown once: hand each learner their line, then delete the file)")
-    derived = [e for e in created.entries if e.derived]
+    # A login made from a name that was already a login (alice -> alice) surprises nobody: not listed.
+    derived = [e for e in created.entries if e.derived and e.login != e.name]
     if derived:
         click.echo(f"{len(derived)} login(s) made from the names (the roster has no login for them):")
         for e in derived:
