@@ -28,8 +28,14 @@ def validation_lines(checked: ProblemValidation, verbose: bool = False) -> list[
     named = f"; {checked.named} of {len(checked.naming)} known wrong submissions named" if checked.naming else ""
     gate = checked.gate
     if gate is not None:
-        named += (f"; {gate.made} mutants: {gate.count('killed')} killed, {gate.count('equivalent')} equivalent, "
-                  f"{gate.count('survived')} survived" + ("" if gate.complete else ", incomplete"))
+        tally = (f"{gate.count('killed')} killed, {gate.count('equivalent')} equivalent, "
+                 f"{gate.count('out_of_contract')} out of contract")
+        if gate.sampled:   # a sample proves nothing of the mutants it left out: it never says "0 survived"
+            named += (f"; {gate.made} of {gate.population} mutants tried (a sample; `--mutants` is the proof): "
+                      f"{tally}, {gate.count('survived')} of the sample survived")
+        else:
+            named += f"; {gate.made} mutants: {tally}, {gate.count('survived')} survived"
+        named += "" if gate.complete else ", incomplete"
     lines.append([(f"{checked.problem}: {status} ({counts}, {checked.seconds:.1f} s){named}",
                    "green" if checked.ok else "red")])
     return lines

@@ -10,14 +10,20 @@ judged, in the sandbox, like a submission:
   (judge.authoring.probes: the tests' inputs drawn again, reshaped, retyped, at
   extreme values, and each declared invalid input) it does what the
   reference does, within the test's tolerance;
-- survived: the tests accept it but some probe tells it apart from the
-  reference. It is reported with the smallest such probe: a test is
-  missing there.
+- survived: the tests accept it but some probe inside the problem's input
+  domain (judge.model.domain) tells it apart from the reference. It is
+  reported with the smallest such probe: a test is missing there;
+- out of contract: the tests accept it and it does what the reference does
+  on every probe inside the domain; it differs only on inputs the contract
+  does not cover (a float or a bool where an int is due, float labels). The
+  reference's own defensive check, which learners need not write: neither
+  killed nor a survivor, and no test is asked for (the statement's domain
+  says such inputs are never tested).
 
-Probes on which the accepted solutions themselves disagree with the
-reference are left out of the oracle (the statement leaves them open: a
-degenerate input on which widely used implementations differ) and reported
-as open, so the author sees them.
+Probes inside the domain on which the accepted solutions themselves disagree
+with the reference are left out of the oracle (the statement leaves them
+open: a degenerate input on which widely used implementations differ) and
+reported as open, so the author sees them.
 
 One long-lived `Judge` (a run kept ready, `ahead=True`) judges every mutant;
 `workers` threads keep its fork server busy. Everything is seeded: the same
@@ -43,6 +49,8 @@ from judge.base.outcomes import Verdict
 from judge.base.encoding import Array
 
 KILLED, EQUIVALENT, SURVIVED, NOT_RUN = "killed", "equivalent", "survived", "not_run"
+OUT_OF_CONTRACT = "out_of_contract"
+STATUSES = (KILLED, EQUIVALENT, OUT_OF_CONTRACT, SURVIVED, NOT_RUN)
 
 
 @dataclass(frozen=True)
@@ -62,10 +70,10 @@ class Outcome:
 
     file: str
     mutant: Mutant
-    status: str                       # KILLED, EQUIVALENT, SURVIVED or NOT_RUN
+    status: str                       # one of STATUSES
     test: str = ""                    # killed: the first test that failed it
-    probe: Probe | None = None        # survived: the smallest probe on which it differs from the reference
-    difference: str = ""              # survived: what the judge said on that probe
+    probe: Probe | None = None        # survived, out of contract: the smallest probe on which it differs
+    difference: str = ""              # survived, out of contract: what the judge said on that probe
 
     def to_json(self) -> dict:
         found = {"file": self.file, **self.mutant.to_json(), "status": self.status}
@@ -94,7 +102,9 @@ class GateResult:
     problem: str
     seed: int
     outcomes: list[Outcome] = field(default_factory=list)
+    population: int = 0                # mutants the files give; more than `made` where a sample was drawn
     probes: int = 0                    # probes made
+    outside: int = 0                   # of them, outside the input domain
     open: list[Open] = field(default_factory=list)
     seconds: float = 0.0
     budget_s: float | None = None
@@ -113,6 +123,15 @@ class GateResult:
         return [o for o in self.outcomes if o.status == SURVIVED]
 
     @property
+    def out_of_contract(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.status == OUT_OF_CONTRACT]
+
+    @property
+    def sampled(self) -> bool:
+        """Whether only a sample of the mutants was judged: no proof that none survives."""
+        return self.made < self.population
+
+    @property
     def complete(self) -> bool:
         return self.count(NOT_RUN) == 0
 
@@ -127,13 +146,16 @@ class GateResult:
 
     def to_json(self) -> dict:
         per_file = [{"file": f, "mutants": sum(1 for o in self.outcomes if o.file == f),
-                     **{s: self.count(s, f) for s in (KILLED, EQUIVALENT, SURVIVED, NOT_RUN)}} for f in self.files]
+                     **{s: self.count(s, f) for s in STATUSES}} for f in self.files]
         return {"problem": self.problem, "seed": self.seed, "seconds": round(self.seconds, 1),
                 "budget_s": self.budget_s, "per_file": self.per_file, "complete": self.complete,
-                "mutants": {"made": self.made, **{s: self.count(s) for s in (KILLED, EQUIVALENT, SURVIVED, NOT_RUN)}},
-                "probes": {"made": self.probes, "open": self.open_probes, "used": self.probes - self.open_probes},
+                "sampled": self.sampled,
+                "mutants": {"made": self.made, "of": self.population, **{s: self.count(s) for s in STATUSES}},
+                "probes": {"made": self.probes, "open": self.open_probes, "used": self.probes - self.open_probes,
+                           "outside_domain": self.outside},
                 "files": per_file,
                 "survivors": [o.to_json() for o in self.survivors],
+                "out_of_contract": [o.to_json() for o in self.out_of_contract],
                 "open": [o.to_json() for o in self.open]}
 
 
@@ -150,11 +172,13 @@ def run_gate(judge, problem_id: str, options: GateOptions = GateOptions()) -> Ga
     probes = make_probes(problem, hidden, reference, seed=options.seed)
     oracle = _oracle(tests, probes)
     result = GateResult(problem_id, options.seed, probes=len(probes), budget_s=options.budget_s,
-                        per_file=options.per_file)
+                        per_file=options.per_file, outside=sum(1 for p in probes if not p.in_domain))
     solutions = _solutions(judge.root, problem, hidden)
     result.files = [label for label, _ in solutions]
-    # Probes an accepted solution (or the reference, run in the sandbox) answers otherwise are open.
-    by_name = {p.name: p for p in probes}
+    # Probes inside the domain that an accepted solution (or the reference, run in the sandbox) answers
+    # otherwise are open. Outside it, accepted solutions may do anything: such a probe stays, and tells
+    # only which mutants are out of contract.
+    by_name = {p.name: p for p in probes if p.in_domain}
     for label, source in solutions:
         report = judge.submit(oracle, Submission(source, label), record=False)
         for test in report.tests:
@@ -170,6 +194,7 @@ def run_gate(judge, problem_id: str, options: GateOptions = GateOptions()) -> Ga
     work: list[tuple[str, Mutant]] = []
     for label, source in solutions:
         made = mutants(source, context, options.operators)
+        result.population += len(made)
         if options.per_file is not None and len(made) > options.per_file:
             rng = random.Random(f"{problem_id}/{label}/{options.seed}")
             made = sorted(rng.sample(made, options.per_file), key=lambda m: m.index)
@@ -188,10 +213,15 @@ def run_gate(judge, problem_id: str, options: GateOptions = GateOptions()) -> Ga
             return Outcome(label, mutant, KILLED, test=failing.name if failing else "")
         checked = judge.submit(oracle, Submission(mutant.source, name), record=False)
         differing = [t for t in checked.tests if _differs(t.verdict) and t.name in by_name]
-        if not differing:
-            return Outcome(label, mutant, EQUIVALENT)
-        first = min(differing, key=lambda t: smallest[t.name])
-        return Outcome(label, mutant, SURVIVED, probe=by_name[first.name], difference=_first_line(first.text))
+        inside = [t for t in differing if by_name[t.name].in_domain]
+        if inside:
+            first = min(inside, key=lambda t: smallest[t.name])
+            return Outcome(label, mutant, SURVIVED, probe=by_name[first.name], difference=_first_line(first.text))
+        if differing:
+            first = min(differing, key=lambda t: smallest[t.name])
+            return Outcome(label, mutant, OUT_OF_CONTRACT, probe=by_name[first.name],
+                           difference=_first_line(first.text))
+        return Outcome(label, mutant, EQUIVALENT)
 
     outcomes: list[Outcome | None] = [None] * len(work)
 

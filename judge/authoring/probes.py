@@ -5,13 +5,18 @@ A probe is a case like a test's, built from one of the problem's tests (its
 
 - redrawn: the test's generators drawn again from other seeds (values change, shapes stay);
 - structural: one argument changed the way a caller gets it wrong: an axis one longer or
-  one shorter, an axis added or dropped, a size one more or less, a bool or a float
-  where an int is due, a pair swapped or cut, another test's value of a scalar argument,
+  one shorter, an axis added or dropped (first or last), a size one more or less, a bool or a
+  float where an int is due, a pair swapped or cut, another test's value of a scalar argument,
   another dtype;
 - values: the floats made one-hot (exact ties, orthogonal rows, maxima that differ by row), an
   integer entry moved past the range the test spans or below zero. (Values scaled far up or
   down are left out: statements bound the magnitudes they promise, and beyond them correct
   implementations differ.)
+
+Each probe knows whether it lies inside the problem's input domain
+(judge.model.domain): one that passes an argument of another type than the
+domain states (a float or a bool where an int is due, float labels) is outside
+the contract, and the gate judges no mutant by it alone.
 
 What a probe expects is what the trusted reference does on it: the builtin
 exception class it raises, or its value (compared by the origin's tolerance
@@ -57,6 +62,11 @@ class Probe:
     change: str            # what was changed, in an author's words
     size: int              # the number of input elements: the smallest difference is reported
     raises: str | None     # the builtin class the reference raises on it, or None for a value
+    outside: str | None = None   # why it lies outside the input domain (out of contract), or None
+
+    @property
+    def in_domain(self) -> bool:
+        return self.outside is None
 
     @property
     def name(self) -> str:
@@ -69,9 +79,12 @@ class Probe:
         return f"test {self.origin!r}, {self.change}: {shown}; {outcome}"
 
     def to_json(self) -> dict:
-        return {"probe": self.name, "origin": self.origin, "change": self.change,
-                "inputs": {name: _show(value) for name, value in zip(self.case.arg_names, self.case.args)},
-                "reference": f"raises {self.raises}" if self.raises else "returns a value"}
+        found = {"probe": self.name, "origin": self.origin, "change": self.change,
+                 "inputs": {name: _show(value) for name, value in zip(self.case.arg_names, self.case.args)},
+                 "reference": f"raises {self.raises}" if self.raises else "returns a value"}
+        if self.outside:
+            found["outside_domain"] = self.outside
+        return found
 
 
 @dataclass(frozen=True)
@@ -220,9 +233,14 @@ def _array_changes(name: str, value: Array, rng: np.random.Generator, ranks: boo
             yield (f"{name} axis {axis} shrunk from {length} to {length - 1}",
                    _like(value, np.take(data, range(length - 1), axis=axis)))
     if ranks:
+        # At both ends: a rank check masked by another (a batch size of 1, a length) is left alone only
+        # where the other axes keep their sizes, which one end or the other keeps.
         yield f"{name} with a leading axis of 1 added", _like(value, data[None])
-        if data.ndim >= 1:
+        yield f"{name} with a trailing axis of 1 added", _like(value, data[..., None])
+        if data.ndim >= 1 and data.shape[0]:
             yield f"{name} with its first axis dropped", _like(value, data[0])
+        if data.ndim >= 2 and data.shape[-1]:
+            yield f"{name} with its last axis dropped", _like(value, data[..., 0])
     # One float input alone in another dtype is left out: statements ask for one dtype for all of them.
     if data.dtype.kind in "iu":
         yield f"{name} as float64", _as_dtype(value, "float64")
@@ -322,7 +340,8 @@ def _probe(problem: Problem, hidden: Hidden, reference: Callable, candidate: _Ca
         except ConfigError:
             continue   # the reference cannot make a property's extra call here: try without it
         return Probe(case=case, expected=expected, origin=candidate.origin.name, change=candidate.change,
-                     size=_size(candidate.args), raises=raised)
+                     size=_size(candidate.args), raises=raised,
+                     outside=problem.domain.outside(problem.args, candidate.args))
     return None
 
 

@@ -102,7 +102,7 @@ reference_code: |
 
 
 _LIBRARIES = {
-    "torch": {"module": "torch", "type": "torch.Tensor", "is_array": "isinstance(x, torch.Tensor)",
+    "torch": {"module": "torch", "type": "torch.Tensor", "domain": "tensor", "is_array": "isinstance(x, torch.Tensor)",
               "float_check": "x.is_floating_point()", "noun": "tensor", "copy": "x.clone()",
               "zeros": "torch.zeros_like(x)",
               "gradient": "  - name: gradient_flows_to_x\n    rules: [differentiable]\n    group: check\n"
@@ -111,7 +111,7 @@ _LIBRARIES = {
               "gradient_rule": "  - id: differentiable\n"
                                "    text: \"The result stays differentiable with respect to `x` (no `.detach()`).\"\n"
                                "    checks: [gradient]\n"},
-    "numpy": {"module": "numpy as np", "type": "np.ndarray", "is_array": "isinstance(x, np.ndarray)",
+    "numpy": {"module": "numpy as np", "type": "np.ndarray", "domain": "array", "is_array": "isinstance(x, np.ndarray)",
               "float_check": "np.issubdtype(x.dtype, np.floating)", "noun": "array", "copy": "x.copy()",
               "zeros": "np.zeros_like(x)", "gradient": "", "gradient_rule": ""},
 }
@@ -129,6 +129,8 @@ framework: {framework}               # torch or numpy: what inputs are and what 
 entry_point: {pid}              # the function a submission must define
 args: [x]                       # its positional arguments, in order; every test gives each one
 signature: "def {pid}(x: {type}) -> {type}"
+domain:                         # the type of each argument: tests never pass another (docs/authoring.md)
+  x: {domain}                   # any dtype: an integer one is an invalid input the rules name
 limits:
   time_s: 2                     # wall clock per test call
   memory_mb: 1024

@@ -42,11 +42,11 @@ from judge.checks.observed import Observed
 from judge.runs.contract import Limits
 from judge.base.errors import ConfigError, ConfigErrors
 from judge.runs.calls import Observation, run_call
-from judge.authoring.gate import NOT_RUN, GateOptions, GateResult, Outcome, run_gate
+from judge.authoring.gate import NOT_RUN, OUT_OF_CONTRACT, GateOptions, GateResult, Outcome, run_gate
 from judge.judging.grading import Expected, expect, plain
 from judge.model.problem import Hidden, Problem
 from judge.base.quiet import quiet
-from judge.base.report import Mistake, Report
+from judge.base.report import Mistake, Report, TestResult
 from judge.judging.session import Judge
 from judge.base.submission import Submission
 from judge.model.solution import load_module
@@ -258,13 +258,14 @@ class _ProblemCheck:
         self.hidden: Hidden | None = None
         self.slowest_accepted: tuple[float, str, str] | None = None   # (ms, submission, test)
         self.expected: dict[str, Expected] = {}   # test name -> the reference's observations (for rules)
+        self.cases: dict[str, Case] = {}          # test name -> its drawn case (for the domain)
         self.naming: list[Naming] = []            # what each wrong_answer submission was named
 
     def run(self) -> list[Diagnostic]:
         diagnostics: list[Diagnostic] = []
         # A problem that does not load, or a reference that is not sound, makes
         # every later aspect's verdict meaningless: stop there.
-        for aspect, blocking in ((self.schema, True), (self.reference, True), (self.rules, False),
+        for aspect, blocking in ((self.schema, True), (self.reference, True), (self.rules, False), (self.domain, False),
                                  (self.examples, False), (self.experiments, False), (self.traps, False),
                                  (self.submissions, False), (self.time_limit, False)):
             found = aspect()
@@ -322,6 +323,7 @@ class _ProblemCheck:
         for test in list(problem.examples) + list(hidden.tests):
             try:
                 case = build_case(problem, test, hidden.tolerance)
+                self.cases[test.name] = case
                 with quiet(heard):
                     first = expect(case, reference, hidden.reference)
                     second = expect(case, reference, hidden.reference)
@@ -377,6 +379,32 @@ class _ProblemCheck:
         if not found:
             return hints + [_info(aspect, f"{len(self.problem.rules)} rules; every check of every test enforces one")]
         return hints + [_error(aspect, line) for line in collapse(found)]
+
+    # ------------------------------------------------------------ domain
+    def domain(self) -> list[Diagnostic]:
+        """Every test stays inside the input domain (judge.model.domain): an argument of another type than the
+        statement's domain is outside the contract, and no test may turn on what a solution does with it. An
+        argument whose domain says nothing (no `domain:` entry, no annotation) is a warning."""
+        aspect = f"{self.id}.domain"
+        problem = self.problem
+        found = []
+        for test in list(problem.examples) + list(self.hidden.tests):
+            case = self.cases.get(test.name)
+            why = problem.domain.outside(problem.args, case.args) if case is not None else None
+            if why:
+                found.append(_error(aspect, f"{test.source}: test {test.name!r}: {why}: outside the input domain, "
+                                            "where no test may go (what a solution does with such an input is "
+                                            "its own business): drop the test, or widen the domain if the "
+                                            "contract covers such inputs"))
+        unstated = [a.name for a in problem.domain.args if a.open]
+        if unstated:
+            found.append(_warning(aspect, f"problems/{self.id}.yaml: the input domain of {', '.join(unstated)} is not "
+                                          "stated: give each a type in `domain:` (or an annotation in `signature`), "
+                                          "so learners and the mutation gate know which inputs the contract covers"))
+        if not found:
+            found.append(_info(aspect, "; ".join(f"{a.name}: {a.text()}" for a in problem.domain.args)
+                               + "; every test inside it"))
+        return found
 
     # ------------------------------------------------------------ examples
     def examples(self) -> list[Diagnostic]:
@@ -489,16 +517,19 @@ class _ProblemCheck:
 
     # ------------------------------------------------------------ mutants
     def mutants(self) -> list[Diagnostic]:
-        """The mutation gate (judge.authoring.gate): every mutant of an accepted solution that some probe tells
-        apart from the reference must fail a test; a survivor is an error naming the input it needs."""
+        """The mutation gate (judge.authoring.gate): every mutant of an accepted solution that some probe inside
+        the input domain tells apart from the reference must fail a test; a survivor is an error naming the
+        input it needs. One that differs only outside the domain is out of contract: said, never an error."""
         aspect = f"{self.id}.mutants"
         try:
             self.gate = run_gate(self.judge, self.id, self.gate_options)
         except ConfigError as exc:
             return [_error(aspect, str(exc))]
-        found = [_error(f"{aspect}.{Path(o.file).stem}", survivor_message(o)) for o in self.gate.survivors]
-        # Open probes are where accepted solutions themselves differ from the reference: inputs the
-        # statement leaves open (a float label, a degenerate norm). Listed for the author, not an error.
+        unstated = [a.name for a in self.problem.domain.args if a.open]
+        found = [_error(f"{aspect}.{Path(o.file).stem}", survivor_message(o, unstated)) for o in self.gate.survivors]
+        found += [_info(f"{aspect}.{Path(o.file).stem}", out_of_contract_message(o)) for o in self.gate.out_of_contract]
+        # Open probes are where accepted solutions themselves differ from the reference inside the domain:
+        # inputs the statement leaves open (a degenerate norm). Listed for the author, not an error.
         found += [_info(f"{aspect}.open", f"{o.file} differs from the reference on {o.probe.describe()}: "
                                           f"{o.difference}; left out of the oracle") for o in self.gate.open]
         if not self.gate.complete:
@@ -571,10 +602,11 @@ class _ProblemCheck:
             return [_error(aspect, str(exc))]
         if report.verdict is Verdict.TIME_LIMIT_EXCEEDED:
             return [_info(aspect, f"{_summary(report)} (limit raised to {limits.time_s * margin:g} s)")]
-        between = [t for t in report.tests if t.time_ms > limits.time_s * 1000]
+        between = [t for t in report.tests if _used_ms(t) > limits.time_s * 1000]
         if between:
             return [_warning(aspect, f"{name}: time_limit_exceeded at {limits.time_s:g} s only by a small margin: "
-                                     f"test {between[0].name!r} takes {between[0].time_ms / 1000:.2f} s and it gets "
+                                     f"test {between[0].name!r} uses {_used_ms(between[0]) / 1000:.2f} s of CPU "
+                                     f"time and it gets "
                                      f"{report.verdict.value} at {limits.time_s * margin:g} s (limit x "
                                      f"time_limit_to_tle {margin:g}); its verdict flips within the safety margin")]
         return [_error(aspect, f"{name}: expected time_limit_exceeded, got {report.verdict.value} even at "
@@ -587,10 +619,11 @@ class _ProblemCheck:
         timed = [t for t in report.tests if t.verdict is not Verdict.TIME_LIMIT_EXCEEDED]
         if not timed:
             return []
-        slowest = max(timed, key=lambda t: t.time_ms)
-        if slowest.time_ms * margin > limits.time_s * 1000:
-            return [_warning(aspect, f"{name}: {report.verdict.value}, but test {slowest.name!r} takes "
-                                     f"{slowest.time_ms / 1000:.2f} s, within time_limit_to_tle {margin:g} of the "
+        slowest = max(timed, key=_used_ms)
+        if _used_ms(slowest) * margin > limits.time_s * 1000:
+            return [_warning(aspect, f"{name}: {report.verdict.value}, but test {slowest.name!r} uses "
+                                     f"{_used_ms(slowest) / 1000:.2f} s of CPU time, within time_limit_to_tle "
+                                     f"{margin:g} of the "
                                      f"{limits.time_s:g} s limit: on a slower machine it flips to time_limit_exceeded")]
         return []
 
@@ -632,30 +665,47 @@ class _ProblemCheck:
     def _note_accepted(self, report: Report, who: str) -> None:
         if not report.tests:
             return
-        slowest = max(report.tests, key=lambda t: t.time_ms)
-        if self.slowest_accepted is None or slowest.time_ms > self.slowest_accepted[0]:
-            self.slowest_accepted = (slowest.time_ms, who, slowest.name)
+        slowest = max(report.tests, key=_used_ms)
+        if self.slowest_accepted is None or _used_ms(slowest) > self.slowest_accepted[0]:
+            self.slowest_accepted = (_used_ms(slowest), who, slowest.name)
 
 
 PROPERTY_CHECKS = frozenset({"raises", "gradient", "mutation", "leakage", "invariance", "experiment"})
 
 
-def survivor_message(outcome: Outcome) -> str:
-    """A surviving mutant in one line: where it is, what it changed, the smallest input that tells it apart."""
+def survivor_message(outcome: Outcome, unstated: list[str] | tuple[str, ...] = ()) -> str:
+    """A surviving mutant in one line: where it is, what it changed, the smallest input that tells it apart.
+    `unstated`: arguments whose domain says nothing (any value): such an input may be outside the contract."""
     m = outcome.mutant
+    domain = (f", or, if the contract does not cover such inputs, state the domain of {', '.join(unstated)} "
+              "(`domain:` in the problem's YAML)") if unstated else ""
     return (f"{outcome.file}: a mutant passes every test but is not correct: line {m.line}: {_one_line(m.before)} "
             f"-> {_one_line(m.after)} ({m.operator}); it differs from the reference on {outcome.probe.describe()}: "
-            f"{outcome.difference}; add a test with such an input")
+            f"{outcome.difference}; add a test with such an input{domain}")
+
+
+def out_of_contract_message(outcome: Outcome) -> str:
+    """A mutant that differs from the reference only outside the input domain: no test may ask for it."""
+    m = outcome.mutant
+    return (f"{outcome.file}: out of contract: line {m.line}: {_one_line(m.before)} -> {_one_line(m.after)} "
+            f"({m.operator}) differs from the reference only outside the input domain, on "
+            f"{outcome.probe.describe()} ({outcome.probe.outside}): {outcome.difference}; learners need not "
+            "handle such inputs: state the domain, or drop the check from the reference")
 
 
 def gate_summary(result: GateResult) -> str:
-    """The gate's counts in one line: `MUT [212 mutants: 170 killed, 40 equivalent, 2 survived; ...]`."""
+    """The gate's counts in one line: `MUT [212 mutants: 170 killed, 40 equivalent, 2 survived; ...]`. A sample
+    says that it is one: none of it surviving proves nothing of the mutants not tried."""
     score = result.score()
-    return (f"{result.made} mutants of {len(result.files)} accepted solution(s): {result.count('killed')} killed, "
-            f"{result.count('equivalent')} equivalent, {result.count('survived')} survived"
-            + (f", {result.count(NOT_RUN)} not run" if result.count(NOT_RUN) else "")
-            + (f" (score {score:.1%})" if score is not None else "")
-            + f"; {result.probes} probes, {result.open_probes} open; {result.seconds:.1f} s")
+    counts = (f"{result.count('killed')} killed, {result.count('equivalent')} equivalent, "
+              f"{result.count(OUT_OF_CONTRACT)} out of contract, {result.count('survived')} survived"
+              + (f", {result.count(NOT_RUN)} not run" if result.count(NOT_RUN) else ""))
+    what = (f"a sample of {result.made} of {result.population} mutants of {len(result.files)} accepted solution(s) "
+            f"(`judge validate --mutants` tries them all and is the proof): {counts} in the sample"
+            if result.sampled else f"{result.made} mutants of {len(result.files)} accepted solution(s): {counts}")
+    return (what + (f" (score {score:.1%})" if score is not None and not result.sampled else "")
+            + f"; {result.probes} probes ({result.outside} outside the input domain), {result.open_probes} open; "
+              f"{result.seconds:.1f} s")
 
 
 def _one_line(text: str, limit: int = 90) -> str:
@@ -708,6 +758,11 @@ def _stub_problem(root: Path, problem_id: str) -> Problem | None:
                    entry_point=str(data.get("entry_point") or problem_id), args=tuple(args), signature="",
                    statement="", starter="", hints=(), examples=(), limits=limits, path=path, root=root,
                    rules=rules)
+
+
+def _used_ms(test: TestResult) -> float:
+    """What a test's time limit counts: its CPU time where the backend measured it, else its wall time."""
+    return test.cpu_ms or test.time_ms
 
 
 def _summary(report: Report) -> str:

@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from judge import checks  # the check registry validates check names, parameters and rules
 
+from judge.model import domain as domains
 from judge.model import generators
 from judge.model.compose import Composable
 from judge.runs.contract import Limits
@@ -139,6 +140,7 @@ class Problem:
     root: Path
     rules: tuple[Rule, ...] = ()
     margins: Margins = Margins()       # YAML `limits:` ac_to_time_limit, time_limit_to_tle
+    domain: domains.Domain = domains.Domain()   # what the contract covers, per argument (judge.model.domain)
 
     def rule(self, rule_id: str) -> Rule | None:
         return next((r for r in self.rules if r.id == rule_id), None)
@@ -237,6 +239,7 @@ def load_problem(root: Path, problem_id: str) -> Problem:
     rule_ids = tuple(r.id for r in rules) if rules_readable(top.data) else None
     examples = _tests(top, "examples", "example", args, None, errors, path, rule_ids,
                       memory_mb=limits.memory_mb or 1024)
+    signature = top.get("signature", str)
     problem = Problem(
         id=problem_id,
         title=top.get("title", str),
@@ -245,7 +248,7 @@ def load_problem(root: Path, problem_id: str) -> Problem:
         framework=framework,
         entry_point=top.get("entry_point", str, check=_identifier),
         args=tuple(args or ()),
-        signature=top.get("signature", str),
+        signature=signature,
         statement=top.get("statement", str),
         starter=top.get("starter", str, default=""),
         hints=tuple(top.get("hints", list, default=[], check=_all_str)),
@@ -255,6 +258,7 @@ def load_problem(root: Path, problem_id: str) -> Problem:
         path=path,
         root=root,
         rules=rules,
+        domain=domains.read(top, args, signature or ""),
     )
     top.unknown()
     errors.raise_if_any()

@@ -1,8 +1,9 @@
-"""The statement as learners read it: the problem's prose, then its rules as a list.
+"""The statement as learners read it: the problem's prose, its input domain, then its rules as a list.
 
-Rules live in the problem YAML with ids that tests refer to (judge.model.rules), so
-the statement's prose does not repeat them; every face that shows a statement
-(`judge show`, the starter's docstring) renders it through here.
+Rules live in the problem YAML with ids that tests refer to (judge.model.rules), and
+the input domain with the arguments' types (judge.model.domain), so the statement's
+prose does not repeat them; every face that shows a statement (`judge show`, the
+starter's docstring) renders it through here.
 """
 from __future__ import annotations
 
@@ -12,9 +13,22 @@ if TYPE_CHECKING:  # the render layer does not load problems
     from judge.model.problem import Problem
 
 
+def domain_markdown(problem: "Problem") -> str:
+    """The input domain as a list, one argument a line, or "" when the problem states none."""
+    stated = [a for a in problem.domain.args if not a.open]
+    if not stated:
+        return ""
+    items = "\n".join(f"- `{a.name}`: {a.words()}" for a in stated)
+    return ("**Input domain.** The tests pass only such arguments; what your code does with anything "
+            "else (a float or a bool where an `int` is due, say) is never tested.\n\n" + items)
+
+
 def statement_markdown(problem: "Problem") -> str:
-    """The statement as learners read it: the prose, then every rule as a list item."""
+    """The statement as learners read it: the prose, the input domain, then every rule as a list item."""
     text = problem.statement.rstrip()
+    domain = domain_markdown(problem)
+    if domain:
+        text = f"{text}\n\n{domain}"
     if not problem.rules:
         return text
     items = []

@@ -1,7 +1,8 @@
-"""judge/authoring/gate.py: the mutation gate finds a planted weak test, tolerates equivalent mutants, and is bounded.
+"""judge/authoring/gate.py: the mutation gate finds a planted weak test, tolerates equivalent mutants, tells a
+mutant that differs only outside the input domain (out of contract) from a survivor, and is bounded.
 
-The gate runs on a private copy of `pos_embed` whose only accepted solution is its reference, with
-the operators that touch validation checks, so each run judges a few dozen mutants.
+The gate runs on private copies of `pos_embed` and `patchify` whose only accepted solution is the
+reference, with the operators that touch validation checks, so each run judges a few dozen mutants.
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import re
 
 import pytest
 
-from judge.authoring.gate import EQUIVALENT, KILLED, NOT_RUN, SURVIVED, GateOptions, run_gate
+from judge.authoring.gate import EQUIVALENT, KILLED, NOT_RUN, OUT_OF_CONTRACT, SURVIVED, GateOptions, run_gate
 from judge.judging.session import Judge
 from problemsets import copy_problems
 
@@ -95,3 +96,64 @@ def test_a_budget_bounds_the_gate_and_a_sample_is_seeded(gate_judge):
 def test_survived_counts_in_the_score(shipped):
     assert shipped.score() == 1.0
     assert shipped.count(SURVIVED) == 0
+
+
+# ---------------------------------------------------------------- the input domain
+
+TYPED = "patchify"   # its reference checks that the patch sizes are ints, not bools: beyond its domain
+
+
+@pytest.fixture(scope="module")
+def typed_set(tmp_path_factory):
+    return copy_problems(tmp_path_factory.mktemp("gate_domain"), TYPED)
+
+
+@pytest.fixture(scope="module")
+def typed_judge(typed_set):
+    with Judge(typed_set, record=False, ahead=True, threads=1) as j:
+        yield j
+
+
+def _type_check_mutant(result):
+    """The mutant without the reference's `not isinstance(size, int)`: it differs on a float patch size only."""
+    return next(o for o in result.outcomes if o.mutant.operator == "guard"
+                and o.mutant.after == "if isinstance(size, bool) or size <= 0: ...")
+
+
+def test_a_mutant_that_differs_only_outside_the_domain_is_out_of_contract(typed_judge):
+    result = run_gate(typed_judge, TYPED, GateOptions(operators=("guard",), workers=2))
+    outcome = _type_check_mutant(result)
+    assert outcome.status == OUT_OF_CONTRACT
+    assert outcome.probe.outside == "patch_height is a float (2.0), not int" and not outcome.probe.in_domain
+    assert result.survivors == [] and result.count(OUT_OF_CONTRACT) >= 2   # the bool check's mutant too
+    assert result.outside >= 4   # a float and a bool for each patch size
+    found = result.to_json()
+    assert found["mutants"]["out_of_contract"] == len(found["out_of_contract"]) >= 2
+    assert found["out_of_contract"][0]["input"]["outside_domain"]
+    # No out-of-domain probe is ever open: accepted solutions may do anything there.
+    assert all(o.probe.in_domain for o in result.open)
+
+
+def test_the_same_mutant_survives_where_the_domain_says_nothing(typed_judge, typed_set):
+    """Without `domain:` and without annotations a float patch size is inside the contract: then a test is missing."""
+    public = typed_set / "problems" / f"{TYPED}.yaml"
+    text = public.read_text()
+    start, end = text.index("domain:\n"), text.index("statement: |")
+    bare = text[:start] + text[end:]
+    bare = bare.replace("patch_height: int, patch_width: int) -> dict\"", "patch_height, patch_width) -> dict\"")
+    public.write_text(bare)
+    try:
+        result = run_gate(typed_judge, TYPED, GateOptions(operators=("guard",), workers=2))
+    finally:
+        public.write_text(text)
+    outcome = _type_check_mutant(result)
+    assert outcome.status == SURVIVED and outcome.probe.in_domain
+    assert "2.0" in outcome.probe.change
+
+
+def test_a_sample_knows_it_is_a_sample(typed_judge):
+    result = run_gate(typed_judge, TYPED, GateOptions(operators=("guard",), per_file=2))
+    assert result.sampled and result.made == 2 < result.population
+    assert result.to_json()["sampled"] is True and result.to_json()["mutants"]["of"] == result.population
+    every = run_gate(typed_judge, TYPED, GateOptions(operators=("guard",), budget_s=1e-6))
+    assert not every.sampled and every.made == every.population == result.population

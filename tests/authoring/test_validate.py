@@ -245,13 +245,49 @@ def test_cli_runs_a_seeded_sample_of_the_gate_and_prints_json(problem_set):
     checked = found["problems"][0]
     assert found["ok"] and checked["problem"] == PROBLEM and checked["ok"]
     gate = checked["mutants"]
-    assert gate["seed"] == 3 and gate["per_file"] == 12 and gate["complete"]
-    assert gate["mutants"]["made"] == 24 and gate["mutants"]["survived"] == 0 and gate["survivors"] == []
+    assert gate["seed"] == 3 and gate["per_file"] == 12 and gate["complete"] and gate["sampled"]
+    assert gate["mutants"]["made"] == 24 < gate["mutants"]["of"]
+    assert gate["mutants"]["survived"] == 0 and gate["survivors"] == []
     assert [f["file"] for f in gate["files"]] == [f"hidden_tests/{PROBLEM}/reference.py",
                                                    f"submissions/{PROBLEM}/accepted/reshape_permute.py"]
     assert any(d["aspect"] == f"{PROBLEM}.mutants" and d["severity"] == "info" for d in checked["diagnostics"])
     skipped = json.loads(_cli(problem_set, PROBLEM, "--json", "--no-mutants").stdout)
     assert skipped["problems"][0]["mutants"] is None
+    # In words, a sample says it is one: "0 survived" would read as a proof it is not.
+    said = _cli(problem_set, PROBLEM, "--seed", "3").stdout.splitlines()
+    status = next(line for line in said if line.startswith(f"{PROBLEM}: valid"))
+    assert f"24 of {gate['mutants']['of']} mutants tried (a sample; `--mutants` is the proof)" in status, status
+    assert "0 of the sample survived" in status and "0 survived" not in status.replace("0 of the sample", ""), status
+
+
+# ---------------------------------------------------------------- the input domain
+
+def test_a_test_outside_the_input_domain_is_an_error(set_judge, edit, problem_set):
+    """A float where an int is due is never tested: what a solution does with it is its own business."""
+    hidden = problem_set / "hidden_tests" / PROBLEM / "tests.yaml"
+    text = hidden.read_text()
+    extra = ("  - name: rejects_a_float_patch\n    rules: [errors]\n"
+             "    inputs: {tokens: {normal: [1, 4, 4]}, height: 4, width: 4, patch_height: 2.0, patch_width: 2}\n"
+             "    raises: ValueError\n")
+    anchor = "  - name: rejects_zero_patch\n"
+    edit(f"hidden_tests/{PROBLEM}/tests.yaml", text.replace(anchor, extra + anchor, 1))
+    found = [e for e in errors(set_judge, PROBLEM) if ".domain:" in e]
+    assert len(found) == 1, found
+    assert found[0].startswith(f"error: {PROBLEM}.domain: ") and f"hidden_tests/{PROBLEM}/tests.yaml:" in found[0]
+    assert "test 'rejects_a_float_patch': patch_height is a float (2.0), not int: outside the input domain" in found[0]
+    assert "drop the test" in found[0]
+
+
+def test_an_argument_whose_domain_is_not_stated_is_a_warning(set_judge, edit, problem_set):
+    public = problem_set / "problems" / f"{PROBLEM}.yaml"
+    text = public.read_text()
+    start, end = text.index("domain:\n"), text.index("statement: |")
+    bare = (text[:start] + text[end:]).replace("patch_height: int, patch_width: int)", "patch_height, patch_width)")
+    edit(f"problems/{PROBLEM}.yaml", bare)
+    found = [w for w in warnings(set_judge, PROBLEM) if ".domain:" in w]
+    assert found == [f"warning: {PROBLEM}.domain: problems/{PROBLEM}.yaml: the input domain of patch_height, "
+                     "patch_width is not stated: give each a type in `domain:` (or an annotation in `signature`), "
+                     "so learners and the mutation gate know which inputs the contract covers"], found
 
 
 # ---------------------------------------------------------------- rules (issue 12)

@@ -1,9 +1,10 @@
-"""judge/render/statement.py: the statement's prose, then its rules as a list (issue 12)."""
+"""judge/render/statement.py: the statement's prose, its input domain, then its rules as a list."""
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
 
+from judge.model.domain import Domain
 from judge.model.problem import Rule, load_problem
 from judge.render import problem_markdown, statement_markdown
 
@@ -27,9 +28,18 @@ def test_multi_line_rule_text_stays_in_its_list_item() -> None:
     assert statement_markdown(two_lines).endswith("- first line\n  second line")
 
 
-def test_no_rules_leaves_the_statement_alone() -> None:
-    problem = replace(load_problem(REPO, "patchify"), rules=())
+def test_no_rules_and_no_domain_leave_the_statement_alone() -> None:
+    problem = replace(load_problem(REPO, "patchify"), rules=(), domain=Domain())
     assert statement_markdown(problem) == problem.statement.rstrip()
+
+
+def test_the_input_domain_comes_between_the_prose_and_the_rules() -> None:
+    problem = load_problem(REPO, "resize_pos_embed")
+    text = statement_markdown(problem)
+    domain = text[len(problem.statement.rstrip()):text.index("**Rules.**")]
+    assert "**Input domain.**" in domain and "is never tested" in domain
+    assert "- `pos_embed`: a `torch.Tensor` of dtype float32 or float64\n" in domain
+    assert "- `new_grid`: a tuple or list of `int`s" in domain
 
 
 def test_converted_statements_do_not_repeat_a_rules_section() -> None:
