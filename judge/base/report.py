@@ -104,6 +104,7 @@ class TestResult:
     # text the terminal draws (`smallest_text`, which is all a report read back from JSON has of it).
     smallest: Shown | None = None
     smallest_text: str | None = None
+    cpu_ms: float = 0.0               # the CPU time its slowest call used (the clock its limit counts; 0: unknown)
 
     @property
     def mistakes(self) -> tuple[Mistake, ...]:
@@ -123,6 +124,7 @@ class TestResult:
     def to_json(self) -> dict:
         return {"name": self.name, "group": self.group, "verdict": self.verdict.value,
                 "message": self.text, "failure": self.message, "time_ms": _finite_ms(self.time_ms),
+                "cpu_ms": _finite_ms(self.cpu_ms),
                 "details": list(self.details), "output": self.output,
                 "mistake": self.mistake.to_json() if self.mistake is not None else None,
                 "mistakes": [m.to_json() for m in self.mistakes], "hint": self.hint,
@@ -148,6 +150,7 @@ class TestResult:
             raise ValueError("a test's mistake is the first of its mistakes")
         result = cls(name=fields["name"], group=fields["group"], verdict=_verdict(fields["verdict"]),
                      message=fields["failure"], time_ms=float(fields["time_ms"]),
+                     cpu_ms=_optional_ms(data.get("cpu_ms", 0.0), "cpu_ms"),  # absent from older reports
                      details=tuple(fields["details"]), output=fields["output"], mistake=mistake, also=mistakes[1:],
                      hint=fields["hint"], not_attempted=fields["not_attempted"], not_run=fields["not_run"],
                      smallest_text=_optional_text(data.get("smallest"), "smallest"))
@@ -247,6 +250,12 @@ class Report:
     def dumps(self) -> str:
         """The `judge run --json` report."""
         return json.dumps(self.shown_json(), indent=2, allow_nan=False)  # strict JSON, always
+
+
+def _optional_ms(value: Any, name: str) -> float:
+    if type(value) not in (int, float) or not value >= 0:
+        raise ValueError(f"a test's {name} is a number of milliseconds")
+    return float(value)
 
 
 def _optional_text(value: Any, what: str) -> str | None:

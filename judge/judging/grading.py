@@ -333,7 +333,10 @@ def _judge_outcomes(case: Case, names: list[str], expected: Expected, run: RunRe
     # Each call has the time limit; a test takes as long as its slowest call (an experiment's training run),
     # timed by the judge, including a call stopped for running past its limit.
     time_ms = max((o.time_ms for o in outcomes), default=0.0)
-    return _judge_case(case, expected, actual, refusals, run, failure, traps, limits, time_ms, diagnose, exhausted)
+    result, pending = _judge_case(case, expected, actual, refusals, run, failure, traps, limits, time_ms, diagnose,
+                                  exhausted)
+    cpu_ms = max((o.cpu_ms for o in outcomes), default=0.0)  # the clock its limit counts, as the runner read it
+    return (replace(result, cpu_ms=cpu_ms) if cpu_ms else result), pending
 
 
 @dataclass(frozen=True)

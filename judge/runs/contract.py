@@ -56,12 +56,22 @@ class Program:
         return cls(value["source"], value["filename"], value["entry_point"], value["framework"], tuple(hidden))
 
 
+# How many times its CPU-time limit a call (or loading) may run by the wall clock: enough for a correct run
+# on a machine whose cores are shared with several busy processes, bounded so that waiting ends.
+WALL_BACKSTOP = 4.0
+
+
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits for one submission's run."""
+    """Resource limits for one submission's run.
 
-    time_s: float = 2.0            # wall clock per test call
-    import_time_s: float = 10.0    # wall clock to load the submission file
+    Time limits count CPU time, as the judge measures it for the run's process (all its threads):
+    a busy machine slows a run's clock, not its count. The wall clock is a backstop only, at
+    WALL_BACKSTOP times each limit, so a run that waits (sleeps, blocks) still ends.
+    """
+
+    time_s: float = 2.0            # CPU time per test call (all of the run's threads together)
+    import_time_s: float = 10.0    # CPU time to load the submission file
     memory_mb: int = 1024          # address space the submission may add to the warm process
     output_bytes: int = 1 << 20    # stdout + stderr together
     result_bytes: int = 64 << 20   # one encoded result
@@ -73,6 +83,11 @@ class Limits:
     open_files: int = 64
     threads: int = 2               # torch / BLAS threads inside the child
     total_time_s: float | None = None  # budget for restarting after kills; default max(10 s, 5 x time_s)
+
+    @property
+    def call_wall_s(self) -> float:
+        """The wall-clock backstop of one call."""
+        return WALL_BACKSTOP * self.time_s
 
     @property
     def budget_s(self) -> float:
@@ -124,8 +139,10 @@ class Isolation:
 class Kill(str, enum.Enum):
     """Why the judge killed a worker."""
 
-    LOAD_TIME = "load_time"            # loading the file ran past Limits.import_time_s
-    CALL_TIME = "call_time"            # a call ran past Limits.time_s
+    LOAD_TIME = "load_time"            # loading the file used more CPU time than Limits.import_time_s
+    CALL_TIME = "call_time"            # a call used more CPU time than Limits.time_s
+    LOAD_WALL = "load_wall"            # loading ran WALL_BACKSTOP x import_time_s by the wall clock
+    CALL_WALL = "call_wall"            # a call ran WALL_BACKSTOP x time_s by the wall clock (waiting, not computing)
     WALL_CLOCK = "wall_clock"          # the submission's whole time (import_time_s + budget_s) ran out
     OUTPUT_FLOOD = "output_flood"      # stdout and stderr together went over Limits.output_bytes
     RESULTS_TOTAL = "results_total"    # the results kept so far went over Limits.results_total_bytes
@@ -188,6 +205,7 @@ class CallOutcome:
     death: Death | None = None    # the worker ended during this call
     skipped: bool = False         # never run: earlier calls used up the submission's time budget
     time_ms: float = 0.0          # the judge's clock: from the call's start to its result, or to its kill
+    cpu_ms: float = 0.0           # the worker's CPU time over the same span, as the judge read it (0: unknown)
     output: str = ""              # what the submission printed during this call (it flushes before each result)
     out_of_memory: str = ""       # the monitor measured this call's memory at its limit: what it saw (else "")
 
@@ -196,7 +214,7 @@ class CallOutcome:
                 "refusal": None if self.refusal is None else self.refusal.value,
                 "items_allowed": self.items_allowed,
                 "death": None if self.death is None else self.death.to_plain(),
-                "skipped": self.skipped, "time_ms": self.time_ms, "output": self.output,
+                "skipped": self.skipped, "time_ms": self.time_ms, "cpu_ms": self.cpu_ms, "output": self.output,
                 "out_of_memory": self.out_of_memory}
 
     @classmethod
@@ -210,6 +228,7 @@ class CallOutcome:
                       items_allowed=_integer(value["items_allowed"], "call outcome.items_allowed"),
                       death=None if death is None else Death.from_plain(death),
                       skipped=value["skipped"], time_ms=_seconds(value["time_ms"], "call outcome.time_ms"),
+                      cpu_ms=_seconds(value["cpu_ms"], "call outcome.cpu_ms"),
                       output=_text(value["output"], "call outcome.output"),
                       out_of_memory=_text(value["out_of_memory"], "call outcome.out_of_memory"))
         if not outcome._consistent():
@@ -316,8 +335,8 @@ class Backend(Protocol):
 
 
 _DEATH_FIELDS = frozenset({"kill", "detail", "exit_code", "signal", "peak_memory_kb", "cpu_s"})
-_OUTCOME_FIELDS = frozenset({"observation", "refusal", "items_allowed", "death", "skipped", "time_ms", "output",
-                             "out_of_memory"})
+_OUTCOME_FIELDS = frozenset({"observation", "refusal", "items_allowed", "death", "skipped", "time_ms", "cpu_ms",
+                             "output", "out_of_memory"})
 _LOAD_FIELDS = frozenset({"kind", "error", "death"})
 _RUN_FIELDS = frozenset({"outcomes", "load_error", "output", "output_bytes", "workers", "isolation",
                          "held_bytes", "node_limits", "tampering"})

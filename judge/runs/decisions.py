@@ -14,7 +14,7 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass
 
-from judge.runs.contract import CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
+from judge.runs.contract import WALL_BACKSTOP, CallOutcome, Death, Kill, Limits, LoadError, LoadKind, Refusal
 from judge.runs.calls import ErrorInfo
 from judge.base.outcomes import NOT_ATTEMPTED, Verdict
 
@@ -26,7 +26,7 @@ from judge.base.outcomes import NOT_ATTEMPTED, Verdict
 # or a busy loop takes little memory per CPU second and stays time_limit_exceeded.
 MEMORY_FLOOR = 0.25
 MEMORY_PACE = 0.5
-_TIME_KILLS = (Kill.LOAD_TIME, Kill.CALL_TIME, Kill.WALL_CLOCK)
+_TIME_KILLS = (Kill.LOAD_TIME, Kill.CALL_TIME, Kill.LOAD_WALL, Kill.CALL_WALL, Kill.WALL_CLOCK)
 _BLOCKED_ERRNOS = ("[Errno 1]", "[Errno 13]", "[Errno 30]")  # EPERM, EACCES, EROFS
 
 
@@ -119,14 +119,22 @@ def of_death(death: Death, limits: Limits) -> Decision:
 def _killed(death: Death, limits: Limits) -> Decision:
     kill = death.kill
     if kill is Kill.WALL_CLOCK:
-        return Decision(Verdict.TIME_LIMIT_EXCEEDED,
-                        f"this submission used up its time budget of {limits.import_time_s + limits.budget_s:g} s")
+        return Decision(Verdict.TIME_LIMIT_EXCEEDED, f"this submission used up its time budget of "
+                                                     f"{WALL_BACKSTOP * (limits.import_time_s + limits.budget_s):g} s "
+                                                     f"by the wall clock")
     if kill is Kill.LOAD_TIME:
         return Decision(Verdict.TIME_LIMIT_EXCEEDED,
-                        f"loading the file took longer than the time limit of {limits.import_time_s:g} s")
+                        f"loading the file took longer than the time limit of {limits.import_time_s:g} s of CPU time")
     if kill is Kill.CALL_TIME:
         return Decision(Verdict.TIME_LIMIT_EXCEEDED,
-                        f"this test took longer than the time limit of {limits.time_s:g} s")
+                        f"this test took longer than the time limit of {limits.time_s:g} s of CPU time")
+    if kill in (Kill.LOAD_WALL, Kill.CALL_WALL):
+        what, limit = ("loading the file", limits.import_time_s) if kill is Kill.LOAD_WALL else ("this test", limits.time_s)
+        used = f"only {death.detail} s of" if _is_seconds(death.detail) else "less than"
+        return Decision(Verdict.TIME_LIMIT_EXCEEDED,
+                        f"{what} ran {WALL_BACKSTOP * limit:g} s by the wall clock ({WALL_BACKSTOP:g} x its time "
+                        f"limit) and used {used} its {limit:g} s of CPU time: it waited, slept, or the machine was "
+                        f"too busy to run it")
     if kill is Kill.OUTPUT_FLOOD:
         return Decision(Verdict.OUTPUT_LIMIT_EXCEEDED,
                         f"printed more than {limits.output_bytes // 1024} KiB to stdout/stderr")
@@ -135,6 +143,13 @@ def _killed(death: Death, limits: Limits) -> Decision:
                                                        f"{limits.results_total_bytes >> 20} MiB")
     return Decision(Verdict.SECURITY_VIOLATION,
                     f"the submission wrote into the judge's result channel ({death.detail[:200]})")
+
+
+def _is_seconds(text: str) -> bool:
+    try:
+        return float(text) >= 0
+    except ValueError:
+        return False
 
 
 def _signalled(sig: int) -> Decision:

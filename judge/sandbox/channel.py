@@ -27,6 +27,7 @@ PROGRAM = b"P"      # after READY: JSON {"source", "filename", "entry_point", "o
 # judge -> fork server, once
 CONFIG = b"C"       # payload: JSON {"scratch_root", "protected", "disabled", "preload"}
 # monitor -> judge
+WORKER = b"W"       # once, first: JSON {"pid"}: the worker's process id, whose CPU time the judge reads
 MEMORY = b"M"       # any number, each before the result it concerns: JSON {"index", "exhausted": true, "detail"} (judge.sandbox.memory)
 EXIT = b"X"         # once: JSON exit record of the worker
 

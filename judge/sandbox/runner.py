@@ -40,11 +40,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge.base import encoding as wire
-from judge.runs.contract import CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, Refusal, RunResult
+from judge.runs.contract import WALL_BACKSTOP, CallOutcome, Death, Isolation, Kill, Limits, LoadError, LoadKind, Program, \
+    Refusal, RunResult
 from judge.base.errors import SandboxError
 from judge.runs.calls import Call, ErrorInfo, Observation
 from judge.sandbox import channel, frames
 from judge.sandbox.arena import Arena
+from judge.sandbox.cpuclock import CpuClock
 from judge.sandbox.launch import Launched, launch
 
 OUTPUT_KEEP = 16 * 1024  # bytes of stdout/stderr kept for display
@@ -62,6 +64,10 @@ SEAL_POLL_S = 0.0005
 REAP_S = 3.0
 # After the data channel closed before DONE, how long its exit record may take to arrive.
 EXIT_WAIT_S = 2.0
+# The shortest wait between two looks at a running call's CPU time (its limit is looked at when it could
+# have run out at the earliest: its CPU time left, spread over every core, and no sooner than this).
+CPU_LOOK_S = 0.01
+_CORES = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
 class Sandbox:
@@ -188,10 +194,15 @@ class Sandbox:
         progress = on_progress or (lambda _result, _done: None)
         start = 0
         began = time.monotonic()
-        wall = began + limits.import_time_s + limits.budget_s  # the absolute clock: no frame extends it
+        # The absolute clock, a backstop as generous as each call's: no frame extends it.
+        wall = began + WALL_BACKSTOP * (limits.import_time_s + limits.budget_s)
+        spent_cpu, waited = 0.0, False
         hidden = tuple(Path(h).resolve() for h in program.hidden)  # this run's own, besides the server's
         while start < len(calls):
-            if start > 0 and time.monotonic() - began > limits.budget_s:
+            # Restarts after kills share one budget: CPU time, or the wall clock once a call was ended for
+            # waiting (a file that waits in one test waits in the next; the machine's load is no excuse).
+            wall_budget = limits.budget_s if waited else WALL_BACKSTOP * limits.budget_s
+            if start > 0 and (spent_cpu > limits.budget_s or time.monotonic() - began > wall_budget):
                 # A submission that hangs in every test would otherwise cost tests x limit.
                 result.outcomes[start:] = [CallOutcome(skipped=True)] * (len(calls) - start)
                 break
@@ -199,7 +210,10 @@ class Sandbox:
             requested = self._take_ready(calls, limits, hidden) if start == 0 else None
             if requested is None:
                 requested = self._request(calls[start:], limits, hidden)
-            start = _Drive(requested, program, calls, start, limits, captured, result, progress, wall).run()
+            drive = _Drive(requested, program, calls, start, limits, captured, result, progress, wall)
+            start = drive.run()
+            spent_cpu += drive.cpu_spent
+            waited = waited or (drive.kill is not None and drive.kill[0] in (Kill.CALL_WALL, Kill.LOAD_WALL))
             if result.load_error is not None:
                 break
             progress(result, start)
@@ -376,6 +390,13 @@ class _Drive:
         self.wall = wall                # absolute deadline of the whole submission
         self.deadline = min(time.monotonic() + limits.import_time_s, wall)
         self.call_started = 0.0         # when the call in progress began (judge's clock)
+        self.cpu = CpuClock()           # the worker's CPU time, once the monitor has said which process it is
+        self.timing = False             # a limit runs: loading's or a call's
+        self.cpu_start: float | None = None  # the worker's CPU time when it started (None: no CPU clock here)
+        self.cpu_budget = 0.0           # its limit, in CPU seconds
+        self.backstop = 0.0             # when the wall clock ends it all the same
+        self.cpu_spent = 0.0            # the worker's whole CPU time, once it has ended
+        self.stopped_cpu_ms = 0.0       # the call's CPU time when the judge decided to kill the worker
         self.stopped_at: float | None = None  # when the judge decided to kill the worker
         self.kill: tuple[Kill, str] | None = None  # why the judge killed this worker, and the particulars
         self.places: dict[int, int] = {}  # call index in the judge's list -> its place in the request
@@ -445,6 +466,8 @@ class _Drive:
                                              else self.deadline)
             if not readable and time.monotonic() >= self.deadline:
                 if not self.ended:
+                    if self.timing and not self._limit_reached():
+                        continue  # not yet: the next look is set
                     self._end()
                     continue
                 self.abandoned = True  # killed, and no exit record within REAP_S: stop waiting for it
@@ -497,6 +520,7 @@ class _Drive:
             open_fds.discard(self.out)
             os.close(self.out)
             self.out = -1
+        self.timing = False
         self.deadline = min(time.monotonic() + DONE_GRACE_S, self.wall)
 
     def _end(self) -> None:
@@ -505,19 +529,59 @@ class _Drive:
         if self.protocol.state == "done" and self.kill is None:
             self._send_kill()  # a worker lingering after DONE: no verdict changes
         else:
-            self._kill(self._overtime())
+            kill = self._overtime()
+            used = self._cpu_used() if kill in (Kill.CALL_WALL, Kill.LOAD_WALL) else None
+            self._kill(kill, "" if used is None else f"{used:.2f}")  # the CPU seconds it had used
         self.ended = True
         self.deadline = time.monotonic() + REAP_S
 
     def _overtime(self) -> Kill:
-        """Which clock ran out: the submission's, loading's or the call's."""
+        """Which clock ran out: the submission's, or loading's or the call's CPU time or its wall-clock backstop."""
         if time.monotonic() >= self.wall:
             return Kill.WALL_CLOCK
-        return Kill.CALL_TIME if self.loaded else Kill.LOAD_TIME
+        used = self._cpu_used()
+        computing = used is None or used >= self.cpu_budget  # with no CPU clock, the wall clock is the limit
+        if self.loaded:
+            return Kill.CALL_TIME if computing else Kill.CALL_WALL
+        return Kill.LOAD_TIME if computing else Kill.LOAD_WALL
 
-    def _start_clock(self, seconds: float) -> None:
-        self.call_started = time.monotonic()
-        self.deadline = min(self.call_started + seconds, self.wall)
+    def _start_clock(self, seconds: float, cpu_now: float | None = None) -> None:
+        """A limit of `seconds` of the worker's CPU time starts (loading, or a call), with its wall-clock
+        backstop; where no CPU clock can be read, `seconds` of the wall clock. `cpu_now`: the worker's
+        CPU time read a moment ago (one read serves the call that ended and the one that starts)."""
+        now = time.monotonic()
+        self.call_started = now
+        if self.cpu.fd is None:
+            self._read_ctl_now()  # the monitor's WORKER record, should this loop not have read it yet
+        self.cpu_start = cpu_now if cpu_now is not None else self.cpu.seconds()
+        self.cpu_budget = seconds
+        self.backstop = min(now + (seconds if self.cpu_start is None else WALL_BACKSTOP * seconds), self.wall)
+        self.timing = True
+        self.deadline = self._next_look(now, 0.0)
+
+    def _cpu_used(self) -> float | None:
+        """The CPU time the worker has used since the limit in force started (None: no CPU clock)."""
+        now = self.cpu.seconds() if self.cpu_start is not None else None
+        return None if now is None else now - self.cpu_start
+
+    def _next_look(self, now: float, used: float | None) -> float:
+        if used is None:
+            return self.backstop
+        left = self.cpu_budget - used
+        return min(now + max(left / _CORES, CPU_LOOK_S), self.backstop)
+
+    def _limit_reached(self) -> bool:
+        """Whether the limit in force ran out (its CPU time, or its backstop); else set the next look."""
+        now = time.monotonic()
+        used = self._cpu_used()
+        if (used is not None and used >= self.cpu_budget) or now >= self.backstop:
+            return True
+        self.deadline = self._next_look(now, used)
+        return False
+
+    def _cpu_ms(self) -> float:
+        used = self._cpu_used()
+        return 0.0 if used is None else used * 1000
 
     def _on_frame(self, kind: bytes, payload: bytes) -> None:
         """Handle one frame from the worker; raises ProtocolError (or WireError) for anything out of place."""
@@ -559,6 +623,8 @@ class _Drive:
                 return
             self.protocol.advance()
             elapsed_ms = (time.monotonic() - self.call_started) * 1000  # the judge's clock, not the child's
+            cpu_now = self.cpu.seconds() if self.cpu_start is not None else None
+            cpu_ms = 0.0 if cpu_now is None else (cpu_now - self.cpu_start) * 1000
             if observation.error is not None:
                 # A call that raised may have a memory record (judge.sandbox.memory): the monitor wrote it to
                 # the control channel before the worker sent this result, so what this loop has not read
@@ -568,10 +634,10 @@ class _Drive:
             observation = self.requested.arena.measured(self.places[index],
                                                         dataclasses.replace(observation, time_ms=elapsed_ms))
             self.result.outcomes[index] = CallOutcome(observation=observation, refusal=refusal, time_ms=elapsed_ms,
-                                                      output=self._call_output(),
+                                                      cpu_ms=cpu_ms, output=self._call_output(),
                                                       out_of_memory=self.out_of_memory.pop(index, ""))
             self._look_again()
-            self._start_clock(self.limits.time_s)
+            self._start_clock(self.limits.time_s, cpu_now)
             self.progress(self.result, self.current)
 
     def _look_again(self) -> None:
@@ -599,6 +665,10 @@ class _Drive:
         for kind, payload in self.ctl_reader.feed(data):
             if kind == channel.EXIT:
                 self.exit_record = _json.loads(payload)
+            elif kind == channel.WORKER:
+                pid = _json.loads(payload).get("pid")
+                if isinstance(pid, int) and pid > 0:
+                    self.cpu.attach(pid)
             elif kind == channel.MEMORY:
                 record = _json.loads(payload)
                 index = record.get("index")
@@ -612,9 +682,11 @@ class _Drive:
             self._on_ctl(data)
 
     def _kill(self, reason: Kill, detail: str = "") -> None:
+        self.timing = False
         if self.kill is None:
             self.kill = (reason, detail)
             self.stopped_at = time.monotonic()
+            self.stopped_cpu_ms = self._cpu_ms()
         self._send_kill()
         if not self.ended:
             # The monitor kills at once (SIGKILL to the worker, the init of its PID namespace, and to
@@ -633,6 +705,9 @@ class _Drive:
         # Nothing changes the arena any more: it is sealed against writing, or the worker has ended with its
         # whole PID namespace (unless the run was abandoned: its monitor never said so).
         self._look_again()
+        record = self.exit_record or {}
+        self.cpu_spent = float(record.get("cpu_s") or 0.0) or (self.cpu.seconds() or 0.0)
+        self.cpu.close()
         for closable in (self.data, self.ctl, self.requested.arena):
             closable.close()  # the monitor kills whatever is left of the worker when its socket closes
         if self.out >= 0:
@@ -649,7 +724,8 @@ class _Drive:
                 return len(self.calls)
             index = min(self.current, len(self.calls) - 1)
             if index >= 0:
-                self.result.outcomes[index] = CallOutcome(death=death, time_ms=self._call_ms())
+                self.result.outcomes[index] = CallOutcome(death=death, time_ms=self._call_ms(),
+                                                          cpu_ms=self.stopped_cpu_ms)
             return index + 1
         if self.result.load_error is not None or self.current >= len(self.calls):
             if self.kill is not None and self.kill[0] is Kill.MALFORMED_FRAME \
@@ -662,7 +738,8 @@ class _Drive:
         if not self.loaded:
             self.result.load_error = LoadError(death=death)
             return len(self.calls)
-        self.result.outcomes[self.current] = CallOutcome(death=death, time_ms=self._call_ms())
+        self.result.outcomes[self.current] = CallOutcome(death=death, time_ms=self._call_ms(),
+                                                         cpu_ms=self.stopped_cpu_ms)
         return self.current + 1
 
     def _call_ms(self) -> float:

@@ -39,7 +39,8 @@ def test_an_import_that_hangs_is_reported_once(judge, tmp_path) -> None:
     path.write_text("while True:\n    pass\n")
     report = judge.run("patchify", path)
     assert report.verdict.value == "time_limit_exceeded"
-    assert sum("took longer" in t.message for t in report.tests) == 1
+    # a loop at import: its CPU time runs out (or, on a machine too busy to run it, the wall clock's backstop)
+    assert sum("took longer" in t.message or "by the wall clock" in t.message for t in report.tests) == 1
 
 
 def test_a_hint_is_shown_only_for_the_failure_it_explains(judge) -> None:
@@ -172,7 +173,7 @@ def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() 
     report = grade(problem, [case], [expected], program, "s.py", _StoppedAtTheLimit(1003.5), Limits(time_s=1.0))
     (test,) = report.tests
     assert test.verdict.value == "time_limit_exceeded" and test.time_ms == 1003.5
-    assert test.message == "this test took longer than the time limit of 1 s"
+    assert test.message == "this test took longer than the time limit of 1 s of CPU time"
 
 
 class _ToldOfTampering(_StoppedAtTheLimit):

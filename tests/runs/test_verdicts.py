@@ -35,24 +35,28 @@ def _error(kind: str, message: str = "", where: str = "call", bases: tuple[str, 
 DEATHS = [
     # (facts, verdict, message)
     (Death(kill=Kill.CALL_TIME, signal=9, peak_memory_kb=5 * MIB, cpu_s=2.0),
-     TLE, "this test took longer than the time limit of 2 s"),
+     TLE, "this test took longer than the time limit of 2 s of CPU time"),
     (Death(kill=Kill.LOAD_TIME, signal=9, cpu_s=10.0),
-     TLE, "loading the file took longer than the time limit of 10 s"),
+     TLE, "loading the file took longer than the time limit of 10 s of CPU time"),
     (Death(kill=Kill.WALL_CLOCK, signal=9, cpu_s=0.5),
-     TLE, "this submission used up its time budget of 22 s"),
-    # a sleeper far below its memory: time, whatever its pace
-    (Death(kill=Kill.CALL_TIME, signal=9, peak_memory_kb=100 * MIB, cpu_s=0.01),
-     TLE, "this test took longer than the time limit of 2 s"),
+     TLE, "this submission used up its time budget of 88 s by the wall clock"),
+    # a sleeper far below its memory: ended by the wall clock, whatever its pace; the message says which clock
+    (Death(kill=Kill.CALL_WALL, detail="0.01", signal=9, peak_memory_kb=100 * MIB, cpu_s=0.01),
+     TLE, "this test ran 8 s by the wall clock (4 x its time limit) and used only 0.01 s of its 2 s of CPU time: "
+          "it waited, slept, or the machine was too busy to run it"),
+    (Death(kill=Kill.LOAD_WALL, signal=9, cpu_s=0.01),
+     TLE, "loading the file ran 40 s by the wall clock (4 x its time limit) and used less than its 10 s of CPU "
+          "time: it waited, slept, or the machine was too busy to run it"),
     # a busy loop that took a quarter of its memory slowly: time
     (Death(kill=Kill.CALL_TIME, signal=9, peak_memory_kb=200 * MIB, cpu_s=2.0),
-     TLE, "this test took longer than the time limit of 2 s"),
+     TLE, "this test took longer than the time limit of 2 s of CPU time"),
     # a hog stopped for time while taking memory fast: memory
     (Death(kill=Kill.CALL_TIME, signal=9, peak_memory_kb=300 * MIB, cpu_s=0.5),
      MLE, "used 300 MiB of its 512 MiB memory limit when it was stopped "
-          "(this test took longer than the time limit of 2 s)"),
+          "(this test took longer than the time limit of 2 s of CPU time)"),
     (Death(kill=Kill.LOAD_TIME, signal=9, peak_memory_kb=400 * MIB, cpu_s=1.0),
      MLE, "used 400 MiB of its 512 MiB memory limit when it was stopped "
-          "(loading the file took longer than the time limit of 10 s)"),
+          "(loading the file took longer than the time limit of 10 s of CPU time)"),
     # memory does not turn a kill for output into memory_limit_exceeded
     (Death(kill=Kill.OUTPUT_FLOOD, signal=9, peak_memory_kb=500 * MIB, cpu_s=0.1),
      OLE, "printed more than 64 KiB to stdout/stderr"),
@@ -193,8 +197,8 @@ def test_a_load_error_decides_the_file(kind, error, verdict, message):
 def test_every_kill_and_refusal_has_a_verdict():
     """A new fact without a rule would fall through to a wrong verdict: every member is decided."""
     decided = {kill: verdicts.of_death(Death(kill=kill, signal=9), LIMITS).verdict for kill in Kill}
-    assert decided == {Kill.LOAD_TIME: TLE, Kill.CALL_TIME: TLE, Kill.WALL_CLOCK: TLE, Kill.OUTPUT_FLOOD: OLE,
-                       Kill.RESULTS_TOTAL: OLE, Kill.MALFORMED_FRAME: SV}
+    assert decided == {Kill.LOAD_TIME: TLE, Kill.CALL_TIME: TLE, Kill.LOAD_WALL: TLE, Kill.CALL_WALL: TLE,
+                       Kill.WALL_CLOCK: TLE, Kill.OUTPUT_FLOOD: OLE, Kill.RESULTS_TOTAL: OLE, Kill.MALFORMED_FRAME: SV}
     refused = _error("ReturnValueError", "no", where="return", bases=())
     by_refusal = {r: verdicts.of_error(refused, r, error_expected=False).verdict
                   for r in (Refusal.TOO_LARGE, Refusal.NOT_RETURNABLE)}

@@ -86,21 +86,65 @@ def test_each_death_is_reported_as_facts_and_later_calls_still_run(sandbox):
     result = _run(sandbox, MODES, _calls("ok", "sleep", "ok", "exit", "ok", "segv", "ok", "raise"))
     deaths = [o.death for o in result.outcomes]
     assert [d is None for d in deaths] == [True, False, True, False, True, False, True, True]
-    assert (deaths[1].kill, deaths[1].signal) == (Kill.CALL_TIME, 9)  # the judge killed it with SIGKILL
+    # a sleeping call uses no CPU time: the judge killed it (SIGKILL) at the wall-clock backstop
+    assert (deaths[1].kill, deaths[1].signal) == (Kill.CALL_WALL, 9)
     assert (deaths[3].kill, deaths[3].exit_code, deaths[3].signal) == (None, 0, None)
     assert (deaths[5].kill, deaths[5].exit_code, deaths[5].signal) == (None, None, 11)
     assert all(d.cpu_s > 0 for d in deaths if d is not None)
     decided = _decided(result)
     assert [d and d[0] for d in decided] == [None, Verdict.TIME_LIMIT_EXCEEDED, None, Verdict.RUNTIME_ERROR, None,
                                              Verdict.RUNTIME_ERROR, None, None]
-    assert "time limit of 1 s" in decided[1][1]
+    assert "ran 4 s by the wall clock (4 x its time limit) and used only 0.0" in decided[1][1]
     # the time the judge measured until it stopped the call (the child sleeps 30 s; its own clock is not asked)
-    assert 1000 <= result.outcomes[1].time_ms < 30000
+    assert 4000 <= result.outcomes[1].time_ms < 30000
     assert "sys.exit() or os._exit()" in decided[3][1]
     assert "SIGSEGV" in decided[5][1]
     assert result.outcomes[7].observation.error.headline() == "ValueError: bad input"
     assert result.outcomes[0].observation.value == {"value": 1.5, "items": [1, 2]}
     assert result.workers == 4  # a fresh worker after each death
+
+
+BUSY = """
+import time
+def f(seconds):
+    end = time.process_time() + seconds  # this thread's own CPU time, whatever the machine is doing
+    n = 0
+    while time.process_time() < end:
+        n += 1
+    return n > 0
+"""
+
+
+def test_a_call_is_limited_by_its_cpu_time_and_says_so(sandbox):
+    result = _run(sandbox, BUSY, _calls(5.0), time_s=0.5)
+    death = result.outcomes[0].death
+    assert death.kill is Kill.CALL_TIME
+    assert result.outcomes[0].cpu_ms >= 500
+    assert _decided(result, Limits(time_s=0.5))[0] == (
+        Verdict.TIME_LIMIT_EXCEEDED, "this test took longer than the time limit of 0.5 s of CPU time")
+
+
+def _hogs(count: int, seconds: float) -> list[subprocess.Popen]:
+    """`count` processes that keep a core busy for at most `seconds` (bounded: they end by themselves)."""
+    code = f"import time\nend = time.time() + {seconds}\nwhile time.time() < end:\n    pass\n"
+    return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(count)]
+
+
+def test_a_busy_machine_does_not_refuse_a_call_within_its_cpu_time(sandbox):
+    """Four processes keep the cores busy: a call that needs 0.6 s of CPU time under a 1 s limit takes longer
+    than 1 s by the wall clock, and is still within its limit (a wall-clock limit refused it)."""
+    hogs = _hogs(max(4, 2 * (os.cpu_count() or 1)), 30.0)
+    try:
+        time.sleep(0.3)
+        result = _run(sandbox, BUSY, _calls(0.6, 0.6, 0.6), time_s=1.0)
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert [o.death for o in result.outcomes] == [None, None, None]
+    assert all(o.observation.value is True for o in result.outcomes)
+    assert max(o.time_ms for o in result.outcomes) > 1000  # the wall clock alone would have ended one
+    assert all(550 <= o.cpu_ms < 1000 for o in result.outcomes)
 
 
 def test_output_flood_is_cut_and_reported(sandbox):
@@ -126,7 +170,7 @@ def test_a_flood_is_charged_to_its_call_never_to_loading(sandbox):
 
 def test_a_submission_that_hangs_everywhere_stops_at_the_budget(sandbox):
     result = _run(sandbox, MODES, _calls(*["sleep"] * 6), total_time_s=2.5)
-    assert result.outcomes[0].death.kill is Kill.CALL_TIME and result.outcomes[-1].skipped
+    assert result.outcomes[0].death.kill is Kill.CALL_WALL and result.outcomes[-1].skipped
     decided = _decided(result, Limits(time_s=1.0, total_time_s=2.5))
     assert all(verdict is Verdict.TIME_LIMIT_EXCEEDED for verdict, _ in decided)
     assert decided[-1][1] == "not run: earlier tests used up this submission's time budget of 2.5 s"
