@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 
 from judge.render import render_text
+from judge.sandbox import namespaces
 from judge.sandbox.isolation import DISABLE_ENV, probe_all
 from judge.judging.session import Judge
 from judge.base.outcomes import Verdict
@@ -41,9 +42,11 @@ SV = Verdict.SECURITY_VIOLATION
 
 # attack file -> verdicts it may get with every layer on
 EXPECTED = {
-    "read_hidden_direct": {SV},
-    "read_known_submissions": {SV},
-    "read_expected_cache": {SV},
+    # A path outside the child's own root does not exist there: FileNotFoundError, a runtime error; a
+    # refusal (Landlock, a read-only mount) is a security violation.
+    "read_hidden_direct": {SV, RTE},
+    "read_known_submissions": {SV, RTE},
+    "read_expected_cache": {SV, RTE},
     "glob_hidden": {WA},
     "proc_judge_root": {WA},
     "import_hidden_module": {RTE, SV},
@@ -65,7 +68,8 @@ EXPECTED = {
     "kill_the_judge": {AC},
     "network": {SV},
     "exec_program": {SV},
-    "write_outside_scratch": {SV},
+    "write_outside_scratch": {SV, RTE},
+    "write_library": {SV},
     "symlink_planting": {AC},
     "output_flood": {OLE},
     "disk_fill": {OLE},
@@ -75,7 +79,7 @@ EXPECTED = {
     "unbounded_recursion": {RTE, TLE, MLE},
     "leftover_threads": {AC},
     "environment_secrets": {WA},
-    "umount_hidden": {SV},
+    "umount_hidden": {SV, RTE},
     "inherited_fds": {AC},
     # Issue 10: verdicts that cannot be forged (attacks on the `rows` fixture where named in PROBLEM).
     "fake_value_error": {WA},
@@ -153,6 +157,12 @@ EXPECTED = {
     "mutation_after_last_result": {WA},  # zeroed after DONE, from the flush that closes the channel
     "mutation_at_exit": {WA},            # zeroed in os._exit, rebound, after the channel closed
     "version_counter_reset": {WA},       # zeroed late, torch's version counter set back: the bytes decide
+    # The child's own world: host files beyond what it imports do not exist for it, what it imports is
+    # mounted read-only, and (under a root judge) its id owns no host file. Each attack catches its refusals.
+    "host_metadata": {AC},
+    "stat_hidden": {AC},
+    "xattr_channel": {AC},
+    "scratch_root_mode": {AC},
 }
 
 # Attacks whose report must list tampering (what the source or the child shows of reaching into internals).
@@ -432,8 +442,40 @@ def _plain_report(report) -> None:
     assert not controls, f"control characters reach the terminal: {controls}"
 
 
+METADATA_ATTACKS = ("host_metadata", "xattr_channel", "scratch_root_mode")
+
+
+def _metadata(paths: list[Path], judge_writes: tuple[Path, ...]) -> dict[str, tuple]:
+    """Mode, owner, times and extended attributes: what a change of metadata (not of content) moves. In the
+    directories the judge itself writes (its cache, its home) times move with its own work: not compared."""
+    seen = {}
+    for path in paths:
+        for item in [path, *(path.rglob("*") if path.is_dir() else ())]:
+            st = item.lstat()
+            try:
+                attributes = tuple(sorted(os.listxattr(item, follow_symlinks=False)))
+            except OSError:
+                attributes = ()
+            ours = any(item == d or d in item.parents for d in judge_writes)
+            seen[str(item)] = (st.st_mode, st.st_uid, st.st_gid, None if ours else st.st_mtime_ns, attributes)
+    return seen
+
+
+@pytest.mark.parametrize("name", METADATA_ATTACKS)
+def test_no_host_file_changes_its_mode_times_or_attributes(name, arena, attack_judge):
+    import numpy
+    judge_writes = (Path(os.environ["JUDGE_CACHE_DIR"]), Path(os.environ["JUDGE_HOME"]))
+    paths = [arena.root, arena.canary, *judge_writes, Path(numpy.__file__), Path(os.__file__),
+             Path(os.__file__).parent / "json"]
+    before = _metadata(paths, judge_writes)
+    report = attack_judge.run("double", arena.submission(name))
+    assert "PWNED" not in report.output, report.output[-2000:]
+    after = _metadata(paths, judge_writes)
+    assert {path: (before[path], after.get(path)) for path in before if after.get(path) != before[path]} == {}
+
+
 def test_blocked_operations_are_explained(arena, attack_judge):
-    report = attack_judge.run("double", arena.submission("read_hidden_direct"))
+    report = attack_judge.run("double", arena.submission("write_library"))
     assert "outside the working directory is not allowed" in report.first_failure.message
     report = attack_judge.run("double", arena.submission("exec_program"))
     assert "starting programs" in report.first_failure.message
@@ -687,10 +729,10 @@ LAYER_PROOFS = [
     ("pid namespace", "kill_the_judge", ("landlock",), {AC}),
     ("landlock", "kill_the_judge", ("pid namespace",), {AC}),  # ABI >= 6 scopes signals
     ("network namespace", "network", ("seccomp", "landlock"), {RTE}),
-    ("mount namespace", "read_hidden_direct", ("landlock",), {SV}),
+    ("mount namespace", "read_hidden_direct", ("landlock",), {SV, RTE}),
     ("landlock", "read_hidden_direct", ("mount namespace",), {SV}),
     ("seccomp", "exec_program", ("landlock",), {SV}),
-    ("no capabilities", "umount_hidden", ("landlock", "seccomp"), {SV}),
+    ("no capabilities", "umount_hidden", ("landlock", "seccomp"), {SV, RTE}),
     ("resource limits", "memory_bomb", (), {MLE}),
     ("clean environment", "environment_secrets", (), {WA}),
     ("closed descriptors", "inherited_fds", (), {AC}),
@@ -705,6 +747,12 @@ LAYER_PROOFS = [
     ("mount namespace", "read_classmate", ("landlock",), {AC}),
     ("landlock", "read_classmate", ("mount namespace",), {AC}),
     ("scratch size limit", "disk_fill", (), {OLE}),
+    # Metadata of host files: each of three layers alone refuses every change.
+    ("mount namespace", "host_metadata", ("landlock", "seccomp", "own identity"), {AC}),
+    ("own identity", "host_metadata", ("landlock", "seccomp", "mount namespace"), {AC}),
+    ("seccomp", "host_metadata", ("landlock", "mount namespace", "own identity"), {AC}),
+    ("mount namespace", "xattr_channel", ("landlock", "seccomp", "own identity"), {AC}),
+    ("mount namespace", "stat_hidden", ("landlock",), {AC}),
 ]
 
 
@@ -712,6 +760,8 @@ LAYER_PROOFS = [
                          ids=[f"{layer}-{attack}" for layer, attack, *_ in LAYER_PROOFS])
 def test_each_layer_alone_stops_its_attack(layer, attack, others_off, verdicts, arena, monkeypatch):
     _skip_unless_offered(layer)
+    if layer == "own identity" and not namespaces.privileged():
+        pytest.skip("a normal user's judge has no id of its own to give the child: its own root stands in")
     monkeypatch.setenv(DISABLE_ENV, ",".join(others_off))
     fingerprint = arena.fingerprint()
     with Judge(arena.root, record=False) as judge:
