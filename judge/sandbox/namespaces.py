@@ -196,7 +196,7 @@ def enter_root(root: Root) -> None:
         bound.append(real)
     _devices(new)
     _proc(new, root.own_proc)
-    scratch = _target(new, Path(os.path.realpath(root.scratch)), directory=True)
+    scratch = _target(new, _mirror(new, root.scratch) or Path(os.path.realpath(root.scratch)), directory=True)
     owner = f",uid={root.owner[0]},gid={root.owner[1]}" if root.owner else ""
     syscalls.mount("tmpfs", scratch, "tmpfs", base,
                    f"size={root.scratch_mb}m,nr_inodes={root.scratch_files},mode=700{owner}")

@@ -119,3 +119,16 @@ def test_no_metadata_of_what_the_child_sees_is_its_to_change_even_without_seccom
     assert observation.error is None, observation.error
     assert observation.value == ""
     assert {t: (os.stat(t).st_mode, os.stat(t).st_mtime_ns) for t in targets} == before
+
+
+@NEEDS_ROOT_OF_ITS_OWN
+def test_a_working_directory_reached_through_a_symbolic_link_is_the_childs(tmp_path, monkeypatch):
+    """$TMPDIR through a link (as macOS's /tmp, or a home directory moved): the child's root has the link too."""
+    import tempfile
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "link"))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    seen = _look(tmp_path / "real", [])
+    assert seen["wrote"] == "ok"
