@@ -49,8 +49,9 @@ class PreparedProblem:
         No child may read the folder the submission came from (a classmate's file beside it).
         """
         hidden = (str(submission.directory.resolve()),) if submission.directory is not None else ()
-        program = Program(source=submission.source, filename=submission.filename,
-                          entry_point=self.problem.entry_point, framework=self.problem.framework, hidden=hidden)
+        source, entry_point = self.problem.program(submission.source)
+        program = Program(source=source, filename=submission.filename,
+                          entry_point=entry_point, framework=self.problem.framework, hidden=hidden)
         error = compile_error(submission.source, program.filename)
         # A file that does not compile is reported without a sandbox: no fork server to wait for.
         backend = self.backend if error is None else _Unloadable(error)
@@ -219,8 +220,8 @@ def _trap_functions(problem: Problem, hidden: Hidden) -> dict[str, Callable]:
 def _reference_outputs(problem: Problem, hidden: Hidden | None, cases: list[Case]) -> list[Expected]:
     """The reference's observations; without `hidden` (examples only) its hidden part is read only
     when reference.py is missing (a one-file problem's reference is in tests.yaml)."""
-    if hidden is None and not (problem.hidden_dir / "reference.py").is_file():
-        hidden = problem_files.load_hidden(problem)
+    if hidden is None and (problem.driver is not None or not (problem.hidden_dir / "reference.py").is_file()):
+        hidden = problem_files.load_hidden(problem)   # a driver's reference is called through it (Hidden)
     if hidden is None:
         path = problem.hidden_dir / "reference.py"
         reference = load_function(path, problem.entry_point)

@@ -265,7 +265,7 @@ def _parse_output_of(value: Any, owner: Fields, key: str) -> dict | None:
 
 
 def _parse_mapping(value: Any, owner: Fields, key: str) -> dict | None:
-    if not isinstance(value, Mapping) or not value:
+    if not isinstance(value, Mapping):  # empty is a dict argument too (a call with no inputs of its own)
         owner.error(key, f"expected a mapping of key -> input (a generator or a plain value), got {type_name(value)}")
         return None
     sub = Fields(value, owner.field(key), owner.errors, owner.line(key))

@@ -25,9 +25,10 @@ from judge import checks  # the check registry validates check names, parameters
 from judge.model import domain as domains
 from judge.model import generators
 from judge.model.compose import Composable
+from judge.runs import script
 from judge.runs.contract import Limits
 from judge.base.errors import ConfigError
-from judge.model.solution import Inline, load_function
+from judge.model.solution import Inline, load_function, load_module
 from judge.base.yamlfile import Errors, Fields, Mapping, Sequence, load_yaml
 
 FRAMEWORKS = ("torch", "numpy")
@@ -141,9 +142,17 @@ class Problem:
     rules: tuple[Rule, ...] = ()
     margins: Margins = Margins()       # YAML `limits:` ac_to_time_limit, time_limit_to_tle
     domain: domains.Domain = domains.Domain()   # what the contract covers, per argument (judge.model.domain)
+    driver: str | None = None          # YAML `driver: script`: tests call solutions through a script (judge.runs.script)
 
     def rule(self, rule_id: str) -> Rule | None:
         return next((r for r in self.rules if r.id == rule_id), None)
+
+    def program(self, source: str) -> tuple[str, str]:
+        """A solution's source as the sandbox runs it, and the function it calls: the file and its
+        entry point, or with a driver the file with the driver after it and the driver's function."""
+        if self.driver is None:
+            return source, self.entry_point
+        return script.program_source(source, (self.entry_point,)), script.ENTRY
 
     @property
     def hidden_dir(self) -> Path:
@@ -184,10 +193,15 @@ class Hidden:
     path: Path
     editorial: Editorial | None = None
     reference_code: Inline | None = None   # a one-file problem: the reference written in tests.yaml
+    driver: str | None = None              # the problem's `driver` (Problem.driver)
 
     def reference_function(self, entry_point: str) -> Callable:
-        """The trusted reference, loaded (from its file, or from tests.yaml)."""
-        return load_function(self.reference, entry_point, inline=self.reference_code)
+        """The trusted reference, loaded (from its file, or from tests.yaml); with a driver, the driver's
+        function bound to it (called as the sandbox calls a submission: judge.runs.script)."""
+        if self.driver is None:
+            return load_function(self.reference, entry_point, inline=self.reference_code)
+        module = load_module(self.reference, f"_judge_reference_{abs(hash(str(self.reference)))}", self.reference_code)
+        return script.attach(vars(module), (entry_point,))
 
     def reference_source(self) -> str:
         """The reference's source text (`judge solution`, validate's sandboxed run)."""
@@ -259,6 +273,7 @@ def load_problem(root: Path, problem_id: str) -> Problem:
         root=root,
         rules=rules,
         domain=domains.read(top, args, signature or ""),
+        driver=top.get("driver", str, default=None, check=_one_of(script.DRIVERS)),
     )
     top.unknown()
     errors.raise_if_any()
@@ -326,7 +341,7 @@ def load_hidden(problem: Problem, *, rules_known: bool = True) -> Hidden:
     errors.raise_if_any()
     return Hidden(tests=tests, tolerance=tolerance, reference=reference,
                   traps_file=traps_file if traps_file.is_file() else None, traps=tuple(traps), path=path,
-                  editorial=editorial, reference_code=reference_code)
+                  editorial=editorial, reference_code=reference_code, driver=problem.driver)
 
 
 def load_input_file(problem: Problem, path: Path) -> TestSpec:
