@@ -24,8 +24,15 @@ def check(case, expected, actual, **params) -> CheckResult:
 
 
 def compare_values(expected, actual, tolerance, reveal: bool, what: str = "") -> CheckResult:
-    """Compare every numeric leaf; the first that differs gives the message."""
+    """Compare every numeric leaf, and every text leaf exactly; the first that differs gives the message."""
     for path, e, a in leaves(expected, actual):
+        if type(e) is str and type(a) is str:
+            if e != a:
+                name = f"{what} {label(path)}" if what and path else (what or label(path))
+                message = f"{name} is {_text(a)}; expected {_text(e)}" if reveal else \
+                    f"{name} is {_text(a)}, not the expected text"
+                return fail(message, diagnose=True, key=top_key(path) or "")
+            continue
         ev, av = numeric(e), numeric(a)
         if ev is None or av is None:
             continue
@@ -40,6 +47,10 @@ def compare_values(expected, actual, tolerance, reveal: bool, what: str = "") ->
 def matches(expected, actual, tolerance) -> bool:
     """Whether `compare_values` finds no difference (the same leaves, shapes and rule), as a bool."""
     for path, e, a in leaves(expected, actual):
+        if type(e) is str and type(a) is str:
+            if e != a:
+                return False
+            continue
         ev, av = numeric(e), numeric(a)
         if ev is None or av is None:
             continue
@@ -51,6 +62,11 @@ def matches(expected, actual, tolerance) -> bool:
         if not all_within(ev, av, tol.rtol, tol.atol):
             return False
     return True
+
+
+def _text(value: str, limit: int = 60) -> str:
+    """A text leaf in a message: quoted, cut to `limit` characters."""
+    return repr(value if len(value) <= limit else value[:limit] + "...")
 
 
 def _coarse(rel: float) -> str:
