@@ -13,7 +13,7 @@ from pathlib import Path
 JUDGE = Path(__file__).resolve().parent.parent / "judge"
 
 ORDER = ("base", "experiments", "runs", "sandbox", "checks", "model", "render", "learner", "judging",
-         "authoring")
+         "authoring", "importers")
 FACES = ("notebook", "cli", "warm", "web", "service", "__main__", "__init__")
 # Arrows that run up, each with its reason: none. The one circle is among the faces (web and warm).
 ALLOWED_UP: set[tuple[str, str]] = set()

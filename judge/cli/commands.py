@@ -776,6 +776,41 @@ def _mount_service() -> None:
 _mount_service()
 
 
+@main.group("import")
+def import_() -> None:
+    """Turn another judge's problems into a problem set of this judge (use it with --problems-dir)."""
+
+
+@import_.command("deepml")
+@click.argument("source", type=click.Path(file_okay=False))
+@click.option("-o", "--output", "output", type=click.Path(file_okay=False), required=True,
+              help="The problem set to write (made if missing; a re-import updates it in place).")
+@click.option("--only", "only", default=None, metavar="N[,N...]", help="Only these question numbers.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+def import_deepml(source: str, output: str, only: str | None, as_json: bool) -> None:
+    """Import SOURCE, a clone of Deep-ML's open problems (github.com/Open-Deep-ML/DML-OpenProblem), into
+    OUTPUT: one problem per question (dml_N) and PyTorch variant (dml_N_torch), each validated as it is
+    written. Lists what could not be imported, and where a test's expected_output disagrees with the
+    reference. Exits with 0 when at least one problem was imported."""
+    from judge.importers.deepml.importer import import_deepml as run_import
+
+    numbers = None
+    if only is not None:
+        parts = [p.strip() for p in only.split(",") if p.strip()]
+        if not parts or not all(p.isdigit() for p in parts):
+            raise ConfigError(f"--only: expected question numbers separated by commas, got {only!r}")
+        numbers = {int(p) for p in parts}
+    progress = None if as_json else (lambda problem_id, outcome: click.echo(f"{problem_id}: {outcome}", err=True))
+    report = run_import(Path(source), Path(output), numbers=numbers, on_problem=progress)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=1))
+    else:
+        for line in report.lines():
+            click.echo(line)
+        click.echo(f"use it with: judge --problems-dir {report.directory} list --tag deepml")
+    sys.exit(0 if report.imported else 1)
+
+
 def entry() -> int:
     """The `judge` program: run the CLI and return its exit status, for `judge.__main__` to leave with.
 
