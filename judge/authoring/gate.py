@@ -15,10 +15,12 @@ judged, in the sandbox, like a submission:
   reported with the smallest such probe: a test is missing there;
 - out of contract: the tests accept it and it does what the reference does
   on every probe inside the domain; it differs only on inputs the contract
-  does not cover (a float or a bool where an int is due, float labels). The
-  reference's own defensive check, which learners need not write: neither
-  killed nor a survivor, and no test is asked for (the statement's domain
-  says such inputs are never tested).
+  does not cover (a float or a bool where an int is due, float labels), where
+  the file it was made from agreed with the reference. The file's own
+  defensive check, which learners need not write: neither killed nor a
+  survivor, and no test is asked for (the statement's domain says such inputs
+  are never tested). An accepted file may itself do anything outside the
+  domain; a mutant that only keeps doing so is equivalent.
 
 Probes inside the domain on which the accepted solutions themselves disagree
 with the reference are left out of the oracle (the statement leaves them
@@ -177,13 +179,19 @@ def run_gate(judge, problem_id: str, options: GateOptions = GateOptions()) -> Ga
     result.files = [label for label, _ in solutions]
     # Probes inside the domain that an accepted solution (or the reference, run in the sandbox) answers
     # otherwise are open. Outside it, accepted solutions may do anything: such a probe stays, and tells
-    # only which mutants are out of contract.
-    by_name = {p.name: p for p in probes if p.in_domain}
+    # which mutants are out of contract, each judged against what its own file does there.
+    by_name = {p.name: p for p in probes}
+    own_outside: dict[str, set[str]] = {}   # file -> the probes outside the domain it answers otherwise
     for label, source in solutions:
         report = judge.submit(oracle, Submission(source, label), record=False)
+        own_outside[label] = set()
         for test in report.tests:
-            if _differs(test.verdict) and test.name in by_name:
+            if not (_differs(test.verdict) and test.name in by_name):
+                continue
+            if by_name[test.name].in_domain:
                 result.open.append(Open(by_name[test.name], label, _first_line(test.text)))
+            else:
+                own_outside[label].add(test.name)
     open_names = {o.probe.name for o in result.open}
     agreed = [p for p in probes if p.name not in open_names]
     oracle = _oracle(tests, agreed)
@@ -217,8 +225,9 @@ def run_gate(judge, problem_id: str, options: GateOptions = GateOptions()) -> Ga
         if inside:
             first = min(inside, key=lambda t: smallest[t.name])
             return Outcome(label, mutant, SURVIVED, probe=by_name[first.name], difference=_first_line(first.text))
-        if differing:
-            first = min(differing, key=lambda t: smallest[t.name])
+        outside = [t for t in differing if t.name not in own_outside[label]]
+        if outside:
+            first = min(outside, key=lambda t: smallest[t.name])
             return Outcome(label, mutant, OUT_OF_CONTRACT, probe=by_name[first.name],
                            difference=_first_line(first.text))
         return Outcome(label, mutant, EQUIVALENT)

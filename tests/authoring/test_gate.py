@@ -157,3 +157,38 @@ def test_a_sample_knows_it_is_a_sample(typed_judge):
     assert result.to_json()["sampled"] is True and result.to_json()["mutants"]["of"] == result.population
     every = run_gate(typed_judge, TYPED, GateOptions(operators=("guard",), budget_s=1e-6))
     assert not every.sampled and every.made == every.population == result.population
+
+
+UNTYPED = '''import torch
+
+
+def patchify(images, patch_height, patch_width):
+    if images.dim() != 4 or patch_height < 1 or patch_width < 1:
+        raise ValueError("bad input")
+    b, c, h, w = images.shape
+    if h % patch_height or w % patch_width:
+        raise ValueError("indivisible")
+    if images.numel() < 0:   # never true: its mutants change nothing
+        raise ValueError("impossible")
+    gh, gw = h // patch_height, w // patch_width
+    x = images.reshape(b, c, gh, patch_height, gw, patch_width).permute(0, 2, 4, 1, 3, 5)
+    rows, cols = torch.meshgrid(torch.arange(gh), torch.arange(gw), indexing="ij")
+    return {"tokens": x.reshape(b, gh * gw, -1), "coordinates": torch.stack([rows.flatten(), cols.flatten()], 1)}
+'''
+
+
+def test_an_accepted_file_without_type_checks_has_no_out_of_contract_mutants_for_that(typed_judge, typed_set):
+    """The file raises TypeError for a float patch size where the reference raises ValueError: outside the
+    domain it may. A mutant that keeps doing just that is equivalent; only a change where the file agreed
+    with the reference would be out of contract."""
+    path = typed_set / "submissions" / TYPED / "accepted" / "untyped.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(UNTYPED)
+    try:
+        result = run_gate(typed_judge, TYPED, GateOptions(operators=("guard",), workers=2))
+    finally:
+        path.unlink()
+    mine = [o for o in result.outcomes if o.file.endswith("untyped.py")]
+    impossible = next(o for o in mine if o.mutant.before.startswith("if images.numel() < 0"))
+    assert impossible.status == EQUIVALENT
+    assert not any(o.status == OUT_OF_CONTRACT for o in mine) and result.survivors == []
