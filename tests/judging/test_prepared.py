@@ -37,7 +37,7 @@ def _plain(report) -> dict:
     data = report.to_json()
     data.pop("time_ms")
     for test in data["tests"]:
-        test.pop("time_ms")
+        test.pop("time_ms"), test.pop("cpu_ms")
     return data
 
 

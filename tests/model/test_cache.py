@@ -266,7 +266,7 @@ def _judge(root: Path, directory: Path | None) -> Judge:
 
 def _read(report) -> list[dict]:
     """What a learner reads of a report: every test's JSON less its time."""
-    return [{**t.to_json(), "time_ms": None} for t in report.tests]
+    return [{**t.to_json(), "time_ms": None, "cpu_ms": None} for t in report.tests]
 
 
 def _wrong_answers(repo: Path, problem_id: str) -> list[Path]:
