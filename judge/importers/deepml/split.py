@@ -9,8 +9,8 @@ that use the learner's functions, each value shown by `print(...)`, often rounde
   test's inputs;
 - the call: every statement from there on, with each `print(E)` made an assignment of E's value. It
   runs where the learner's code runs. Each argument of a learner's function that uses no learner name
-  and is not a short literal (`np.array([...])`, a long list) is taken out as an input too, named
-  after the parameter it is passed to, so the call reads `matrix_dot_vector(a, b)`;
+  and is not a short literal (a number, a string, a short tuple) is taken out as an input too (a list,
+  `np.array([...])`), named after the parameter it is passed to, so the call reads `matrix_dot_vector(a, b)`;
 - the value: what the prints showed, without the rounding they applied (`round`, `np.round`,
   `.round(k)`, `[round(x, k) for x in E]`, an f-string's `:.4f`), which becomes the tolerance:
   half a unit of the last decimal kept (judge.importers.deepml.values).
@@ -481,7 +481,7 @@ def is_seed(statement: ast.stmt) -> bool:
 
 def _takeable(node: ast.expr, computed: set[str]) -> bool:
     """An argument the judge can compute: it names nothing the call computes (nor a lambda's own
-    names) and is not a short literal, which stays written in the call."""
+    names) and is not a short literal (a number, a string, a short tuple), which stays written in the call."""
     if _names(node) & computed or any(isinstance(n, (ast.Lambda, ast.NamedExpr, ast.Starred, ast.Yield, ast.Await,
                                                      ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp))
                                       for n in ast.walk(node)):
@@ -492,7 +492,8 @@ def _takeable(node: ast.expr, computed: set[str]) -> bool:
         ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return True
-    return len(ast.unparse(node)) > SHORT_LITERAL
+    # a list or a dict is data to show as an input; a number, a string or a short tuple reads best in the call
+    return isinstance(node, (ast.List, ast.Dict)) or len(ast.unparse(node)) > SHORT_LITERAL
 
 
 def _copy(node: ast.AST) -> ast.AST:
