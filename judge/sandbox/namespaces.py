@@ -192,7 +192,7 @@ def enter_root(root: Root) -> None:
         real = _mirror(new, tree)
         if real is None or any(inside_resolved(real, outer) for outer in bound):
             continue
-        _bind(new, real, writable=False)
+        _bind(new, real)
         bound.append(real)
     _devices(new)
     _proc(new, root.own_proc)
@@ -240,16 +240,17 @@ def _target(new: str, real: Path, directory: bool) -> str:
     return str(target)
 
 
-def _bind(new: str, real: Path, writable: bool, source: str | None = None) -> None:
-    target = _target(new, real, directory=os.path.isdir(source or real))
+def _bind(new: str, real: Path) -> None:
+    """Bind `real` read-only at its own path in the new root."""
+    target = _target(new, real, directory=os.path.isdir(real))
     try:
-        syscalls.mount(source or str(real), target, None, syscalls.MS_BIND)
+        syscalls.mount(str(real), target, None, syscalls.MS_BIND)
     except OSError:
-        # A tree with mounts below it, in a user namespace: only the recursive bind is allowed.
-        syscalls.mount(source or str(real), target, None, syscalls.MS_BIND | syscalls.MS_REC)
-    if not writable:
-        syscalls.mount(None, target, None, syscalls.MS_REMOUNT | syscalls.MS_BIND | syscalls.MS_RDONLY
-                       | syscalls.MS_NOSUID | _locked_flags(target))
+        # A tree with mounts below it, in a user namespace: only the recursive bind is allowed (the mounts
+        # below keep their own flags; seccomp still refuses every metadata call on them).
+        syscalls.mount(str(real), target, None, syscalls.MS_BIND | syscalls.MS_REC)
+    syscalls.mount(None, target, None, syscalls.MS_REMOUNT | syscalls.MS_BIND | syscalls.MS_RDONLY
+                   | syscalls.MS_NOSUID | _locked_flags(target))
 
 
 def _devices(new: str) -> None:
