@@ -143,7 +143,7 @@ def test_the_learners_commands_work_on_the_imported_set(imported, tmp_path: Path
     directory, _ = imported
     mine = tmp_path / "mine.py"
     mine.write_text(MAT_VEC)
-    env = {**os.environ, "NO_COLOR": "1"}
+    env = {**os.environ, "NO_COLOR": "1", "JUDGE_HOME": str(tmp_path / "home")}
     env.pop("JUDGE_PROBLEMS_DIR", None)
 
     def judge_cli(*args: str) -> subprocess.CompletedProcess:
@@ -159,6 +159,8 @@ def test_the_learners_commands_work_on_the_imported_set(imported, tmp_path: Path
     assert {p["id"] for p in json.loads(listed.stdout)} == IMPORTED
     shown = judge_cli("show", "dml_1")
     assert shown.returncode == 0 and "mat_vec(A, v)" in shown.stdout
+    history = json.loads(judge_cli("history", "dml_1", "--json").stdout)
+    assert [(a["problem"], a["verdict"]) for a in history] == [("dml_1", "accepted")]   # progress and history
 
 
 # ---------------------------------------------------------------- importing again
@@ -185,3 +187,23 @@ def test_the_command_line_reports_and_fails_on_a_folder_that_is_no_clone(tmp_pat
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip().startswith("error: ") and "no questions/ folder" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_page_shows_and_judges_an_imported_problem(judge):
+    pytest.importorskip("fastapi", reason="the web extra is not installed (pip install -e '.[web]')")
+    pytest.importorskip("httpx", reason="httpx drives FastAPI's TestClient (pip install -e '.[e2e]')")
+    from fastapi.testclient import TestClient
+
+    from judge.web.app import create_app
+    from judge.web.guard import Guard
+
+    token, port = "test-token-0123456789", 8765
+    with TestClient(create_app(judge, Guard(token, port)), base_url=f"http://127.0.0.1:{port}",
+                    headers={"X-Judge-Token": token}) as client:
+        page = client.get("/problem/dml_1").text
+        assert "Matrix Times Vector" in page and "mat_vec(A, v)" in page
+        response = client.post("/api/run/dml_1", json={"source": MAT_VEC, "examples_only": False})
+        assert response.status_code == 200
+        done = [json.loads(block.split("data: ", 1)[1]) for block in response.text.strip().split("\n\n")
+                if block.startswith("event: done")]
+        assert done[0]["verdict"] == "accepted" and done[0]["passed"] == 5
