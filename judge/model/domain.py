@@ -80,14 +80,17 @@ class Kind:
             return isinstance(value, dict) and all(type(k) is str and self.item.admits(v) for k, v in value.items())
         return False
 
-    def words(self, plural: bool = False) -> str:
-        """How learners read it: `a torch.Tensor of dtype float32 or float64`, `a tuple or list of ints`."""
+    def words(self, plural: bool = False, ranks: tuple[int, ...] = ()) -> str:
+        """How learners read it: `a torch.Tensor of dtype float32 or float64`, `a tuple or list of ints`;
+        `ranks` say an array's number of axes (`a 0-D torch.Tensor`)."""
         one = {"int": ("an `int`", "`int`s"), "float": ("a `float`", "`float`s"), "str": ("a `str`", "`str`s"),
                "bool": ("`True` or `False`", "bools"), "None": ("`None`", "`None`s"), "any": ("any value", "values")}
         if self.name in one:
             return one[self.name][plural]
         if self.name in LIBRARY:
             what = "`torch.Tensor`" if self.name == "tensor" else "`numpy.ndarray`"
+            if ranks:
+                what = f"{' or '.join(f'{r}-D' for r in ranks)} {what}"
             dtypes = _dtype_phrase(self.dtypes)
             return f"{what}s{dtypes}" if plural else f"a {what}{dtypes}"
         if self.name == "seq":
@@ -114,8 +117,8 @@ class Union:
     def text(self) -> str:
         return " | ".join(k.text() for k in self.kinds)
 
-    def words(self, plural: bool = False) -> str:
-        return " or ".join(k.words(plural) for k in self.kinds)
+    def words(self, plural: bool = False, ranks: tuple[int, ...] = ()) -> str:
+        return " or ".join(k.words(plural, ranks) for k in self.kinds)
 
 
 @dataclass(frozen=True)
@@ -137,9 +140,8 @@ class ArgDomain:
         return None
 
     def words(self) -> str:
-        """The domain as the statement says it: `a torch.Tensor of dtype float32 or float64, 4-D`."""
-        ranks = f", {' or '.join(f'{r}-D' for r in self.ranks)}" if self.ranks else ""
-        return f"{self.type.words()}{ranks}"
+        """The domain as the statement says it: `a float or a 0-D torch.Tensor of dtype float32 or float64`."""
+        return self.type.words(ranks=self.ranks)
 
     def text(self) -> str:
         ranks = f" of rank {' or '.join(str(r) for r in self.ranks)}" if self.ranks else ""

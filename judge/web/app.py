@@ -34,6 +34,7 @@ from markupsafe import Markup
 from judge.base.errors import ConfigError, ConfigErrors, SandboxError
 from judge.base.escape import escape_controls, escape_tree
 from judge.render import markdown_html
+from judge.render.statement import domain_markdown
 from judge.judging.session import Judge
 from judge.base.submission import MAX_SOURCE_BYTES, Submission
 from judge.web.guard import Guard, GuardMiddleware
@@ -119,7 +120,7 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
         # Rule ids are the authors' handles (hidden tests, traps): learners read the rules' text only.
         return page("problem.html", request, problem=problem, status=judge.tutor.status(problem.id).value,
                     hints=judge.tutor.hints_shown(problem.id), following=following,
-                    statement=markdown_html(problem.statement), rules=[markdown_html(r.text) for r in problem.rules],
+                    statement=markdown_html(_with_domain(problem)), rules=[markdown_html(r.text) for r in problem.rules],
                     examples=_examples(judge, problem), starter=_script_json(problem.starter),
                     last_attempt=_script_json(last))
 
@@ -312,6 +313,12 @@ def _visible(value: object) -> object:
 def _difficulty_order(difficulty: str) -> tuple[int, str]:
     order = {"easy": 0, "medium": 1, "hard": 2}
     return order.get(difficulty, 3), difficulty
+
+
+def _with_domain(problem) -> str:
+    """The statement's prose, then its input domain (judge.render.statement), as `judge show` has them."""
+    domain = domain_markdown(problem)
+    return f"{problem.statement.rstrip()}\n\n{domain}" if domain else problem.statement
 
 
 def _examples(judge: Judge, problem) -> list[dict]:

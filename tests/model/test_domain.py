@@ -75,6 +75,7 @@ def test_a_problem_reads_its_domain_and_ranks(tmp_path: Path) -> None:
     assert siglip.text() == "float | tensor[float32, float64] of rank 0" and siglip.declared
     assert siglip.outside(2.3) is None and siglip.outside(tensor(())) is None
     assert siglip.outside(tensor((1,))) == "t_prime has 1 axes, not 0"
+    assert siglip.words() == "a `float` or a 0-D `torch.Tensor` of dtype float32 or float64"
     patchify = load_problem(root, "patchify").domain
     assert patchify.outside(("images", "patch_height", "patch_width"), (tensor((1, 1, 4, 4)), 2, 2)) is None
     assert patchify.outside(("images", "patch_height", "patch_width"),

@@ -236,6 +236,7 @@ def test_rule_ids_are_not_shown_to_learners(client):
     page = client.get("/problem/patchify").text
     problem = ProblemSet.find(serving.REPO).get("patchify")
     assert problem.rules and "<strong>row-major grid order</strong>" in page  # the rules' text is there
+    assert "Input domain." in page and "<code>patch_height</code>: an <code>int</code>" in page   # and the domain
     assert "data-rule" not in page and "rule-id" not in page
     handles = [rule.id for rule in problem.rules if "_" in rule.id]  # ids like row_major_grid; not plain words
     assert len(handles) >= 3
