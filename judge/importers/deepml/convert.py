@@ -188,7 +188,7 @@ def _run_as_written(case: TestCase, analysis: split.Analysis, module: types.Modu
 
 def _run_setup(case: TestCase, analysis: split.Analysis, module: types.ModuleType,
                driver: Callable) -> tuple[dict, tuple]:
-    """The scope the setup leaves and the random states it leaves, run from the states the file left."""
+    """The scope the setup leaves and the random states it leaves, run as every call starts (`_start`)."""
     scope = dict(vars(module))
     code = compile(ast.Module(analysis.setup, []), f"<test {case.number}: setup>", "exec")
     _with_reference(case, "the setup fails", lambda: (_start(driver, module), exec(code, scope)))

@@ -107,8 +107,12 @@ def import_deepml(source: Path, directory: Path, *, numbers: set[int] | None = N
     started = time.perf_counter()
     clone = read_clone(source, numbers)
     directory = directory.resolve()
-    for area in ("problems", "hidden_tests", "submissions"):
-        (directory / area).mkdir(parents=True, exist_ok=True)
+    try:
+        for area in ("problems", "hidden_tests", "submissions"):
+            (directory / area).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot make a problem set here: {exc.strerror or exc}", file=directory,
+                          field="-o") from None
     report = ImportReport(source, directory)
     report.skipped += [Skipped(b.problem_id, b.reason) for b in (*clone.broken, *clone.skipped)]
     written: dict[str, Conversion] = {}
@@ -117,11 +121,16 @@ def import_deepml(source: Path, directory: Path, *, numbers: set[int] | None = N
         paths.remove()
         try:
             written[variant.problem_id] = _write(variant, paths)
-        except Unimportable as exc:
-            paths.remove()
-            report.skipped.append(Skipped(variant.problem_id, str(exc)))
-            if on_problem:
-                on_problem(variant.problem_id, f"skipped: {exc}")
+        except (Unimportable, ConfigError) as exc:
+            reason = str(exc)
+        except Exception as exc:  # noqa: BLE001 - one question the importer cannot handle ends that question only
+            reason = f"the importer failed on it: {type(exc).__name__}: {one_line(str(exc), 160)}"
+        else:
+            continue
+        paths.remove()
+        report.skipped.append(Skipped(variant.problem_id, reason))
+        if on_problem:
+            on_problem(variant.problem_id, f"skipped: {reason}")
     _remove_stale(directory, {v.problem_id for v in clone.variants}, set(written), numbers)
     if written:
         _judge_all(report, directory, written, on_problem)

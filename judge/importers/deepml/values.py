@@ -34,14 +34,14 @@ class Precision:
     digits: int | None = None
 
     def tolerance(self) -> tuple[float, float]:
-        """(rtol, atol) that accept exactly the values rounding to the same printed text, and a
-        little more (half a unit of the last place kept, plus float32's noise)."""
+        """(rtol, atol): half a unit of the last place kept (what rounding to it may take off), and the
+        default's float32 noise besides."""
         atol = DEFAULT_ATOL
         rtol = DEFAULT_RTOL
         if self.decimals is not None:
-            atol = max(atol, 0.5 * 10.0 ** -self.decimals * (1 + 1e-9))
+            atol = max(atol, float(f"5e-{self.decimals + 1}"))
         if self.digits is not None:
-            rtol = max(rtol, 0.5 * 10.0 ** (1 - self.digits) * (1 + 1e-9))
+            rtol = max(rtol, float(f"5e-{self.digits}"))
         return rtol, atol
 
 
