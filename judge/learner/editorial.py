@@ -13,6 +13,8 @@ import textwrap
 from dataclasses import dataclass
 
 from judge.model.problem import Editorial, Problem, load_hidden
+from judge.render.markdown import render_markdown
+from judge.render.segments import plain
 
 
 @dataclass(frozen=True)
@@ -25,7 +27,7 @@ class Solution:
     def lines(self) -> list[str]:
         lines = [f"Solution: {self.title} [{self.problem}]", ""]
         if self.editorial is not None:
-            lines += ["The idea", *_wrapped(self.editorial.idea), ""]
+            lines += ["The idea", *_paragraphs(self.editorial.idea), ""]
             if self.editorial.cost:
                 lines += ["The cost", *_wrapped(self.editorial.cost), ""]
             if self.editorial.mistakes:
@@ -40,6 +42,14 @@ class Solution:
 def solution(problem: Problem) -> Solution:
     hidden = load_hidden(problem)
     return Solution(problem.id, problem.title, hidden.reference_source(), hidden.editorial)
+
+
+def _paragraphs(text: str) -> list[str]:
+    """An idea as Markdown for a terminal: one paragraph is wrapped text; more (an imported editorial's
+    headings, lists and formulas, docs/deepml.md) keep their layout, maths as Unicode (judge.render.markdown)."""
+    if "\n\n" not in text.strip():
+        return _wrapped(text)
+    return [plain(line) for line in render_markdown(text, width=96, indent="  ")]
 
 
 def _wrapped(text: str, first: str = "  ", rest: str = "  ") -> list[str]:
