@@ -10,8 +10,6 @@ def linear_probe(train_features, train_labels, test_features, test_labels, num_c
         raise ValueError("empty train or test set")
     if train_labels.ndim != 1 or test_labels.ndim != 1 or len(train_labels) != n or len(test_labels) != len(test_features):
         raise ValueError("labels do not match the features")
-    if not (np.issubdtype(train_labels.dtype, np.integer) and np.issubdtype(test_labels.dtype, np.integer)):
-        raise ValueError("labels must be integers")
     all_labels = np.concatenate([train_labels, test_labels])   # only to validate the range
     if all_labels.min() < 0 or all_labels.max() > num_classes - 1:
         raise ValueError("labels must be in [0, num_classes)")

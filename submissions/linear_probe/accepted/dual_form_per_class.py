@@ -11,8 +11,6 @@ def _validate(train_features, train_labels, test_features, test_labels, num_clas
         raise ValueError("bad feature shapes")
     if np.shape(train_labels) != (n_train,) or np.shape(test_labels) != (n_test,):
         raise ValueError("labels must have one entry per row")
-    if train_labels.dtype.kind not in "iu" or test_labels.dtype.kind not in "iu":
-        raise ValueError("labels must be integer arrays")
     if np.any(train_labels < 0) or np.any(train_labels >= num_classes):
         raise ValueError("train label out of range")
     if np.any(test_labels < 0) or np.any(test_labels >= num_classes):

@@ -12,8 +12,6 @@ def _sincos_1d(width, pos):
 
 def sincos_2d_positions(grid_height, grid_width, dim, cls_token=False):
     """As MAE's get_2d_sincos_pos_embed, for a rectangular grid: meshgrid(w, h), width first."""
-    if not all(isinstance(size, int) for size in (grid_height, grid_width, dim)):
-        raise ValueError("sizes must be ints")
     if dim <= 0 or dim % 4 != 0:
         raise ValueError("dim must be a positive multiple of 4")
     if grid_height <= 0 or grid_width <= 0:

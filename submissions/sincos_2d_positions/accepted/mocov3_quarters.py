@@ -5,8 +5,6 @@ import numpy as np
 
 def sincos_2d_positions(grid_height, grid_width, dim, cls_token=False):
     """MoCo v3's layout: four quarters [sin(w), cos(w), sin(h), cos(h)], each dim/4 wide."""
-    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (grid_height, grid_width, dim)):
-        raise ValueError("grid sizes and dim must be ints")
     if not (dim > 0 and dim % 4 == 0):
         raise ValueError(f"dim={dim} is not a positive multiple of 4")
     if min(grid_height, grid_width) < 1:

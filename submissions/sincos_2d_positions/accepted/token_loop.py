@@ -5,9 +5,6 @@ import numpy as np
 
 def sincos_2d_positions(grid_height: int, grid_width: int, dim: int, cls_token: bool = False) -> np.ndarray:
     """Token by token with math.sin / math.cos: slow but plainly the definition."""
-    for size in (grid_height, grid_width, dim):
-        if isinstance(size, bool) or not isinstance(size, int):
-            raise ValueError(f"sizes must be ints, got {size!r}")
     if dim <= 0 or dim % 4:
         raise ValueError("dim must be a positive multiple of 4")
     if grid_height < 1 or grid_width < 1:

@@ -5,8 +5,6 @@ import numpy as np
 
 def sinusoidal_positions(num_positions, dim, base=10000.0):
     """One pair of columns at a time, frequencies via exp(-2i/dim * log(base)) as in the PyTorch tutorial."""
-    if not all(isinstance(n, int) for n in (num_positions, dim)):
-        raise ValueError("num_positions and dim must be ints")
     if dim % 2 != 0 or dim < 2:
         raise ValueError(f"dim must be a positive even number, got {dim}")
     if num_positions <= 0:

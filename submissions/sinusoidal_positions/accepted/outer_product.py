@@ -3,8 +3,6 @@ import numpy as np
 
 def sinusoidal_positions(num_positions, dim, base=10000.0):
     """Angles as an outer product of positions and frequencies; sin and cos into alternate columns."""
-    if type(num_positions) is not int or type(dim) is not int:
-        raise ValueError("num_positions and dim must be Python ints")
     if dim < 2 or dim % 2:
         raise ValueError("dim must be even and >= 2")
     if num_positions < 1:

@@ -3,9 +3,6 @@ import numpy as np
 
 def sinusoidal_positions(num_positions: int, dim: int, base: float = 10000.0) -> np.ndarray:
     """Each pair of columns is a unit vector (sin, cos) of one angle: stack them on a last axis, then flatten."""
-    for count in (num_positions, dim):
-        if isinstance(count, bool) or not isinstance(count, int):
-            raise ValueError(f"expected an int, got {count!r}")
     if dim < 2 or dim % 2 == 1:
         raise ValueError("dim must be even and at least 2")
     if num_positions < 1:
