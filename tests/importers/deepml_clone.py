@@ -199,6 +199,8 @@ def _question(folder: Path, number: int, title: str, difficulty: str, category: 
     if torch is not None:
         (folder / "pytorch").mkdir(exist_ok=True)
         _files(folder / "pytorch", *torch)
+        (folder / "tinygrad").mkdir(exist_ok=True)   # a variant this judge does not run
+        _files(folder / "tinygrad", "def mat_vec(A, v):\n    pass\n", MAT_VEC, [])
 
 
 def _files(folder: Path, starter: str, solution: str, tests: list) -> None:

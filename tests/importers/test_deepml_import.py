@@ -53,6 +53,8 @@ def test_what_imports_and_what_does_not_with_one_reason_each(imported):
     assert set(reasons) == {"dml_5", "dml_6"}
     assert "solution.py: missing file" in reasons["dml_5"]
     assert "starter code passes every test" in reasons["dml_6"]
+    assert report.unsupported == ["dml_1_tinygrad"]
+    assert "1 tinygrad variants are not imported" in "\n".join(report.lines())
     assert all("\n" not in line for line in report.lines())
 
 

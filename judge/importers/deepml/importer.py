@@ -69,6 +69,7 @@ class ImportReport:
     skipped: list[Skipped] = field(default_factory=list)
     disagreements: list[Disagreement] = field(default_factory=list)
     seconds: float = 0.0
+    unsupported: list[str] = field(default_factory=list)   # variants of a library this judge does not run
 
     @property
     def attempted(self) -> int:
@@ -78,6 +79,9 @@ class ImportReport:
         """The report as a person reads it."""
         lines = [f"imported {len(self.imported)} of {self.attempted} problems into {self.directory} "
                  f"in {self.seconds:.0f} s"]
+        if self.unsupported:
+            lines.append(f"{len(self.unsupported)} tinygrad variants are not imported (this judge runs numpy and "
+                         "torch)")
         dropped = [(i.problem_id, d) for i in self.imported for d in i.dropped]
         if self.skipped:
             lines.append(f"not imported ({len(self.skipped)}):")
@@ -96,6 +100,7 @@ class ImportReport:
                               "dropped": [{"test": d.number, "reason": d.reason} for d in i.dropped]}
                              for i in self.imported],
                 "skipped": [{"problem": s.problem_id, "reason": s.reason} for s in self.skipped],
+                "unsupported": list(self.unsupported),
                 "disagreements": [{"problem": d.problem_id, "test": d.number, "expected_output": d.expected_output,
                                    "reference": d.printed, "why": d.why} for d in self.disagreements]}
 
@@ -114,7 +119,8 @@ def import_deepml(source: Path, directory: Path, *, numbers: set[int] | None = N
         raise ConfigError(f"cannot make a problem set here: {exc.strerror or exc}", file=directory,
                           field="-o") from None
     report = ImportReport(source, directory)
-    report.skipped += [Skipped(b.problem_id, b.reason) for b in (*clone.broken, *clone.skipped)]
+    report.skipped += [Skipped(b.problem_id, b.reason) for b in clone.broken]
+    report.unsupported += [b.problem_id for b in clone.skipped]
     written: dict[str, Conversion] = {}
     for variant in clone.variants:
         paths = Paths(directory, variant.problem_id)
