@@ -581,7 +581,7 @@ class _Drive:
 
     def _cpu_ms(self) -> float:
         used = self._cpu_used()
-        return 0.0 if used is None else used * 1000
+        return 0.0 if used is None else round(used * 1000, 1)
 
     def _on_frame(self, kind: bytes, payload: bytes) -> None:
         """Handle one frame from the worker; raises ProtocolError (or WireError) for anything out of place."""
@@ -624,7 +624,7 @@ class _Drive:
             self.protocol.advance()
             elapsed_ms = (time.monotonic() - self.call_started) * 1000  # the judge's clock, not the child's
             cpu_now = self.cpu.seconds() if self.cpu_start is not None else None
-            cpu_ms = 0.0 if cpu_now is None else (cpu_now - self.cpu_start) * 1000
+            cpu_ms = 0.0 if cpu_now is None else round((cpu_now - self.cpu_start) * 1000, 1)  # whole clock ticks
             if observation.error is not None:
                 # A call that raised may have a memory record (judge.sandbox.memory): the monitor wrote it to
                 # the control channel before the worker sent this result, so what this loop has not read
