@@ -74,7 +74,9 @@ def test_two_slips_whose_fixes_each_move_the_value_away_are_both_named(judge):
                       ("(test_features - mean) / std", "(test_features + mean) / std"),
                       ("/ len(test_labels)}", "* len(test_labels)}"))
     said = [m.message for m in _said(judge, "linear_probe", source)]
-    assert [m.split(":")[0] for m in said] == ["line 30", "line 31"], said
+    lines = [next(n for n, text in enumerate(source.splitlines(), 1) if slip in text)
+             for slip in ("(test_features + mean) / std", "* len(test_labels)}")]
+    assert [m.split(":")[0] for m in said] == [f"line {n}" for n in lines], said
     assert "`test_features - mean` in place of `test_features + mean`" in said[0]
     assert "`/` " not in said[1] and "/ len(test_labels)` in place of" in said[1]
 

@@ -416,9 +416,9 @@ def test_yaml_aliases_are_refused_with_their_line(problem_set: Path) -> None:
 @pytest.mark.parametrize("name, said", [("ValueErorr", "did you mean ValueError?"),
                                         ("os.system", "not one of Python's builtin exception classes")])
 def test_raises_names_a_builtin_exception_class(problem_set: Path, name: str, said: str) -> None:
-    line = _edit(_hidden(problem_set), "    inputs: {images: {normal: [1, 3, 8, 8]}, patch_height: 4.0, patch_width: 4}\n"
+    line = _edit(_hidden(problem_set), "    inputs: {images: {normal: [3, 32, 32]}, patch_height: 8, patch_width: 8}\n"
                  "    raises: ValueError\n",
-                 f"    inputs: {{images: {{normal: [1, 3, 8, 8]}}, patch_height: 4.0, patch_width: 4}}\n"
+                 f"    inputs: {{images: {{normal: [3, 32, 32]}}, patch_height: 8, patch_width: 8}}\n"
                  f"    raises: {name}\n") + 1
     with pytest.raises(ConfigError) as exc:
         load_hidden(load_problem(problem_set, "patchify"))

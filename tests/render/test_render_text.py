@@ -165,7 +165,8 @@ def test_json_report_is_unchanged_by_shown_values():
     assert set(data) == {"problem", "submission", "verdict", "passed", "total", "time_ms", "tests", "output",
                          "warnings", "tampering", "loading_output"}
     assert set(data["tests"][0]) == {"name", "group", "verdict", "message", "time_ms", "details", "output",
-                                     "mistake", "mistakes", "hint", "not_attempted", "not_run", "failure", "smallest"}  # no values
+                                     "mistake", "mistakes", "hint", "not_attempted", "not_run", "failure", "smallest",
+                                     "cpu_ms"}  # no values
     json.dumps(data)
 
 
