@@ -67,3 +67,12 @@ def summed(z1, z2, temperature):
     n = len(z1)
     s = _similarities(z1, z2, temperature)
     return _loss(s, _positives(n), _eye(2 * n), torch.sum).to(z1.dtype)
+
+
+def labels_offset_after_diagonal(z1, z2, temperature):
+    """The diagonal removed (each row keeps its 2N - 1 other entries), the labels taken modulo 2N - 1 unshifted."""
+    n = len(z1)
+    s = _similarities(z1, z2, temperature)
+    logits = s[~_eye(2 * n)].reshape(2 * n, 2 * n - 1)
+    labels = (torch.arange(2 * n) + n) % (2 * n - 1)
+    return torch.nn.functional.cross_entropy(logits, labels).to(z1.dtype)

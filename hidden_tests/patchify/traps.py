@@ -99,3 +99,10 @@ def silent_cropping(images, ph, pw):
     rows, cols = h // ph, w // pw
     tokens, coords = _correct(images[:, :, :rows * ph, :cols * pw], ph, pw)
     return {"tokens": tokens, "coordinates": coords}
+
+
+def unfold_reshaped_not_transposed(images, ph, pw):
+    """F.unfold's (B, F, N) columns reshaped to (B, N, F), as learners write it after unfold."""
+    _, coordinates = _correct(images, ph, pw)
+    cols = F.unfold(images, kernel_size=(ph, pw), stride=(ph, pw))
+    return {"tokens": cols.reshape(cols.shape[0], cols.shape[2], cols.shape[1]), "coordinates": coordinates}

@@ -59,3 +59,8 @@ def ids_restore_is_ids_shuffle(x, mask_ratio, noise):
     # MAE unshuffles the mask with ids_restore: with ids_shuffle in its place the mask is wrong too
     ids_shuffle = torch.argsort(noise, dim=1)
     return _masking(x, _len_keep(x, mask_ratio), ids_shuffle, ids_shuffle)
+
+
+def len_keep_of_masked(x, mask_ratio, noise):
+    ids_shuffle = torch.argsort(noise, dim=1)
+    return _masking(x, int(x.shape[1] * mask_ratio), ids_shuffle, torch.argsort(ids_shuffle, dim=1))

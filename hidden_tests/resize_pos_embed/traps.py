@@ -91,3 +91,11 @@ def same_count_shortcut(pos_embed, old_grid, new_grid):
         return pos_embed
     cls, grid, gh, gw, nh, nw = _split(pos_embed, old_grid, new_grid)
     return torch.cat([cls, _resize(grid, gh, gw, nh, nw, align_corners=False)], dim=1)
+
+
+def grid_reshaped_channels_first(pos_embed, old_grid, new_grid):
+    """The (1, gh*gw, D) rows reshaped to (1, D, gh, gw) as they lie in memory, resized, and read back channels first."""
+    cls, grid, gh, gw, nh, nw = _split(pos_embed, old_grid, new_grid)
+    dim = grid.shape[-1]
+    image = F.interpolate(grid.reshape(1, dim, gh, gw), size=(nh, nw), mode="bicubic", align_corners=False)
+    return torch.cat([cls, image.reshape(1, dim, nh * nw).transpose(1, 2)], dim=1)

@@ -114,3 +114,7 @@ def layer_norm_default_eps(x, params, num_heads):
 
 def float32_internals(x, params, num_heads):
     return _block(x.float(), {k: v.float() for k, v in params.items()}, num_heads).to(x.dtype)
+
+
+def divided_by_head_width(x, params, num_heads):
+    return _block(x, params, num_heads, scale=1.0 / (x.shape[-1] // num_heads))

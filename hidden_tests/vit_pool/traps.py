@@ -27,3 +27,9 @@ def mean_for_both_modes(x, mode):
 
 def cls_for_both_modes(x, mode):
     return x[:, 0]
+
+
+def divided_by_all_tokens(x, mode):
+    if mode == "cls":
+        return x[:, 0]
+    return x[:, 1:].sum(dim=1) / x.shape[1]
