@@ -199,7 +199,7 @@ def describe_error(exc: BaseException, filename: str | None, where: str = "call"
                 text += f"\n    {frame.line.strip()}"
             frames.append(text)
     if "SyntaxError" in bases and exc.lineno:
-        frames.append(f'File "{exc.filename}", line {exc.lineno}\n    {(exc.text or "").strip()}')
+        frames.append(_syntax_frame(exc))
     try:
         message = str(exc)
     except Exception:  # a hostile __str__ must not take the observing down
@@ -207,6 +207,23 @@ def describe_error(exc: BaseException, filename: str | None, where: str = "call"
     name = _type_of(exc).__name__
     return ErrorInfo(type=name if type(name) is str else "Exception", bases=bases, message=message[:2000],
                      frames=tuple(frames[-max_frames:]), where=where)
+
+
+def _syntax_frame(exc: BaseException) -> str:
+    """Where a SyntaxError is: its file and line, the line's code and a caret under the place it points at
+    (as Python's own traceback draws it; the code is shown without its indentation, the caret moved alike)."""
+    raw = str(getattr(exc, "text", None) or "").rstrip("\r\n")
+    code = raw.strip()
+    text = f'File "{exc.filename}", line {exc.lineno}\n    {code}'
+    offset = getattr(exc, "offset", None)
+    if not code or type(offset) is not int or offset < 1:
+        return text
+    lead = len(raw) - len(raw.lstrip())
+    start = min(max(0, offset - 1 - lead), len(code))
+    end = getattr(exc, "end_offset", None)
+    same_line = getattr(exc, "end_lineno", None) in (None, exc.lineno)
+    width = end - offset if type(end) is int and same_line and end > offset else 1
+    return f"{text}\n    {' ' * start}{'^' * max(1, min(width, len(code) - start))}"
 
 
 def register_source(filename: str, source: str) -> None:

@@ -71,7 +71,9 @@ def test_a_file_that_compiles_is_left_to_the_sandbox() -> None:
     assert compile_error("def patchify(images, patch_size):\n    raise SystemExit\n", "f.py") is None
     assert compile_error("import os\nos._exit(0)\n", "f.py") is None       # compiling runs nothing
     error = compile_error("def f(:\n", "mine.py")
-    assert error.type == "SyntaxError" and error.where == "import" and error.frames == ('File "mine.py", line 1\n    def f(:',)
+    # Its line, and a caret under where it goes wrong, as Python's own traceback draws it.
+    assert error.type == "SyntaxError" and error.where == "import" \
+        and error.frames == ('File "mine.py", line 1\n    def f(:\n          ^',)
 
 
 def test_prepare_all_caches_expected_values_so_a_first_run_needs_no_reference(tmp_path, monkeypatch) -> None:
