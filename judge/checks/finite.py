@@ -22,7 +22,10 @@ def check(case, expected, actual, **params) -> CheckResult:
         if bad.any():
             kinds = sorted({"NaN" if np.isnan(x) else "inf" for x in np.asarray(av)[bad].ravel()[:1000]})
             where = "" if av.ndim == 0 else f" ({int(bad.sum())} of {bad.size} entries, first at {fmt_index(np.argwhere(bad)[0])})"
+            # What is seen, not a cure: the same NaN comes from a plain exp overflowing and from a log-sum-exp
+            # over a row whose every entry was masked; a named mistake or the test's hint says which.
+            cause = ("NaN comes from an invalid operation such as inf - inf, inf / inf, 0 / 0 or the log of a "
+                     "negative number" if "NaN" in kinds else "an overflow, or a division by zero or log of zero?")
             return fail(f"{label(path)} contains {' and '.join(kinds)}{where} where a finite value is expected: "
-                        "an overflow or a division by zero? (exp of large logits overflows; use log-sum-exp)",
-                        diagnose=True, key=top_key(path))
+                        f"{cause}", diagnose=True, key=top_key(path))
     return ok()

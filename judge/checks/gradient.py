@@ -9,18 +9,21 @@ parameters) in `wrt` stands for each of its float tensors, named `params["key"]`
 in messages. Where the reference passes no gradient (a stop-gradient), a
 nonzero gradient from the submission fails. A gradient that is missing or
 malformed (not an array of the input's shape and dtype), or an output that
-has no autograd history where the reference's has one, fails; so does a
-gradient call whose output differs from the reference's.
+has no autograd history where the reference's has one, fails. A gradient
+call whose output differs from the reference's fails as a wrong value (its
+kind is the value's, never `gradient`): the gradient of a wrong value says
+nothing of the backward pass.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterator
 
 import numpy as np
 
 from judge.runs import decisions as verdicts
 from judge.checks.allclose import compare_values
-from judge.checks.compare import matches_reference
+from judge.checks.compare import ON_OWN_INPUTS, values_first
 from judge.checks.result import KEYS, CheckResult, Param, Traits, fail, failed, ok, params
 from judge.runs.calls import Call
 from judge.base.leaves import label, leaves
@@ -76,7 +79,8 @@ def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None =
     if type(act.grads) is not tuple or len(act.grads) != len(wrt):
         return fail(f"no gradient reaches `{reached}`: the gradients did not come back from the sandbox, "
                     "so they cannot be shown to be right")
-    for name, e_grad, a_grad in named_grads(wrt, exp.grads, act.grads):
+    grads = list(named_grads(wrt, exp.grads, act.grads))
+    for name, e_grad, a_grad in grads:
         if e_grad is None:
             # The reference passes no gradient to `name` (a stop-gradient, or an input the output does
             # not depend on): a nonzero one from the submission flows where the statement says none does.
@@ -89,11 +93,19 @@ def check(case, expected, actual, *, wrt: list[str], outputs: list[str] | None =
         if not isinstance(a_grad, Array) or a_grad.shape != e_grad.shape or a_grad.dtype != e_grad.dtype:
             return fail(f"the gradient w.r.t. `{name}` came back malformed (not an array of the input's "
                         "shape and dtype)")
+    # The gradient of a wrong value is wrong too: that is a value failure (said as one, diagnosed like one),
+    # never a gradient that would send the learner after a broken backward pass.
+    wrong = values_first(case, exp, act, outputs)
+    if wrong is not None:
+        return replace(wrong, message=wrong.message.replace(ON_OWN_INPUTS, "on the gradient test's inputs", 1))
+    for name, e_grad, a_grad in grads:
+        if e_grad is None:
+            continue
         result = compare_values(e_grad, a_grad, case.tolerance, case.public,
                                 what=f"the gradient w.r.t. `{name}`")
         if not result.passed:
             return fail(result.message, lines=result.lines)
-    return matches_reference(case, exp, act, "on the gradient test's inputs", outputs)
+    return ok()
 
 
 def _all_zero(grad) -> bool:

@@ -11,7 +11,9 @@ result arrived and again until the run ended: an input kept and changed by a
 later call, or after the last result, fails too. A shape changed in place, an
 entry rebound and an in-place write that kept the values (torch's version
 counter) are what the child reports. A call whose inputs did not come back,
-or came back malformed, fails: a missing observation never passes.
+or came back malformed, fails: a missing observation never passes. The values
+the calls return are not judged here: a wrong value is the value tests'
+failure, never this property's.
 """
 from __future__ import annotations
 
@@ -19,7 +21,6 @@ import numpy as np
 
 from typing import Any, Iterator
 
-from judge.checks.compare import matches_reference
 from judge.checks.result import CheckResult, Traits, fail, ok
 from judge.runs.calls import WRITTEN, Call
 from judge.base.encoding import Array
@@ -49,7 +50,9 @@ def check(case, expected, actual, **params) -> CheckResult:
         result = _unchanged(case, call.args, observed.inputs_after)
         if not result.passed:
             return result
-    return matches_reference(case, expected[CALL], actual[CALL], "on the test's inputs")
+    # Only the property: what the calls returned is the value tests' business (a wrong value here would
+    # read as "the inputs were changed" to a learner whose file never touches them).
+    return ok()
 
 
 def _unchanged(case, before_args, after) -> CheckResult:

@@ -344,6 +344,19 @@ def test_mutation_passes_when_inputs_are_untouched() -> None:
     assert run_check("mutation", X, lambda x: x * 2, lambda x: x.mul(2)).passed
 
 
+def test_mutation_passes_a_wrong_value_when_inputs_are_untouched() -> None:
+    # Only its own property: a wrong value is the value tests' failure, never "the input was modified".
+    result = run_check("mutation", X, lambda x: x * 2, lambda x: x * 3)
+    assert result.passed
+
+
+def test_a_finite_failure_says_what_is_seen_not_a_cure() -> None:
+    # The same NaN comes from a plain exp and from a log-sum-exp over a row whose every entry is masked: the
+    # message says what was seen; the test's hint or a named mistake says which (never "use log-sum-exp" here).
+    result = run_check("compare", X, lambda x: x * 2, lambda x: x * float("nan"))
+    assert not result.passed and "NaN" in result.message and "log-sum-exp" not in result.message
+
+
 def test_mutation_detects_in_place_changes() -> None:
     def submission(x):
         x[0] += 1
@@ -413,8 +426,18 @@ def test_gradient_passes_for_the_same_gradients() -> None:
     assert result.passed
 
 
-def test_gradient_wrong_values() -> None:
+def test_gradient_of_a_wrong_value_fails_as_the_value() -> None:
+    # The gradient of a wrong value is wrong too: said as the value's failure, never as a broken backward pass
+    # (a `hint_when: [gradient]` hint is not shown for it).
     result = run_check("gradient", X, lambda x: {"y": x * 2}, lambda x: {"y": x * 3}, GRAD)
+    assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
+    assert result.kind == "values" and result.diagnose
+    assert result.message.startswith("on the gradient test's inputs: `y`") and "the gradient w.r.t." not in result.message
+
+
+def test_gradient_wrong_values() -> None:
+    # The right value through a wrong backward pass: half the value detached, so half the gradient comes back.
+    result = run_check("gradient", X, lambda x: {"y": x * 2}, lambda x: {"y": x + x.detach()}, GRAD)
     assert not result.passed and result.verdict is Verdict.WRONG_ANSWER
     assert "the gradient w.r.t. `x`" in result.message and "6 of 6 values differ" in result.message
 
