@@ -11,7 +11,7 @@ expected value: hidden tests must not give theirs away.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -27,10 +27,18 @@ MAX_SLICES = 4096         # nor axes longer than this for a permutation
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """A named mistake: `name` is a trap's name or a generic diagnosis' function name."""
+    """A named mistake: `name` is a trap's name or a generic diagnosis' function name. `claims` are the ways
+    of saying it that are true on this test, most specific first (`message` is the first): a report names a
+    relation only in words true on every test it names it on (a factor that is 2 here and the number of rows
+    there is "times the number of rows", never "times 2")."""
 
     name: str
     message: str
+    claims: tuple[str, ...] = ()
+
+    @property
+    def said(self) -> tuple[str, ...]:
+        return self.claims or (self.message,)
 
 
 @dataclass(frozen=True)
@@ -58,50 +66,78 @@ def generic(case, expected: Any, actual: Any) -> Diagnosis | None:
     return found[0] if found else None
 
 
-def relations(case, expected: Any, actual: Any, first_only: bool = False) -> list[Diagnosis]:
+def relations(case, expected: Any, actual: Any, first_only: bool = False,
+              reference: bool = True) -> list[Diagnosis] | None:
     """Every relation that holds on the first leaf of `actual` that differs, most specific first (a
-    transpose is a rearrangement too), when every differing leaf has one; else none. A report
-    names the relation that holds on its failing tests alike (judge.judging.explain)."""
+    transpose is a rearrangement too), when every differing leaf has one; else none ([]). None where
+    the values were not searched (a leaf too large to search): that says nothing either way. A report
+    names the relation that holds on its failing tests alike (judge.judging.explain). `reference`: `expected`
+    is the test's expected value, whose facts (distinct slices) are kept with the case; another value's
+    (a trap's output set against the learner's) are looked at afresh."""
     factors = input_factors(case.arg_names, case.args)
     counts = tuple(v.data.shape[0] for v in case.args if isinstance(v, Array) and v.data.ndim >= 1)
     first: list[Diagnosis] | None = None
+    shared: dict[str, set[str]] | None = None   # per relation: its words (without a leaf's name) true of every leaf
     for path, e, a in leaves(expected, actual):
         ev, av = numeric(e), numeric(a)
         if ev is None or av is None:
             continue
         tol = case.tolerance.for_key(top_key(path)) if isinstance(case.tolerance, Tolerance) else Tolerance()
-        known = case.facts.setdefault(("distinct", path), {})
+        known = case.facts.setdefault(("distinct", path), {}) if reference else {}
         context = Context(max(tol.rtol, 1e-7), tol.atol, factors, counts,
                           e.dtype if isinstance(e, Array) else "", a.dtype if isinstance(a, Array) else "", known)
         if ev.shape == av.shape and context.expected_dtype == context.actual_dtype \
                 and all_within(ev, av, tol.rtol, tol.atol):
             continue  # this leaf passes the test's own tolerance: nothing to explain
-        if ev.size == 0 or av.size == 0 or ev.size > MAX_ELEMENTS or av.size > MAX_ELEMENTS:
-            return []  # an empty output relates to nothing; a huge one is not searched (cost)
-        found = _relations(ev, av, context, first_only=first_only or first is not None)
+        if ev.size > MAX_ELEMENTS or av.size > MAX_ELEMENTS:
+            return None  # a huge one is not searched (cost): no evidence either way
+        if ev.size == 0 or av.size == 0:
+            return []  # an empty output relates to nothing
+        found = _relations(ev, av, context, first_only=first_only)
+        if found is None:
+            return None   # the right values in an order repeated values leave undecided: no evidence either way
         if not found:
             return []
+        words = {name: set(texts) for name, texts in found}
+        shared = words if shared is None else {n: t & words.get(n, set()) for n, t in shared.items()}
         if first is None:
-            first = [Diagnosis(name, f"{label(path)} {text}") for name, text in found]
-    return first or []
+            first_texts = dict(found)
+            first = [Diagnosis(name, f"{label(path)} {texts[0]}", tuple(f"{label(path)} {t}" for t in texts))
+                     for name, texts in found]
+    if not first:
+        return []
+    # The same words true of every leaf that differs are said of them all too: tests where the first wrong key
+    # is another one (`text_to_image_accuracy` where `image_to_text_accuracy` is right) agree on them.
+    return [replace(d, claims=d.said + tuple(f"{EVERY_WRONG} {t}" for t in first_texts[d.name]
+                                             if t in shared.get(d.name, ())))
+            for d in first]
 
 
-def _relations(ev: np.ndarray, av: np.ndarray, context: Context, first_only: bool) -> list[tuple[str, str]]:
-    """(the diagnosis' name, its text) of each relation that holds between two leaves, in order."""
+EVERY_WRONG = "each value that differs"
+
+
+def _relations(ev: np.ndarray, av: np.ndarray, context: Context,
+               first_only: bool) -> list[tuple[str, tuple[str, ...]]] | None:
+    """(the diagnosis' name, the ways to say it, most specific first) of each relation that holds between two
+    leaves, in order; None where none is found but the values may be the expected ones moved (`UNSURE`)."""
     scalar = ev.size == 1 and av.size == 1
     found = []
+    unsure = False
     for diagnosis in (SCALAR if scalar else ARRAY):
         text = diagnosis(ev.reshape(()) if scalar else ev, av.reshape(()) if scalar else av, context)
+        if text is UNSURE:
+            unsure = True
+            continue
         if text:
-            found.append((diagnosis.__name__, text))
+            found.append((diagnosis.__name__, (text,) if isinstance(text, str) else tuple(text)))
             if first_only:
                 break
     names = [name for name, _ in found]
     if ("transposed" in names or "permuted" in names) and "rearranged" not in names and av.size == ev.size:
         # Slices moved are values moved, also where repeated values keep `rearranged` from saying so itself:
         # a test showing a transpose agrees with one showing a rearrangement.
-        found.append(("rearranged", MOVED))
-    return found
+        found.append(("rearranged", (MOVED,)))
+    return None if unsure and not found else found
 
 
 def input_factors(names: tuple[str, ...], args: tuple[Any, ...]) -> tuple[tuple[float, str], ...]:
@@ -114,12 +150,18 @@ def input_factors(names: tuple[str, ...], args: tuple[Any, ...]) -> tuple[tuple[
                                         (100.0, "times 100 (a percentage?)"), (0.01, "divided by 100")]
     counted: set[int] = set()
     for name, value in zip(names, args):
-        if isinstance(value, Array) and value.data.ndim >= 1 and value.data.shape[0] > 2 \
+        if isinstance(value, Array) and value.data.ndim >= 1 and value.data.shape[0] >= 1 \
                 and value.data.shape[0] not in counted:  # two inputs of N rows: naming the first says it
+            # Small counts too: "times 2" and "times the number of rows" are both said on a test of 2 rows, and
+            # a report names the words true on every test it names them on (explain.common_claim).
             n, rows = value.data.shape[0], f"the number of rows of `{name}`"
             counted.add(n)
-            factors += [(float(n), f"times {rows}"), (1 / n, f"divided by {rows}"),
-                        (n / (n - 1), f"times n / (n - 1), n {rows} (a divisor of n - 1 instead of n?)")]
+            if n > 1:
+                factors += [(float(n), f"times {rows}"), (1 / n, f"divided by {rows}"),
+                            (n / (n - 1), f"times n / (n - 1), n {rows} (a divisor of n - 1 instead of n?)"),
+                            (float(np.sqrt(n / (n - 1))), f"times sqrt(n / (n - 1)), n {rows} (a std dividing by "
+                                                          "n - 1 instead of n?)")]
+            factors += [(2.0 * n, f"times twice {rows}"), (0.5 / n, f"divided by twice {rows}")]
             if n % 2 == 0 and n > 4:
                 m = n // 2
                 factors += [(float(m), f"times half {rows}"), (1 / m, f"divided by half {rows}"),
@@ -161,8 +203,10 @@ def rounded(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
 
 
 def simple_factor(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
-    if not (np.isfinite(e) and np.isfinite(a)) or abs(float(e)) <= ctx.atol:
+    if not (np.isfinite(e) and np.isfinite(a)):
         return None
+    if abs(float(e)) <= ctx.atol:
+        return UNSURE   # within the tolerance of zero: any factor of it is, so the value cannot tell
     if abs(float(a)) <= 1 and any(_count(e, n) and _count(a, n) for n in ctx.counts):
         return None  # two fractions k / n (accuracies): their ratio says nothing about the mistake
     # A scaled value within `atol` of zero is any small factor's: 0 is not "the expected value divided by 100".
@@ -170,8 +214,8 @@ def simple_factor(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
                if abs(factor - 1) > 1e-9 and abs(float(e) * factor) > ctx.atol and _close(a, e * factor, ctx)]
     if not matches:
         return None
-    same = f" (the same number here: {', '.join(matches[1:])})" if len(matches) > 1 else ""
-    return f"is the expected value {matches[0]}{same}"
+    # Each factor that fits is a claim of its own: the report says the one that fits every test it names.
+    return tuple(f"is the expected value {words}" for words in dict.fromkeys(matches))
 
 
 def negated(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
@@ -241,17 +285,14 @@ def scaled(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
     if abs(s + 1) < 1e-6:
         return "has the wrong sign: it is the expected array negated"
     matches = [words for factor, words in ctx.factors if abs(s / factor - 1) < max(ctx.rtol * 10, 1e-6)]
-    if matches:
-        same = f" (the same number here: {', '.join(matches[1:])})" if len(matches) > 1 else ""
-        return f"is the expected array {matches[0]}{same}"
-    if e.dtype.kind in "iub":
+    if e.dtype.kind in "iub" and not matches:
         return None  # labels or counts that happen to be proportional: a coincidence, not a mistake
-    return "is the expected array scaled by one constant factor"
+    return tuple(f"is the expected array {words}" for words in dict.fromkeys(matches)) + (SCALED,)
 
 
 def shifted(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
-    if a.shape != e.shape or e.size < 2 or not _finite(e, a):
-        return None
+    if a.shape != e.shape or e.size < 2 or not _finite(e, a) or e.dtype.kind in "iub":
+        return None   # labels or indices all off by one constant are a coincidence of few values, not a shift
     shift = float(np.mean(a.astype(np.float64) - e))
     if abs(shift) > ctx.atol and _close(a, e + shift, ctx):
         return "is the expected array with the same constant added to every entry"
@@ -276,7 +317,9 @@ def permuted(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
             continue  # equal slices (class labels, a repeated row) make any order a coincidence
         order = _find(np.moveaxis(a, axis, 0), np.moveaxis(e, axis, 0), ctx)
         if order is not None and not np.array_equal(order, np.arange(len(order))):
-            return f"holds the expected {_slices(e.ndim, axis)} {_layout(order)}"
+            slices = _slices(e.ndim, axis)
+            return tuple(f"holds the expected {slices} {layout}" for layout in _layouts(order)) + \
+                (f"holds the expected {slices} {ANOTHER_ORDER}",)
     return None
 
 
@@ -286,14 +329,24 @@ def rearranged(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
         return None
     if a.shape != e.shape and _close(a.reshape(-1), e.reshape(-1), ctx):
         return f"holds the expected values in the expected order, shaped {a.shape}; expected shape {e.shape}"
-    if _finite(e, a) and np.unique(e).size == e.size \
-            and _close(np.sort(a, axis=None), np.sort(e, axis=None), ctx):  # repeated values move by coincidence
-        return MOVED
+    if _finite(e, a) and _close(np.sort(a, axis=None), np.sort(e, axis=None), ctx):
+        # Repeated values move by coincidence: the same values in other places, but which went where (and so
+        # whether they were moved at all, or computed another way) is not decided by them.
+        return MOVED if _apart(e, ctx) else UNSURE
     return None
 
 
-MOVED = ("holds exactly the expected values, but in the wrong places: data was moved in another order (a reshape "
-         "where a permute/transpose is needed?)")
+def _apart(e: np.ndarray, ctx: Context) -> bool:
+    """No two numbers of `e` are equal within the tolerance (as `permuted` tells slices apart): then which
+    value went where is decided by the values."""
+    values = np.sort(e.astype(np.float64), axis=None)
+    gaps = np.diff(values)
+    return bool(np.all(gaps > ctx.atol + ctx.rtol * np.abs(values[1:])))
+
+
+UNSURE = "unsure"   # a diagnosis' answer where the values cannot decide (not a relation, not none)
+MOVED = "holds exactly the expected values, but in other places: the values are right, their order is not"
+SCALED = "is the expected array scaled by one constant factor"
 
 
 def extra_or_missing(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
@@ -306,20 +359,25 @@ def extra_or_missing(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
     axis = differ[0]
     av, ev = np.moveaxis(a, axis, 0), np.moveaxis(e, axis, 0)
     what = _slices(e.ndim, axis, abs(len(av) - len(ev)))
+    # Each said with its count, then without it: tests of other sizes agree on the count-free words.
+    many = _slices(e.ndim, axis)
     if len(av) > len(ev):
         extra = len(av) - len(ev)
         if _close(av[extra:], ev, ctx):
-            return f"has {extra} extra {what} at the start (a class or distillation token?), then the expected ones"
+            return (f"has {extra} extra {what} at the start (a class or distillation token?), then the expected ones",
+                    f"has extra {many} at the start (a class or distillation token?), then the expected ones")
         if _close(av[:len(ev)], ev, ctx):
-            return f"has {extra} extra {what} at the end, after the expected ones"
+            return (f"has {extra} extra {what} at the end, after the expected ones",
+                    f"has extra {many} at the end, after the expected ones")
         if _find(ev, av, ctx) is None:
             return None
-        return (f"holds all the expected {_slices(e.ndim, axis)} and {extra} more (an extra token, or overlapping "
-                "windows from a stride smaller than the patch?)")
+        cause = "(an extra token, or overlapping windows from a stride smaller than the patch?)"
+        return (f"holds all the expected {many} and {extra} more {cause}", f"holds all the expected {many} and more {cause}")
     found = _find(av, ev, ctx)
     if found is None:
         return None
-    return f"is missing {len(ev) - len(av)} of the expected {_slices(e.ndim, axis)} (a dropped or cropped slice?)"
+    return (f"is missing {len(ev) - len(av)} of the expected {many} (a dropped or cropped slice?)",
+            f"is missing some of the expected {many} (a dropped or cropped slice?)")
 
 
 # In the order they are tried: the most specific relation first.
@@ -418,20 +476,35 @@ def _find(wanted: np.ndarray, pool: np.ndarray, ctx: Context) -> np.ndarray | No
     return found
 
 
-def _layout(order: np.ndarray) -> str:
-    """In what order `order` (new position -> old position) puts the slices, in words."""
+ANOTHER_ORDER = "in another order"
+
+
+def _layouts(order: np.ndarray) -> list[str]:
+    """Every known layout `order` (new position -> old position) puts the slices in, in words: words that do
+    not depend on the sizes first, so that tests of other sizes can say the same thing (two columns swapped
+    are in reverse order and also pairs swapped; a report says what is true on each of its tests)."""
     m = len(order)
     identity = np.arange(m)
-    if np.array_equal(order, identity[::-1]):
-        return "in reverse order"
+    found = []
     if m % 2 == 0 and np.array_equal(order, identity ^ 1):
-        return "with the two of every pair (2i, 2i + 1) swapped"
+        found.append("with the two of every pair (2i, 2i + 1) swapped")
+    if m % 2 == 0 and m > 2 and np.array_equal(order, np.concatenate([identity[0::2], identity[1::2]])):
+        found.append("with the even-indexed ones first, then the odd-indexed ones (two halves where they interleave)")
+    if m % 2 == 0 and m > 2 and np.array_equal(order, identity.reshape(2, -1).T.reshape(-1)):
+        found.append("with the first half and the second half interleaved (interleaved where they are two halves)")
     shift = int(-order[0]) % m  # the one rotation np.roll(identity, shift) that starts as `order` does
     if shift and np.array_equal(order, np.roll(identity, shift)):
-        return f"in an order rotated by {shift} position{'s' if shift > 1 else ''} (an off-by-one index?)"
+        if shift == m - 1:
+            found.append("with the first one moved to the end (each other one a place earlier)")
+        if shift == 1:
+            found.append("with the last one moved to the front (each other one a place later)")
+    if np.array_equal(order, identity[::-1]):
+        found.append("in reverse order")
+    if shift and np.array_equal(order, np.roll(identity, shift)) and shift not in (1, m - 1):
+        found.append(f"in an order rotated by {shift} positions")
     for rows in range(2, m // 2 + 1):
         if m % rows == 0 and np.array_equal(order, identity.reshape(rows, m // rows).T.reshape(-1)):
-            return (f"in column-major order: read down the columns of a {rows} x {m // rows} grid instead of "
-                    "along its rows")
-    return "in another order"
+            found.append(f"in column-major order: read down the columns of a {rows} x {m // rows} grid instead "
+                         "of along its rows")
+    return found
 

@@ -12,24 +12,34 @@ wrong name is worse than none". The candidates are
 An explanation is one candidate, or two models, and it is named only when it is proven:
 
 - one model explains when it gives the learner's output on every failing value test (where it
-  can tell: a trap that raises or overflows on an input says nothing there) and the expected
-  output on every value test the learner passed;
-- one relation explains when it holds on the failing value tests where any relation is found (each
-  relation a fact proven on its test; a test that shows another contradicts it): alone when it holds
-  on every one of them or no model explains them, else beside the models' explanation where it holds
-  on two tests or more; a change of the learner's file (or two) that makes every value right stands
-  beside a relation that holds everywhere, saying where the difference comes from;
+  can tell: a trap that raises or overflows on an input says nothing there; two outputs with no
+  finite number match whatever each computes, so an overflow alone proves only a trap the test
+  was written against) and the expected output on every value test the learner passed;
+- one relation explains when it holds in the same words on the failing value tests that were
+  searched, on two of them or more and on most (a test that shows another contradicts it; one
+  where the search finds none, as among near-duplicate tokens, does not): "times 2" on the one
+  test of two rows is a coincidence, "times the number of rows" on every test is the mistake;
+  where the whole output has none, a relation of one key on every test where that key is wrong.
+  Words that only say what is seen ("in another order") are said where nothing else is, never
+  beside the mistake that explains them; a change of the learner's file (or two) that makes every
+  value right stands beside a relation that holds everywhere, saying where the difference comes from;
+- a trap and a relation: the learner's values are the trap's, or relate to them in one way; where
+  another trap relates to the expected values in that same way (a pair swap, a factor), the two
+  traps are named instead;
 - two models explain together when every failing test is one's output where the other's leaves
   the expected value (the other's slip does not show there), or is non-finite where one of them
   overflows (an overflow leaves nothing of the other slip to see), and both leave every passed
-  test right. Each needs the other: neither alone explains.
+  test right. Each needs the other: neither alone explains. Or side by side: leaf by leaf, the
+  learner's value is one model's where only it departs from the expected value and the expected
+  value where neither does, each model proven where it shows alone.
 
 When different explanations fit (two traps that coincide on every input tested, two slips said
-in other words), none is named, unless the tests were written against one of them.
+in other words), none is named, unless the tests were written against one of them or one fit is
+made of the problem's own traps alone.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -37,9 +47,11 @@ import numpy as np
 from judge.model.cases import Case
 from judge.checks import allclose, dtype, shape, structure
 from judge.checks.observed import Observed
-from judge.judging.diagnose import Diagnosis, generic, relations
+from judge.judging.diagnose import ANOTHER_ORDER, MOVED, SCALED, Diagnosis, relations
 from judge.runs.calls import Observation
-from judge.base.leaves import MISSING, all_leaves, leaves, numeric
+from judge.base.leaves import MISSING, all_leaves, leaves, numeric, top_key
+from judge.base.numerics import SAMPLE, within
+from judge.model.problem import Tolerance
 from judge.base.encoding import Array
 
 CANDIDATE_SLIPS = 40   # slip models carried from the first tests to all of them, at most
@@ -114,6 +126,7 @@ class Repairs:
     models: Callable[[], Sequence[Model]]
     join: Callable[[Model, Sequence[Model]], list[Model]]
     beside: Callable[[Model], Named]
+    line: Callable[[Model], int] = lambda model: 0   # the line of the learner's file a repair changes
 
 
 def explain(tests: Sequence[Test], traps: Sequence[Model], predict: Predictions,
@@ -138,7 +151,11 @@ def explain(tests: Sequence[Test], traps: Sequence[Model], predict: Predictions,
     smallest = [min(failing, key=lambda t: (_size(t.case), t.index))]
     if relation is not None and len(relation) == len(failing):
         # The same relation shows on every failing test: a fact, named; where a change of the learner's own file
-        # (or two) makes every value right, it says beside it where the difference comes from.
+        # (or two) makes every value right, it says beside it where the difference comes from. Known mistakes
+        # that give the same values, with a relation or side by side, say it in their authors' words instead.
+        known = _with_relation(table, traps, failing) or _superposed(table, traps, failing)
+        if known is not None:
+            return known
         fixes = _Repaired(table, tests, failing, smallest, predict, repairs) if repairs is not None else None
         found = (fixes.one() or fixes.two() or fixes.with_model(*_models_seen(table, traps, failing, predict, slips))
                  ) if fixes else None
@@ -163,7 +180,10 @@ def _unsaid(model: Model) -> int:
 
 
 def _beside(relation: dict[int, tuple[Named, ...]], found: dict[int, tuple[Named, ...]]) -> dict[int, tuple[Named, ...]]:
-    """The relation's facts first, then the mistakes that explain them, test by test."""
+    """The relation's facts first, then the mistakes that explain them, test by test; a relation that only says
+    what is seen ("the right values in another order") adds nothing beside the mistake that explains it."""
+    if all(n.message.endswith(OBSERVED) for shown in relation.values() for n in shown):
+        return found
     return {i: relation.get(i, ()) + found.get(i, ()) for i in {*found, *relation}}
 
 
@@ -174,14 +194,14 @@ def _slipped(table: _Table, traps: Sequence[Model], tests: Sequence[Test], faili
     models = list(traps)
     if slips is None:
         return _pair(table, models, failing) or (fixes.two() if fixes else None) \
-            or (fixes.with_model(models, {}) if fixes else None)
+            or (fixes.with_model(models, {}) if fixes else None) or _superposed(table, models, failing)
     every = list(slips.models())
     first, seen = _first_tests(table, traps, failing), {}
     if every:
         seen = predict(every, first)
     candidates = _slip_candidates(table, every, first, seen, predict)
     found = _single(table, candidates, failing) or _pair(table, models + candidates, failing) \
-        or (fixes.two() if fixes else None)
+        or (fixes.two() if fixes else None) or _superposed(table, models + candidates, failing)
     if found is not None:
         return found
     joined = slips.join(_likely_pairs(every, first, seen))
@@ -281,7 +301,7 @@ class _Repaired:
         # the change alone to make this test right, which a model that departs there finds anyway.
         candidates = self._alike(first, [(m, v) for m in models if (v := _value(outputs.get((m.key, first.index))))
                                          is not None and not same_value(first.case, first.expected.value, v)], said)
-        for test, there in self._departing(models, outputs):
+        for test, there in [*self._departing(models, outputs), *self._known_departing(models, first)]:
             self.seen.update(self.predict([r for r in said if (r.key, test.index) not in self.seen], [test]))
             candidates += self._alike(test, there, said)
         repairs = list({r.key: r for r, _ in candidates})[:MENDED]   # each repair is run on every test
@@ -294,11 +314,29 @@ class _Repaired:
         for repair, model in candidates:
             named = self._mended(repair, model)
             if named is not None:
-                fits.setdefault(frozenset(n.message for shown in named.values() for n in shown), (model, named))
+                # Two changes of one line said in the same words (`dim=1`, `dim=-1`) are one explanation.
+                words = frozenset(n.name if n.name.startswith("repair_") and n.name != "repair_unsaid" else n.message
+                                  for shown in named.values() for n in shown)
+                fits.setdefault(words | {f"line {self.repairs.line(repair)}"}, (model, named))
         if len(fits) > 1:
             # A trap and a slip that give the same values are one mistake: the author's words for it are kept.
             fits = {words: fit for words, fit in fits.items() if fit[0].named.known}
         return next(iter(fits.values()))[1] if len(fits) == 1 else None
+
+    def _known_departing(self, models: Sequence[Model], first: Test) -> list[tuple[Test, list[tuple[Model, Any]]]]:
+        """For the known mistakes right on the first test (the one the learner's other mistake alone makes
+        wrong there: a bias added in the wrong place, on a test with no bias), the smallest failing test where
+        each departs from the expected value, with its output there."""
+        found: dict[int, tuple[Test, list[tuple[Model, Any]]]] = {}
+        for model in models:
+            if not model.named.known or self.table.right.get((model.key, first.index)) is not True:
+                continue
+            apart = [t for t in self.failing if self.table.right.get((model.key, t.index)) is False]
+            if apart:
+                test = min(apart, key=lambda t: (_size(t.case), t.index))
+                found.setdefault(test.index, (test, []))[1].append(
+                    (model, self.table.outputs[(model.key, test.index)].value))
+        return list(found.values())
 
     def _departing(self, models: Sequence[Model], outputs: dict[tuple[str, int], Observation | None]
                    ) -> list[tuple[Test, list[tuple[Model, Any]]]]:
@@ -442,21 +480,35 @@ class _Table:
                     return exact(case, want, got) or (not model.exact and not self.precision[index]
                                                       and _rounding_apart(want, got))
 
-                same = compare(test.case, made.value, test.actual.value)
+                # Two outputs with no finite number at all (NaN here, inf there) overflowed alike: whatever else
+                # either computes is lost in the overflow (`absorbs`), and the match alone proves nothing.
+                overflowed = not _finite_anywhere(test.actual.value) and _numbers_anywhere(made.value) \
+                    and not _finite_anywhere(made.value)
+                same = compare(test.case, made.value, test.actual.value) or overflowed
                 # An output that overflows here says nothing against the learner's (it is no evidence).
                 self.matches[key] = same if same or finite else None
                 self.right[key] = compare(test.case, test.expected.value, made.value) or (None if not finite else False)
-                self.absorbs[key] = same and not finite and not _finite_anywhere(test.actual.value)
+                self.absorbs[key] = same and not finite and _overflow_only(test.case, test.expected.value,
+                                                                           test.actual.value)
 
     def explains_alone(self, model: Model, failing: Sequence[Test]) -> bool:
         seen = [self.matches[(model.key, t.index)] for t in failing]
         if False in seen or True not in seen:
+            return False
+        if not self.evidence(model, failing):
             return False
         if not model.named.known and any(self.raised(model, t) for t in failing):
             # A trap may be written for some inputs only; a slip of a trusted solution that raises where the
             # learner's file gave a value is not the learner's computation.
             return False
         return self.leaves_passed_right(model)
+
+    def evidence(self, model: Model, failing: Sequence[Test]) -> bool:
+        """Whether the model gives the learner's value somewhere that shows more than an overflow: two outputs
+        all NaN or inf are alike whatever each computes, so only a trap the failing test was written against
+        (its `hint_when`) is recognised by its overflow alone."""
+        return model.aimed or any(self.matches[(model.key, t.index)] and not self.absorbs[(model.key, t.index)]
+                                  for t in failing)
 
     def raised(self, model: Model, test: Test) -> bool:
         """Whether the model raised there (not merely gave no output: not run, or out of time)."""
@@ -520,6 +572,8 @@ def _rounding_apart(want: Any, got: Any) -> bool:
             if ev.shape != av.shape or not np.array_equal(ev, av):
                 return False
             continue
+        if ev.size > SAMPLE and not _sample_apart(ev, av):
+            return False   # most outputs differ at a glance: a few entries tell, before whole copies are made
         e64, a64 = ev.astype(np.float64), av.astype(np.float64)
         finite = np.isfinite(e64)
         if not np.array_equal(finite, np.isfinite(a64)) or not np.array_equal(e64[~finite], a64[~finite], equal_nan=True):
@@ -528,6 +582,17 @@ def _rounding_apart(want: Any, got: Any) -> bool:
         if finite.any() and not np.all(np.abs(a64[finite] - e64[finite]) <= FLOAT32 * scale):
             return False
     return True
+
+
+def _sample_apart(ev: np.ndarray, av: np.ndarray) -> bool:
+    """Whether a few evenly spread entries of `av` are within float32 rounding of `ev`'s (NaN where NaN)."""
+    picks = np.linspace(0, ev.size - 1, SAMPLE).astype(np.intp)
+    e, a = ev.reshape(-1)[picks].astype(np.float64), av.reshape(-1)[picks].astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        finite = np.isfinite(ev)
+        scale = float(np.max(np.abs(ev[finite]))) if finite.any() else 0.0
+        close = (np.abs(a - e) <= FLOAT32 * scale) | (np.isnan(e) & np.isnan(a)) | (e == a)
+    return bool(close.all())
 
 
 def _value(made: Observation | None) -> Any:
@@ -542,6 +607,26 @@ def _finite(value: Any) -> bool:
 def _finite_anywhere(value: Any) -> bool:
     """Some number of `value` is finite (an output all NaN or inf shows nothing but the overflow)."""
     return any(np.isfinite(v).any() for _, v, _ in _numbers(value))
+
+
+def _overflow_only(case: Case, want: Any, got: Any) -> bool:
+    """Wherever `got` departs from `want`, it holds no finite number: an overflow (a NaN loss beside right
+    similarities) leaves nothing of any other mistake there to see."""
+    per_leaf = _entrywise(case, want, got)
+    if per_leaf is None:
+        return not _finite_anywhere(got)
+    wrong = [a for (_, _, a), same in zip(_leaf_values(want, got), per_leaf) if not same.all()]
+    return bool(wrong) and all(not _finite_anywhere(a) for a in wrong)
+
+
+def _leaf_values(want: Any, got: Any) -> list[tuple[str, Any, Any]]:
+    """(path, expected leaf, actual leaf) in `_entrywise`'s order."""
+    return list(all_leaves(want, got))
+
+
+def _numbers_anywhere(value: Any) -> bool:
+    """`value` holds some float number (finite or not)."""
+    return any(v.size for _, v, _ in _numbers(value))
 
 
 def _numbers(value: Any):
@@ -581,6 +666,18 @@ def _exact(table: _Table, fits: Sequence[Model], failing: Sequence[Test]) -> lis
     return exact if len({m.said for m in exact}) == 1 else []
 
 
+def _loose_kinds(value: Any) -> Any:
+    """`kinds`, with an array's float dtype said as a float of any precision: a model computed in float64 is
+    the same mistake as the learner's in float32."""
+    if isinstance(value, dict):
+        return {k: _loose_kinds(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_loose_kinds(v) for v in value]
+    if isinstance(value, Array):
+        return ("array", value.library, value.data.dtype.kind, value.data.ndim)
+    return type(value).__name__
+
+
 def kinds(value: Any) -> Any:
     """The types of a plain value's leaves: a Python int, a float, an array of one dtype, nested alike."""
     if isinstance(value, dict):
@@ -595,39 +692,222 @@ def kinds(value: Any) -> Any:
 def _relation(failing: Sequence[Test]) -> dict[int, tuple[Named, ...]] | None:
     """One relation to the expected value (judge.judging.diagnose) that holds on the failing tests alike.
 
-    A relation is a fact about one test's output, proven there; it names the mistake when no failing
-    test shows another (a test where none is found, as on outputs too large to search or beyond
-    float32's precision, says nothing): the most specific such relation (a transpose is a
-    rearrangement too, so a test showing a transpose agrees with one showing a rearrangement)."""
-    found = [{d.name: d for d in relations(t.case, t.expected.value, t.actual.value)} for t in failing]
-    seen = [f for f in found if f]
-    if not seen:
+    A relation is a fact about one test's output, proven there; it names the mistake only when it holds,
+    in the same words, on every failing test that was searched (an output too large to search says
+    nothing; a searched one with no relation, or another, contradicts it): "times 2" on the one test
+    where the rows number 2 is a coincidence, not the mistake. Of the relations that hold, the most
+    specific (a transpose is a rearrangement too), in the most specific words true on every test."""
+    found = []
+    for t in failing:
+        made = relations(t.case, t.expected.value, t.actual.value)
+        found.append(None if made is None else {d.name: d for d in made})
+    named = _held([f for f in found if f is not None], len(failing))
+    if named is None:
+        return _key_relation(failing)
+    name, claim = named
+    return {t.index: (Named(name, claim, False),) for t, f in zip(failing, found) if f and name in f}
+
+
+MOSTLY = 2 / 3   # of the searched failing tests, those a relation must hold on where others show none
+
+
+SEARCHED = frozenset({"permuted", "rearranged", "extra_or_missing", "transposed"})   # found by a search that can
+# miss (near-duplicate slices, candidates looked at a few at a time): a test where it finds nothing is no evidence
+
+
+def _held(seen: Sequence[dict[str, Diagnosis]], failing: int) -> tuple[str, str] | None:
+    """The relation (name, words) that holds on the searched tests `seen`: in the same words on two or more of
+    them (the one there is, when only one test fails) and on every one; a test that shows another relation, or
+    none, contradicts it, except that a moved-values relation (SEARCHED) may be missed by its search on a few
+    of them (at most a third). "Times 2" on the one test of two rows is not named."""
+    shown = [f for f in seen if f]
+    if not shown or len(shown) < min(2, failing):
         return None
-    order = [name for f in seen for name in f]
-    for name in dict.fromkeys(order):
-        holds = [f for f in seen if name in f]
-        if len(holds) == len(seen):
-            return {t.index: (Named(name, f[name].message, False),) for t, f in zip(failing, found) if name in f}
+    for name in dict.fromkeys(name for f in shown for name in f):
+        if not all(name in f for f in shown):
+            continue
+        if len(shown) < (MOSTLY if name in SEARCHED else 1.0) * len(seen):
+            continue
+        claim = common_claim([f[name] for f in shown])
+        if claim is not None:
+            return name, claim
     return None
 
 
-def _with_relation(table: _Table, traps: Sequence[Model], failing: Sequence[Test]) -> dict[int, tuple[Named, ...]] | None:
-    """A trap and a relation: on every failing test the learner's value relates to the trap's output in
-    one way (the trap's mistake, then a factor), and the trap's output is not the expected one somewhere."""
-    fits: list[tuple[Model, list[Diagnosis]]] = []
-    for trap in traps:
-        outputs = [table.outputs[(trap.key, t.index)] for t in failing]
-        if any(o is None for o in outputs) or not any(table.right[(trap.key, t.index)] is False for t in failing) \
-                or not table.leaves_passed_right(trap):
+def _key_relation(failing: Sequence[Test]) -> dict[int, tuple[Named, ...]] | None:
+    """A relation of one key of a dict output, in the same words on every failing test where that key is wrong
+    (two or more, or the one there is), where the output as a whole has none: the similarities divided by 100
+    on every test, beside a loss made from them that is wrong in no simple way. The key the relation covers
+    the most failing tests of is named, on those tests."""
+    first = failing[0].expected.value
+    best: tuple[int, dict[int, tuple[Named, ...]]] | None = None
+    for key in first if isinstance(first, dict) else ():
+        found = {}
+        for test in failing:
+            want, got = test.expected.value, test.actual.value
+            if not (isinstance(want, dict) and isinstance(got, dict) and key in want and key in got) \
+                    or same_value(test.case, want[key], got[key]):
+                continue
+            made = relations(test.case, {key: want[key]}, {key: got[key]})
+            if made is not None:
+                found[test.index] = {d.name: d for d in made}
+        named = _held(list(found.values()), len(failing))
+        if named is None or named[1].endswith(OBSERVED):
             continue
-        found = [generic(t.case, o.value, t.actual.value) for t, o in zip(failing, outputs)]
-        if all(d is not None for d in found) and len({d.name for d in found}) == 1:
-            fits.append((trap, found))
-    if len({trap.named.message for trap, _ in fits}) != 1:
+        shown = {i: (Named(named[0], named[1], False),) for i, f in found.items() if named[0] in f}
+        if best is None or len(shown) > best[0]:
+            best = (len(shown), shown)
+    return best[1] if best is not None else None
+
+
+OBSERVED = (ANOTHER_ORDER, MOVED, SCALED)   # words that say what is seen, not how it came about
+MOVED_ONLY = (ANOTHER_ORDER, MOVED)          # ... of which these say nothing between a trap and the learner: a
+# rearranged trap's output rearranged again is nearly anything wrong (a constant factor is a fact there)
+
+
+def common_claim(diagnoses: Sequence[Diagnosis]) -> str | None:
+    """The most specific words of the first diagnosis that every other one says too; None when none is shared."""
+    return next((c for c in diagnoses[0].said if all(c in d.said for d in diagnoses[1:])), None)
+
+
+def _with_relation(table: _Table, traps: Sequence[Model], failing: Sequence[Test]) -> dict[int, tuple[Named, ...]] | None:
+    """A trap and a relation: on every failing test the learner's value is the trap's output, or relates to it
+    in one way said alike on every such test (the trap's mistake, then a factor, a row moved), and the trap's
+    output is not the expected one somewhere. Where another trap relates to the expected value in that same
+    way on those tests (a sum for a mean is "times the number of rows" there too), and gives the learner's
+    value where the first is right, the two traps are named: two known mistakes, each in its author's words."""
+    found = _TrapRelations(table, failing)
+    composed: list[dict[int, tuple[Named, ...]]] = []
+    fits: list[tuple[Model, dict[int, Diagnosis | None]]] = []
+    usable = [t for t in traps if table.leaves_passed_right(t)]
+    for trap in usable:
+        if not any(table.right[(trap.key, t.index)] is False for t in failing):
+            continue
+        for other in usable:
+            if other.key != trap.key and other.named.message != trap.named.message:
+                named = found.composed(trap, other)
+                if named is not None:
+                    composed.append(named)
+        fit = found.related(trap, [t for t in failing if not found.alone(trap, t)])
+        if fit is not None:
+            fits.append((trap, fit))
+    if composed:
+        return composed[0] if len({_said(n) for n in composed}) == 1 else None
+    if len({(trap.named.message, _said(_related(trap, fit))) for trap, fit in fits}) != 1:
         return None
-    trap, found = fits[0]
-    relation = lambda d: Named(d.name, d.message.replace("expected", "known mistake's", 1), False)  # noqa: E731
-    return {t.index: (trap.named, relation(d)) for t, d in zip(failing, found)}
+    return _related(*fits[0])
+
+
+RELATED_ELEMENTS = 200_000   # outputs larger than this are not searched for a trap's relation (cost)
+
+
+def _count(value: Any) -> int:
+    """How many numbers `value` holds."""
+    return sum(v.size for _, v, _ in _numbers(value))
+
+
+class _TrapRelations:
+    """How the learner's value relates to each trap's output, and each trap's output to the expected value,
+    test by test, in words that say how (judge.judging.diagnose); each looked for once."""
+
+    def __init__(self, table: _Table, failing: Sequence[Test]):
+        self.table, self.failing = table, failing
+        self.kept: dict[tuple, dict[str, Diagnosis] | None] = {}
+        self.fits: dict[tuple, dict[int, Diagnosis | None] | None] = {}
+
+    def alone(self, trap: Model, test: Test) -> bool:
+        key = (trap.key, test.index)
+        return bool(self.table.matches[key]) and not self.table.absorbs[key]
+
+    def _found(self, trap: Model, test: Test, own: bool) -> dict[str, Diagnosis] | None:
+        """The relations of the learner's value to the trap's output (`own`: of the trap's output to the
+        expected value), keeping only words that say how ({} where there are none); None where the values
+        cannot tell (too large to search, or the same values where repeated ones leave the order undecided)."""
+        kept = (trap.key, test.index, own)
+        if kept not in self.kept:
+            made = self.table.outputs.get((trap.key, test.index))
+            found: dict[str, Diagnosis] | None = {}
+            if made is not None and made.error is None and _count(made.value) > RELATED_ELEMENTS:
+                found = None   # not searched (cost): the smaller tests decide
+            elif made is not None and made.error is None:
+                pair = (test.expected.value, made.value) if own else (made.value, test.actual.value)
+                ds = relations(test.case, *pair, reference=own)
+                # A rearrangement of a trap's rearranged output, or a trap's output scaled by some factor, is
+                # true of nearly anything wrong and names nothing.
+                found = None if ds is None else {d.name: replace(d, claims=c) for d in ds
+                                                 if (c := tuple(x for x in d.said if not x.endswith(MOVED_ONLY)))}
+            self.kept[kept] = found
+        return self.kept[kept]
+
+    def related(self, trap: Model, tests: Sequence[Test]) -> dict[int, Diagnosis | None] | None:
+        """Per failing test: None where the trap alone gives the learner's value (or the values cannot tell),
+        else the one relation (one name, words true on each) of the learner's value to the trap's output; None
+        when there is none, or no test shows one."""
+        kept = (trap.key, tuple(t.index for t in tests))
+        if kept not in self.fits:
+            self.fits[kept] = self._related(trap, tests)
+        return self.fits[kept]
+
+    def _related(self, trap: Model, tests: Sequence[Test]) -> dict[int, Diagnosis | None] | None:
+        found: dict[int, dict[str, Diagnosis]] = {}
+        for test in sorted(tests, key=lambda t: (_size(t.case), t.index)):   # the cheap tests decide first
+            made = self._found(trap, test, own=False)
+            if made is not None and not made:
+                return None
+            if made is not None:
+                found[test.index] = made
+        if not found or len(found) < min(2, len(tests)):
+            return None   # a relation decided on one test of several is a coincidence as often as not
+        for name in dict.fromkeys(n for f in found.values() for n in f):
+            if all(name in f for f in found.values()):
+                claim = common_claim([f[name] for f in found.values()])
+                if claim is not None:
+                    return {t.index: Diagnosis(name, claim) if t.index in found else None for t in self.failing}
+        return None
+
+    def composed(self, trap: Model, other: Model) -> dict[int, tuple[Named, ...]] | None:
+        """`trap` and `other` together: on each failing test one of them gives the learner's value where the
+        other is right, or the learner's value relates to `trap`'s output as `other`'s relates to the expected
+        value (in the same words on all such tests)."""
+        table, both = self.table, []
+        for test in self.failing:
+            if self.alone(trap, test) and table.right[(other.key, test.index)] is True:
+                continue
+            if self.alone(other, test) and table.right[(trap.key, test.index)] is True:
+                continue
+            both.append(test)
+        if not both:
+            return None
+        fit = self.related(trap, both)
+        if fit is None:
+            return None
+        for test in both:
+            own = self._found(other, test, own=True)
+            relation = fit[test.index]
+            if relation is None:
+                if own is not None:
+                    return None   # the learner's value relates to `trap`'s in no way the values can decide
+                continue          # neither relation can be decided here: no evidence either way
+            if own is None or (not own and table.right[(other.key, test.index)] is True):
+                continue          # how `other` departs from the expected value cannot be seen here (a sum for a
+                # mean of a loss of 0 is 0 too)
+            if relation.name not in own or relation.message not in own[relation.name].said:
+                return None
+        named = {t.index: tuple(m.named for m in (trap, other) if table.right[(m.key, t.index)] is not True)
+                 for t in self.failing}
+        if {n.message for shown in named.values() for n in shown} != {trap.named.message, other.named.message}:
+            return None
+        return named
+
+
+def _related(trap: Model, fit: dict[int, Diagnosis | None]) -> dict[int, tuple[Named, ...]]:
+    """The trap and, where it shows, the relation of the learner's value to the trap's output."""
+    said = lambda d: Named(d.name, d.message.replace("expected", "known mistake's", 1), False)  # noqa: E731
+    return {i: (trap.named,) + ((said(d),) if d is not None else ()) for i, d in fit.items()}
+
+
+def _said(named: dict[int, tuple[Named, ...]]) -> frozenset[str]:
+    return frozenset(n.message for shown in named.values() for n in shown)
 
 
 # ---------------------------------------------------------------- slips
@@ -810,6 +1090,16 @@ def _pair(table: _Table, models: Sequence[Model], failing: Sequence[Test]) -> di
             named = _together(table, a, b, failing)
             if named is not None:
                 fits.setdefault(frozenset((a.named.message, b.named.message)), named)
+    return _one_fit(fits, models)
+
+
+def _one_fit(fits: dict[frozenset[str], dict[int, tuple[Named, ...]]],
+             models: Sequence[Model]) -> dict[int, tuple[Named, ...]] | None:
+    """The one explanation of several that fit: the only one, else the only one made of the problem's own known
+    mistakes (a slip that gives what a trap gives is the trap's mistake in other words); None when they differ."""
+    if len(fits) > 1:
+        known = {m.named.message for m in models if m.named.known}
+        fits = {words: named for words, named in fits.items() if words <= known}
     return next(iter(fits.values())) if len(fits) == 1 else None
 
 
@@ -827,3 +1117,217 @@ def _together(table: _Table, a: Model, b: Model, failing: Sequence[Test]) -> dic
     if {n[0].message for n in named.values()} != {a.named.message, b.named.message}:
         return None  # one of them explains every test alone (or nothing of it shows): not two mistakes
     return named
+
+
+# ---------------------------------------------------------------- two mistakes, side by side
+
+def _superposed(table: _Table, models: Sequence[Model], failing: Sequence[Test]) -> dict[int, tuple[Named, ...]] | None:
+    """Two mistakes that show side by side: on each failing test, the learner's value is one model's where
+    only that model departs from the expected value (entry by entry: a number, a key, a type), and the
+    expected value where neither does; where both depart from the same numbers, it may be anything (no model
+    of both is made, so that part is not proven). Each model must be proven somewhere it shows alone: a
+    whole test, or the entries only it changes. Both leave every passed test right. Named only when one
+    such pair fits: the key (`tokens`) one trap is about and the key (`coordinates`) another is about, a
+    bias left out seen on the token the reordering leaves in place."""
+    # Each model's proof is looked for pair by pair (a test it gives alone, or entries only it changes).
+    useful = [m for m in models if table.leaves_passed_right(m)
+              and any(table.right[(m.key, t.index)] is False for t in failing)]
+    if len(useful) < 2:
+        return None
+    views = _Views(table)
+    fits: dict[frozenset[str], dict[int, tuple[Named, ...]]] = {}
+    loose: dict[frozenset[str], int] = {}
+    for i, a in enumerate(useful):
+        for b in useful[i + 1:]:
+            if a.named.message == b.named.message:
+                continue
+            found = _side_by_side(table, views, a, b, failing)
+            if found is not None:
+                words = frozenset((a.named.message, b.named.message))
+                fits.setdefault(words, found[0])
+                loose[words] = found[1]
+    if len(fits) > 1:
+        # Of pairs that fit, the one that accounts for the most of the learner's values exactly (the tokens by
+        # one model, the coordinates by the other), when one does: a pair leaving leaves unexplained on some
+        # tests fits by the leniency that keys made from other keys need, not by their values.
+        least = min(loose.values())
+        if sum(n == least for n in loose.values()) == 1:
+            fits = {w: f for w, f in fits.items() if loose[w] == least}
+    if len(fits) > 1:
+        # A pair the failing tests were written against (their `hint_when` names both) is the one meant.
+        aimed = {k: v for k, v in fits.items() if all(any(m.aimed and m.named.message == w for m in useful) for w in k)}
+        fits = aimed if len(aimed) == 1 else fits
+    return _one_fit(fits, useful)
+
+
+def _side_by_side(table: _Table, views: "_Views", a: Model, b: Model,
+                  failing: Sequence[Test]) -> tuple[dict[int, tuple[Named, ...]], int] | None:
+    """The names per failing test where `a` and `b` show side by side, and how many leaves of the tests are not
+    exactly either's or the expected value (None where they do not fit)."""
+    named: dict[int, tuple[Named, ...]] = {}
+    loose = 0
+    proven = {a.key: False, b.key: False}
+    shared: dict[tuple[str, int], list[bool]] = {}   # per (model, leaf) both change: is the learner's leaf its?
+    for test in failing:
+        i = test.index
+        alone = [m for m, other in ((a, b), (b, a)) if table.matches[(m.key, i)]
+                 and (table.right[(other.key, i)] is True or table.absorbs[(m.key, i)])]
+        if alone:
+            model = alone[0]
+            proven[model.key] = proven[model.key] or not table.absorbs[(model.key, i)] or model.aimed
+            named[i] = (model.named,)
+            continue
+        if not _finite_anywhere(test.actual.value):
+            return None   # an overflow no model of the two shows alone
+        shows = views.superposed(test, a, b)
+        if shows is None:
+            return None
+        for key in shows.alone:
+            proven[key] = True
+        for leaf, same in shows.leaves:
+            shared.setdefault(leaf, []).append(same)
+        loose += shows.loose
+        named[i] = tuple(m.named for m in (a, b) if m.key in shows.present)
+    # A leaf both models change proves the one whose leaf the learner's is, on every test it is changed by
+    # both and on two or more: once is a coincidence small leaves of few values (a mask) allow.
+    for (key, _), seen in shared.items():
+        if len(seen) >= 2 and all(seen):
+            proven[key] = True
+    if not all(proven.values()):
+        return None
+    if {n.message for shown in named.values() for n in shown} != {a.named.message, b.named.message}:
+        return None
+    return named, loose
+
+
+@dataclass(frozen=True)
+class _Shows:
+    """Which of two models show on a test (`present`), which of them on entries of their own (`alone`), and, for
+    each leaf both change, whether the learner's leaf is each one's ((model key, leaf) -> bool)."""
+
+    present: frozenset[str]
+    alone: frozenset[str]
+    leaves: tuple[tuple[tuple[str, int], bool], ...] = ()
+    loose: int = 0   # leaves the learner's value is neither model's in, nor the expected one's
+
+
+class _Views:
+    """Entry-by-entry comparisons of models' outputs with the expected and the learner's values, made once."""
+
+    def __init__(self, table: _Table):
+        self.table = table
+        self.kept: dict[tuple, np.ndarray | None] = {}
+
+    def same(self, test: Test, key: str, of: str) -> np.ndarray | None:
+        """Per number of the expected value: whether the model's output has it (`of` "expected") or the
+        learner's has the model's (`of` "actual")."""
+        kept = (key, test.index, of)
+        if kept not in self.kept:
+            made = self.table.outputs.get((key, test.index))
+            if made is None or made.error is not None:
+                self.kept[kept] = None
+            elif of == "expected":
+                self.kept[kept] = _entrywise(test.case, test.expected.value, made.value)
+            else:
+                self.kept[kept] = _entrywise(test.case, made.value, test.actual.value)
+        return self.kept[kept]
+
+    def superposed(self, test: Test, a: Model, b: Model) -> _Shows | None:
+        """Leaf by leaf (a key, an item): where neither model departs from the expected value the learner's is
+        expected; where one alone does and the learner's is that one's, that one shows there on its own; else
+        both may show (a key made from another, probabilities from logits, carries both models' changes).
+        Inside a leaf both change, the entries only one changes prove it where they hold as they must (where
+        they do not, the leaf's entries are coupled, as a softmax couples them, and say nothing). None where
+        that does not hold or cannot be looked at."""
+        right_a, right_b = self.same(test, a.key, "expected"), self.same(test, b.key, "expected")
+        got_a, got_b = self.same(test, a.key, "actual"), self.same(test, b.key, "actual")
+        right = _entrywise(test.case, test.expected.value, test.actual.value)
+        if any(x is None for x in (right_a, right_b, got_a, got_b, right)) \
+                or len({len(x) for x in (right_a, right_b, got_a, got_b, right)}) != 1:
+            return None
+        form = self._form(test, a, b)
+        if form is None:
+            return None
+        present, alone = set(form.present), set(form.alone)
+        leaves: list[tuple[tuple[str, int], bool]] = []
+        loose = 0
+        for k, (ra, rb, ga, gb, r) in enumerate(zip(right_a, right_b, got_a, got_b, right)):
+            if ra.all() and rb.all():
+                if not r.all():
+                    return None
+            elif rb.all() and ga.all():
+                present.add(a.key)
+                alone.add(a.key)
+            elif ra.all() and gb.all():
+                present.add(b.key)
+                alone.add(b.key)
+            elif ra.all() or rb.all():
+                # Only one model departs here and the learner's value is not that one's: a key made from
+                # another (probabilities from logits) carries the other model's change too. Both may show.
+                present.update((a.key, b.key))
+                loose += 1
+            else:
+                # A leaf both change: the learner's may be one model's (a mask both a shuffled order and wrong
+                # indices would change, as the order does), said per leaf and weighed over the tests.
+                present.update((a.key, b.key))
+                leaves += [((a.key, k), bool(ga.all())), ((b.key, k), bool(gb.all()))]
+                entries = _entries_alone(a.key, b.key, ra, rb, ga, gb, r)
+                if entries is None and len(right) == 1:
+                    return None   # an entry only one model changes is not that one's: not these two mistakes
+                # (in an output of several keys one is often made from another, probabilities from logits, and
+                # its entries carry both changes: there it proves nothing, and contradicts nothing)
+                alone.update(entries or ())
+                loose += not (ga.all() or gb.all())
+        if not present:
+            return None
+        return _Shows(frozenset(present), frozenset(alone), tuple(leaves), loose)
+
+    def _form(self, test: Test, a: Model, b: Model) -> _Shows | None:
+        """The types of the learner's leaves: the expected ones, or those of the one model that returns other
+        types (numpy integers for Python ints: a mistake of types beside a mistake of values)."""
+        want, got = _loose_kinds(test.expected.value), _loose_kinds(test.actual.value)
+        made = {m.key: _loose_kinds(self.table.outputs[(m.key, test.index)].value) for m in (a, b)}
+        other = [k for k, v in made.items() if v != want]
+        if not other:
+            return _Shows(frozenset(), frozenset()) if got == want else None
+        if len(other) == 1 and got == made[other[0]]:
+            return _Shows(frozenset(other), frozenset(other))
+        return None
+
+
+def _entries_alone(a: str, b: str, ra: np.ndarray, rb: np.ndarray, ga: np.ndarray, gb: np.ndarray,
+                   r: np.ndarray) -> set[str] | None:
+    """In a leaf both models change, entry by entry: the models proven by the entries only one of them changes
+    (the learner's entry is that one's); None where an entry neither or one changes is not as it must be."""
+    only_a, only_b, neither = ~ra & rb, ra & ~rb, ra & rb
+    if not (r[neither].all() and ga[only_a].all() and gb[only_b].all()):
+        return None
+    return {k for k, region in ((a, only_a), (b, only_b)) if region.any()}
+
+
+def _entrywise(case: Case, want: Any, got: Any) -> list[np.ndarray] | None:
+    """Per leaf of `want`, per number: whether `got` has it, within the test's tolerance for its key; a leaf
+    that is no number counts as one entry. None where the two differ in keys, items or shapes (entries cannot
+    be set side by side)."""
+    found = []
+    for path, e, a in all_leaves(want, got):
+        if e is MISSING or a is MISSING:
+            return None
+        ev, av = numeric(e), numeric(a)
+        if ev is None or av is None:
+            if (ev is None) != (av is None):
+                return None
+            found.append(np.array([_plain_equal(e, a)]))
+            continue
+        if ev.shape != av.shape:
+            return None
+        tol = case.tolerance.for_key(top_key(path)) if isinstance(case.tolerance, Tolerance) else Tolerance()
+        found.append(within(ev, av, tol.rtol, tol.atol).reshape(-1))
+    return found or None
+
+
+def _plain_equal(a: Any, b: Any) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except (TypeError, ValueError):
+        return False

@@ -108,6 +108,12 @@ def _const(value: int | float) -> ast.expr:
     return ast.UnaryOp(ast.USub(), ast.Constant(-value)) if value < 0 else ast.Constant(value)
 
 
+def _tidy(value: float) -> float:
+    """A float made ten times larger or smaller, without the rounding of the product: 1e-06, not
+    1.0000000000000002e-06 (the code a repair shows is the code a learner would write)."""
+    return float(f"{value:.12g}")
+
+
 def _with(call: ast.Call, **changes) -> ast.Call:
     new = copy.deepcopy(call)
     for key, value in changes.items():
@@ -331,9 +337,9 @@ def constant(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
         if node.value > 0:
             yield ast.Constant(node.value - 1)
     elif type(node.value) is float:
-        yield ast.Constant(node.value * 10 if node.value else 1.0)
+        yield ast.Constant(_tidy(node.value * 10) if node.value else 1.0)
         if node.value:
-            yield ast.Constant(node.value / 10)
+            yield ast.Constant(_tidy(node.value / 10))
 
 
 def guard(node: ast.AST, ctx: Context) -> Iterator[ast.AST | list]:
@@ -399,7 +405,7 @@ def defaults(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
             if not isinstance(value, ast.Constant) or value.value is None or isinstance(value.value, str):
                 continue
             options = [not value.value] if isinstance(value.value, bool) else \
-                [value.value + 1] if type(value.value) is int else [value.value * 10, value.value / 10]
+                [value.value + 1] if type(value.value) is int else [_tidy(value.value * 10), _tidy(value.value / 10)]
             for option in options:
                 new = copy.deepcopy(node)
                 getattr(new, field)[i] = ast.Constant(option)
@@ -466,7 +472,9 @@ def mutants(source: str, ctx: Context = Context(), operators: Sequence[str] | No
                 if text is None or text in seen:
                     continue
                 seen.add(text)
-                made.append(Mutant(index=len(made), operator=op.name, line=getattr(node, "lineno", 0),
+                # A signature's arguments have no line of their own: theirs is the `def` line.
+                line = getattr(node, "lineno", None) or getattr(places[id(node)][0], "lineno", 0)
+                made.append(Mutant(index=len(made), operator=op.name, line=line,
                                    before=_code(node), after=_code(replacement), source=text + "\n"))
     return made
 

@@ -22,6 +22,7 @@ from judge.judging.slips import merged
 from judge.judging.slipwords import NOT_VALUES, words
 
 MAX_REPAIRS = 400   # changes tried on one file at most, in the order of the file
+PERMUTES = frozenset({"permute", "transpose"})
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,8 @@ class Repair:
         """What this change says, alone or as one of two changes that together make every value right, or
         (`beside`) as the change after which the file gives what another mistake named with it gives alone."""
         what = f"{self.slip}: " if self.slip else ""
-        change = f"`{_short(self.after)}` in place of `{_short(self.before)}`"
+        change = f"`{_short(self.after)}` in place of `{_short(self.before)}`" if self.before \
+            else f"`{_short(self.after)}` first"
         if beside:
             return (f"line {self.line}: {what}{change}; with this change, your file gives what the other mistake "
                     "named here gives alone, on every test where it returns a value")
@@ -52,10 +54,14 @@ class Repair:
                 "gives the expected value on every test where it returns one")
 
 
-def repairs_of(source: str, context: Context, arguments: tuple[str, ...]) -> list[Repair]:
-    """Every value-changing one-step change of the learner's file `source`, in the order of the file."""
+def repairs_of(source: str, context: Context, arguments: tuple[str, ...],
+               rows: tuple[str, ...] = ()) -> list[Repair]:
+    """Every value-changing one-step change of the learner's file `source`, in the order of the file, then
+    the changes only a repair makes: two axes of a permute swapped that are not side by side, and the rows
+    of the arguments named in `rows` (2-D or more, float) normalised first."""
     try:
         made = mutants(source, context, [name for name in operator_names() if name not in NOT_VALUES])
+        tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return []
     found = []
@@ -63,6 +69,71 @@ def repairs_of(source: str, context: Context, arguments: tuple[str, ...]) -> lis
         # The learner's code is `before`; the slip it makes is what `after` (the right code) becomes there.
         slip = words(mutant.operator, mutant.after, mutant.before, arguments)
         found.append(Repair(len(found), mutant.line, mutant.before, mutant.after, slip, mutant.source))
+    seen = {r.source for r in found}
+    for line, before, after, slip, changed in [*_far_swaps(tree), *_normalised(tree, context, rows)]:
+        if changed is not None and changed not in seen and len(found) < MAX_REPAIRS:
+            seen.add(changed)
+            found.append(Repair(len(found), line, before, after, slip, changed))
+    return found
+
+
+def _far_swaps(tree: ast.Module) -> list[tuple[int, str, str, str | None, str | None]]:
+    """A permute (or transpose) with two of its axes swapped that do not stand side by side: the gate's
+    operator swaps neighbours only (a mutant is one small slip), but a learner's permute may be wrong by
+    any two of its axes (`permute(0, 3, 2, 4, 1, 5)` for `(0, 3, 1, 4, 2, 5)`)."""
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in PERMUTES):
+            continue
+        inline = len(node.args) >= 3
+        axes = node.args if inline else (node.args[0].elts if len(node.args) == 1
+                                         and isinstance(node.args[0], (ast.Tuple, ast.List)) else [])
+        if len(axes) < 3:
+            continue
+        for i in range(len(axes)):
+            for j in range(i + 2, len(axes)):
+                before = ast.unparse(node)
+                axes[i], axes[j] = axes[j], axes[i]
+                after, changed = ast.unparse(node), ast.unparse(tree) + "\n"
+                axes[i], axes[j] = axes[j], axes[i]
+                found.append((node.lineno, before, after, f"`{node.func.attr}` with two of its axes in the wrong order",
+                              changed))
+    return found
+
+
+def _normalised(tree: ast.Module, context: Context, rows: tuple[str, ...]) -> list[tuple[int, str, str, str, str | None]]:
+    """The entry point with the rows of one of `rows`' arguments (or of all of them) normalised first, as the
+    statements of the contrastive problems ask: a normalisation left out is undone by no operator of the
+    gate, and is the mistake that stands beside most others in a learner's loss."""
+    entry = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == context.entry_point), None)
+    if entry is None or not entry.body or not rows:
+        return []
+    body = entry.body
+    start = 1 if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+        and isinstance(body[0].value.value, str) else 0
+    # After the checks that raise (a normalised 1-D input would pass a rank check it fails as it came).
+    while start < len(body) and isinstance(body[start], ast.If) and not body[start].orelse \
+            and any(isinstance(n, ast.Raise) for n in ast.walk(body[start])):
+        start += 1
+    if start >= len(body):
+        return []
+    bound = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    torch = context.framework == "torch"
+    module, alias = ("torch.nn.functional", "F") if torch else ("numpy", "np")
+    groups = [(name,) for name in rows] + ([rows] if len(rows) > 1 else [])
+    found = []
+    for names in groups:
+        lines = [f"{n} = F.normalize({n}, dim=-1)" if torch else
+                 f"{n} = {n} / np.maximum(np.linalg.norm({n}, axis=-1, keepdims=True), 1e-12)" for n in names]
+        added = ([] if alias in bound else [f"import {module} as {alias}"]) + lines
+        original = entry.body
+        entry.body = body[:start] + [s for line in added for s in ast.parse(line).body] + body[start:]
+        try:
+            changed = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+        finally:
+            entry.body = original
+        said = " and ".join(f"`{n}`" for n in names)
+        found.append((body[start].lineno, "", "; ".join(lines), f"the rows of {said} are not normalised", changed))
     return found
 
 

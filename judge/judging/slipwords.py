@@ -24,6 +24,8 @@ LIBRARY = frozenset(mutants.AXIS_CALLS | mutants.REDUCTIONS | set(mutants.SWAPS)
 # Calls said as their first argument (a conversion, a floor against division by zero).
 WRAPPERS = frozenset({"float", "int", "max", "maximum", "clamp", "clamp_min", "clip"})
 NORMS = frozenset({"norm", "vector_norm", "linalg_norm"})
+# Names a library is imported as: `torch.clamp(x, ...)` is a function of `x`, `x.clamp(...)` a method of it.
+MODULES = frozenset({"torch", "np", "numpy", "F", "nn", "math", "jnp"})
 # Statements and expressions whose test is a condition: what it decides is a branch, not a value.
 CONDITIONS = frozenset({"If", "While", "IfExp", "Assert", "BoolOp", "comprehension", "UnaryOp"})
 # Operators whose slips are judged by other checks (raises, gradients, inputs written), not by a value.
@@ -88,8 +90,13 @@ class _Sayer:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and _number(node.right) == 0.5:
             inner = self(node.left)
             return f"the square root of {inner}" if inner else "a square root"
-        if isinstance(node, ast.Call) and node.args and _called(node) in WRAPPERS:
-            return self(node.args[0])  # float(temperature), max(norm, eps): said as what they wrap
+        if isinstance(node, ast.Call) and _called(node) in WRAPPERS:
+            # float(temperature), max(norm, eps), torch.clamp(norm, min=eps): said as what they wrap, the first
+            # argument; norm.clamp_min(eps), a method, wraps its receiver, never its floor.
+            method = isinstance(node.func, ast.Attribute) and not (
+                isinstance(node.func.value, ast.Name) and node.func.value.id in MODULES)
+            wrapped = node.func.value if method else (node.args[0] if node.args else None)
+            return self(wrapped) if wrapped is not None else None
         if any(isinstance(n, ast.Call) and _called(n) in NORMS for n in ast.walk(node)):
             return "the norm"
         return None
@@ -151,7 +158,8 @@ class _Said:
             return None
         if isinstance(a, ast.Call) and _called(a) == _called(b):
             return f"{name} with two of its axes in the wrong order"
-        return f"a {name} left out"
+        # Said as a call: "a `t` left out" would read as a variable named t (of a solution the learner never saw).
+        return f"a transpose (`.{_called(b)}()`) left out" if _called(b) in ("t", "mT") else f"a `{_called(b)}(...)` left out"
 
     @staticmethod
     def reshape(b: ast.AST, a: ast.AST, say: _Sayer) -> str | None:
@@ -269,5 +277,5 @@ def _default(before: str, after: str) -> str | None:
     names = [x.arg for x in [*old.posonlyargs, *old.args]][-len(old.defaults):] if old.defaults else []
     for name, x, y in zip(names, old.defaults, new.defaults):
         if ast.unparse(x) != ast.unparse(y):
-            return f"the default of `{name}` taken as {ast.unparse(y)} where the statement gives {ast.unparse(x)}"
+            return f"the default of `{name}` taken as {ast.unparse(y)} where {ast.unparse(x)} belongs"
     return None

@@ -30,9 +30,11 @@ class Suspects:
     """The models of one report's explanation, and their outputs (each made once for the report)."""
 
     def __init__(self, traps: Sequence[Trap], trap_output: Callable[[explain.Test, Trap], Any], slips: Slips | None,
-                 program: Program, backend: Backend, limits: Limits, size: Callable[[Case], int]):
+                 program: Program, backend: Backend, limits: Limits, size: Callable[[Case], int],
+                 rows: tuple[str, ...] = ()):
         self.traps, self.trap_output, self.slip_set = traps, trap_output, slips
         self.program, self.backend, self.limits, self.size = program, backend, limits, size
+        self.rows = rows   # the entry point's arguments a repair may normalise row by row (2-D or more, float)
         self._traps: dict[str, Trap] = {}
         self._slips: dict[str, Slip] = {}
         self._repairs: dict[str, Repair] = {}
@@ -54,7 +56,8 @@ class Suspects:
     def repairs(self) -> explain.Repairs | None:
         if self.slip_set is None:
             return None
-        return explain.Repairs(self._repair_models, self._joined_repairs, self._repair_beside)
+        return explain.Repairs(self._repair_models, self._joined_repairs, self._repair_beside,
+                               lambda model: self._repairs[model.key].line)
 
     def _slip_models(self) -> list[explain.Model]:
         for slip in self.slip_set.models:
@@ -76,7 +79,7 @@ class Suspects:
 
     def _repair_models(self) -> list[explain.Model]:
         context = self.slip_set.context
-        for repair in repairs_of(self.program.source, context, self.slip_set.arguments):
+        for repair in repairs_of(self.program.source, context, self.slip_set.arguments, self.rows):
             self._repairs[f"repair:{repair.index}"] = repair
         return [explain.Model(key, _named(repair), exact=True) for key, repair in self._repairs.items()]
 

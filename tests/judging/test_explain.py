@@ -125,6 +125,78 @@ def test_a_pair_is_not_named_where_the_other_mistake_would_show_too():
     assert explain.explain(tests, [model("trap:a", "a"), model("trap:b", "b")], predict) == {}
 
 
+def dict_case(index: int, expected: dict, actual: dict, passed: bool = False) -> explain.Test:
+    spec = Spec(name=f"t{index}", group="hidden", inputs={}, checks=(), tolerance=Tolerance(1e-9, 1e-12))
+    case = with_calls(Drawn(test=spec, arg_names=("x",), args=(wire.roundtrip(np.arange(4.0)),),
+                            tolerance=spec.tolerance))
+    as_value = lambda d: Observation(value={k: Array(np.asarray(v, dtype=np.float64), "numpy", "float64")  # noqa: E731
+                                            for k, v in d.items()})
+    return explain.Test(index, case, as_value(expected), as_value(actual), passed)
+
+
+def test_two_traps_on_two_keys_are_named_side_by_side():
+    """The tokens are one trap's, the coordinates another's, on every test: no model of both is needed."""
+    right = {0: ({"tokens": [1, 2, 3], "coordinates": [0, 1]}), 1: ({"tokens": [4, 5, 6], "coordinates": [1, 0]})}
+    tokens = {0: [2, 1, 3], 1: [5, 4, 6]}
+    coordinates = {0: [1, 0], 1: [0, 1]}
+    tests = [dict_case(i, right[i], {"tokens": tokens[i], "coordinates": coordinates[i]}) for i in (0, 1)]
+
+    def predict(models, wanted):
+        made = {"trap:tokens": lambda i: {**right[i], "tokens": tokens[i]},
+                "trap:coordinates": lambda i: {**right[i], "coordinates": coordinates[i]}}
+        return {(m.key, t.index): Observation(value={k: Array(np.asarray(v, dtype=np.float64), "numpy", "float64")
+                                                     for k, v in made[m.key](t.index).items()})
+                for m in models for t in wanted}
+
+    found = explain.explain(tests, [model("trap:tokens", "tokens"), model("trap:coordinates", "coordinates")],
+                            predict)
+    assert names(found) == {0: ["trap:tokens", "trap:coordinates"], 1: ["trap:tokens", "trap:coordinates"]}
+
+
+def test_a_factor_is_said_in_the_words_true_on_every_test():
+    """Twice the value on a test of 2 rows and 4 times on a test of 4 rows: "times the number of rows" is true
+    on both, "times 2" on one only (a coincidence of that test's size)."""
+    def rows_case(index, n, expected, actual):
+        spec = Spec(name=f"t{index}", group="hidden", inputs={}, checks=(), tolerance=Tolerance(1e-9, 1e-12))
+        x = wire.roundtrip(np.ones((n, 3)))
+        case = with_calls(Drawn(test=spec, arg_names=("x",), args=(x,), tolerance=spec.tolerance))
+        return explain.Test(index, case, value(expected), value(actual), False)
+
+    found = explain.explain([rows_case(0, 2, 1.3, 2.6), rows_case(1, 4, 1.3, 5.2)], [], predictions({}))
+    said = {n.message for named in found.values() for n in named}
+    assert said == {"the returned value is the expected value times the number of rows of `x`"}
+
+
+def test_a_relation_seen_on_one_test_of_several_is_not_named():
+    """Doubled on one test, something else on the other: nothing explains both, so nothing is named."""
+    tests = [case_of(0, [1.0, 2.0, 3.0], [2.0, 4.0, 6.0]), case_of(1, [4.0, 1.0, 2.0], [4.5, 1.0, 7.0])]
+    assert explain.explain(tests, [], predictions({})) == {}
+
+
+def test_an_overflow_alone_proves_no_model_but_one_the_test_was_written_against():
+    """Two outputs all NaN or inf are alike whatever each computes: a model is not named for overflowing where
+    the learner's file did, unless the test's `hint_when` names it (a plain exp, foreseen by its author)."""
+    nan = [np.nan, np.nan, np.nan]
+    tests = [case_of(0, [1, 2, 3], nan), case_of(1, [3, 1, 4], [3, 1, 4], passed=True)]
+    predict = predictions({"slip:zero": {0: [np.inf, np.inf, np.inf], 1: [3, 1, 4]},
+                           "trap:exp": {0: nan, 1: [3, 1, 4]}})
+    assert explain.explain(tests, [model("slip:zero", "the number 0 where 1 belongs")], predict) == {}
+    assert names(explain.explain(tests, [model("trap:exp", "exp", aimed=True)], predict)) == {0: ["trap:exp"]}
+
+
+def test_two_traps_compose_where_one_is_the_other_moved():
+    """The learner's values are one trap's with the columns of every pair swapped, exactly as another trap
+    swaps the expected ones: both traps are named, in their authors' words."""
+    expected = [np.arange(6.0) + 10 * k for k in range(2)]
+    shifted = [e + 1 for e in expected]             # the first trap's mistake
+    swap = np.arange(6) ^ 1
+    tests = [case_of(k, expected[k], shifted[k][swap], size=6) for k in range(2)]
+    predict = predictions({"trap:shift": {k: shifted[k] for k in range(2)},
+                           "trap:swap": {k: expected[k][swap] for k in range(2)}})
+    found = explain.explain(tests, [model("trap:shift", "shift"), model("trap:swap", "swap")], predict)
+    assert names(found) == {0: ["trap:shift", "trap:swap"], 1: ["trap:shift", "trap:swap"]}
+
+
 def test_slips_are_run_only_when_no_trap_or_relation_explains():
     asked = []
     tests = [case_of(0, [1, 2, 3], [2, 5, 3])]

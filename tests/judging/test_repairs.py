@@ -128,3 +128,26 @@ def test_a_change_beside_a_known_mistake_that_no_change_undoes(judge):
                                       "`float(row @ rows[k]) / temperature` in place of")
     assert said[0].message.endswith("with this change, your file gives what the other mistake named here gives "
                                     "alone, on every test where it returns a value")
+
+
+def test_a_repair_may_swap_any_two_axes_of_a_permute_and_normalise_the_rows_of_an_argument():
+    source = '''import torch
+
+
+def unpatchify(tokens, height, width, patch_height, patch_width):
+    if tokens.dim() != 3:
+        raise ValueError("tokens must be 3-D")
+    x = tokens.reshape(1, 2, 2, 1, 2, 2)
+    return x.permute(0, 3, 2, 4, 1, 5).reshape(1, 1, 4, 4)
+'''
+    made = repairs_of(source, Context(framework="torch", entry_point="unpatchify"),
+                      ("tokens", "height", "width", "patch_height", "patch_width"), ("tokens",))
+    # Axes 2 and 4 stand apart: the gate swaps neighbours only, a repair any two.
+    far = [r for r in made if r.after == "x.permute(0, 3, 1, 4, 2, 5)"]
+    assert far and far[0].slip == "`permute` with two of its axes in the wrong order" and far[0].line == 8
+    [normalised] = [r for r in made if not r.before]
+    assert normalised.after == "tokens = F.normalize(tokens, dim=-1)" and normalised.line == 7   # after the check
+    assert normalised.slip == "the rows of `tokens` are not normalised"
+    assert "import torch.nn.functional as F" in normalised.source
+    assert normalised.message().startswith("line 7: the rows of `tokens` are not normalised: with "
+                                           "`tokens = F.normalize(tokens, dim=-1)` first, your file gives")

@@ -27,6 +27,8 @@ ARGS = ("embeddings", "temperature")
     ("arithmetic", "n // gw", "n / gw", "true division `/` where floor division `//` belongs"),
     ("arithmetic", "z @ z.T / temperature", "z @ z.T // temperature", "floor division `//` where true division `/` belongs"),
     ("transpose", "z.T", "z", "a transpose (`.T`) left out"),
+    ("transpose", "z.t()", "z", "a transpose (`.t()`) left out"),   # never "a `t` left out": no variable named t
+    ("transpose", "x.permute(0, 2, 1)", "x", "a `permute(...)` left out"),
     ("transpose", "x.permute(0, 2, 1)", "x.permute(0, 1, 2)", "`permute` with two of its axes in the wrong order"),
     ("dtype", "np.float64", "np.float32", "float32 where float64 belongs"),
     ("index", "x.shape[0]", "x.shape[1]", "a size read from the wrong axis (`.shape[...]`)"),
@@ -60,9 +62,11 @@ def test_a_branch_decided_by_a_slip_gets_no_words():
         "the comparison `!=` where `==` belongs"
 
 
-def test_a_changed_default_is_said_with_the_statements_signature():
+def test_a_changed_default_is_said_with_its_name_and_both_values():
+    # Said the same for the entry point's signature and a helper's (`layer_norm(x, eps=1e-5)`): "the statement
+    # gives" would be wrong for a helper the learner wrote.
     assert words("defaults", "num_positions, dim, base=10000.0", "num_positions, dim, base=100000.0", ARGS) == \
-        "the default of `base` taken as 100000.0 where the statement gives 10000.0"
+        "the default of `base` taken as 100000.0 where 10000.0 belongs"
 
 
 def test_every_mutant_of_a_solution_is_said_without_its_code():

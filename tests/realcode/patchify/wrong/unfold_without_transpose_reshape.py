@@ -2,7 +2,7 @@
 
 Adapted from: pytorch/pytorch, torch/nn/modules/fold.py (Unfold), with .reshape where .transpose(1, 2) belongs
 expect: wrong_answer
-mistake: rearranged
+mistake: unfold_reshaped_not_transposed
 """
 import torch
 import torch.nn.functional as F

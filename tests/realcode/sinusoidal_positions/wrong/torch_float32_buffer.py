@@ -2,7 +2,7 @@
 
 Adapted from: pytorch/tutorials, beginner_source/transformer_tutorial.py (PositionalEncoding: torch.zeros defaults to float32)
 expect: wrong_answer
-mistake: other_dtype
+mistake: repair_float32_where_float64_belongs
 """
 import math
 
