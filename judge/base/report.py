@@ -174,6 +174,9 @@ class Report:
     # inside a call is that test's `output`, never this); None for a report read back from JSON
     # before reports said it (then nothing is shown as printed while loading).
     loading_output: str | None = None
+    # The diagnosis goes on after this report was made (judge.judging.budget): a face that can show a later
+    # report may wait for it. Not part of the JSON: a report stored or sent is the one it is.
+    refining: bool = field(default=False, compare=False)
 
     @property
     def passed(self) -> int:

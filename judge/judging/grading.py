@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -45,6 +46,7 @@ from judge.runs.calls import Call, Observation, restore_unchanged, run_call
 from judge.model.problem import Problem, Trap
 from judge.base.quiet import quiet
 from judge.base.report import MAX_DETAIL, MAX_DETAILS, NOT_RUN, Mistake, Report, Shown, TestResult, cap_message
+from judge.judging.budget import Budget, Diagnosing
 from judge.judging.suspects import Suspects
 from judge.judging.tampering import collect, scan
 from judge.base.outcomes import Verdict
@@ -188,10 +190,12 @@ def item_caps(expected: Sequence[Expected]) -> tuple[dict[str, int], ...]:
 def grade(problem: Problem, cases: list[Case], expected: list[Expected], program: Program, submission: str,
           backend: Backend, limits: Limits, traps: TrapSet | None = None,
           on_result: Callable[[TestResult], None] | None = None,
-          caps: Sequence[dict[str, int]] | None = None) -> Report:
+          caps: Sequence[dict[str, int]] | None = None, budget: Budget | None = None) -> Report:
     """Run `program` on every case through `backend` and judge it; `on_result` gets each test's
     result, in order, as soon as the backend has finished that test's calls (the web page streams them).
-    `caps`: `item_caps(expected)`, when the caller keeps them."""
+    `caps`: `item_caps(expected)`, when the caller keeps them. With a `budget` (judge.judging.budget), a
+    wrong answer's report waits for its diagnosis no longer than the budget allows, and the rest of the
+    diagnosis comes to `budget.on_refined` (without one, the report is complete when it is returned)."""
     started = time.perf_counter()
     caps = item_caps(expected) if caps is None else caps
     rng = random.SystemRandom()
@@ -258,6 +262,7 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
 
     run = backend.run(program, calls, limits, on_progress=judge_finished if on_result is not None else judge_passing,
                       node_limits=node_limits)
+    run_end = time.perf_counter()   # the submission's own run is over: what an accepted run costs too
     judge_finished(run, len(calls))
     # An outcome can change after it was reported: the sandbox reads every call's arguments again until
     # the run ends (an input kept and changed by a later call), and a protocol broken after the last
@@ -266,25 +271,83 @@ def grade(problem: Problem, cases: list[Case], expected: list[Expected], program
         if any(a is not b for a, b in zip(outcomes, run.outcomes[ends[i] - len(cases[i].calls):ends[i]])):
             pendings.pop(i, None)
             results[i] = said(settle(run, i), file_failed=run.load_error is not None)
-    if traps is not None and run.load_error is None:
-        results = _explained(cases, expected, results, observed, pendings, traps, backend, program, limits)
-        first = next((i for i, r in enumerate(results) if i in pendings and pendings[i].value), None)
-        if first is not None and traps.shrinker is not None:
-            shown = traps.shrinker.smallest(cases[first], program, backend, limits)
-            if shown is not None:
-                from judge.render.text import smallest_text  # rendering is the faces'; the JSON carries its text
-
-                results[first] = replace(results[first], smallest=shown, smallest_text=smallest_text(shown))
     warnings = []
     if run.isolation.failed:
         warnings.append(escape_controls(run.isolation.exposure))
     # What the source shows and what the child said while it ran: shown beside the verdict, never deciding it.
     scan_once()
     tampering = collect(program.source, run.tampering, found=found[0])
-    return Report(problem=problem.id, submission=submission, tests=results,
-                  time_ms=(time.perf_counter() - started) * 1000,
-                  output=escape_controls(run.output, keep="\n\t"), warnings=warnings, tampering=tampering,
-                  loading_output=escape_controls(_loading_output(run), keep="\n\t"))
+
+    def report_of(tests: list[TestResult]) -> Report:
+        return Report(problem=problem.id, submission=submission, tests=tests,
+                      time_ms=(time.perf_counter() - started) * 1000,
+                      output=escape_controls(run.output, keep="\n\t"), warnings=warnings, tampering=tampering,
+                      loading_output=escape_controls(_loading_output(run), keep="\n\t"))
+
+    judged = _stated_errors(problem, cases, list(results), pendings)
+    if traps is None or run.load_error is not None or not any(p.value for p in pendings.values()):
+        return report_of(particular_hints(cases, judged, pendings))
+
+    def diagnosed(deep: bool) -> list[TestResult]:
+        """The report's tests with the mistakes that explain their wrong values: known mistakes and relations
+        only (made in this process), or (`deep`) also slips, repairs and the smallest input (sandbox runs)."""
+        done = _explained(cases, expected, judged, observed, pendings, traps, backend, program, limits, deep=deep)
+        first = next((i for i, r in enumerate(done) if i in pendings and pendings[i].value), None)
+        if deep and first is not None and traps.shrinker is not None:
+            shown = traps.shrinker.smallest(cases[first], program, backend, limits)
+            if shown is not None:
+                from judge.render.text import smallest_text  # rendering is the faces'; the JSON carries its text
+
+                done[first] = replace(done[first], smallest=shown, smallest_text=smallest_text(shown))
+        return particular_hints(cases, done, pendings)
+
+    if budget is None:
+        return report_of(diagnosed(deep=True))
+    diagnosing = Diagnosing(budget, run_end, lambda: diagnosed(deep=False), lambda: diagnosed(deep=True))
+    given = diagnosing.wait()
+    first = report_of(given if given is not None else particular_hints(cases, judged, pendings))
+    if diagnosing.complete:
+        return first
+    first.refining = True
+
+    def refined(deep: list[TestResult] | None) -> None:
+        budget.on_refined(None if deep is None or not _says_more(deep, first.tests) else report_of(deep))
+
+    diagnosing.then(refined)
+    return first
+
+
+STATED = 240   # characters of a rule's text quoted under a failed raises test, at most
+
+
+def _stated_errors(problem: Problem, cases: Sequence[Case], results: list[TestResult],
+                   pendings: dict[int, "_Pending"]) -> list[TestResult]:
+    """A test that had to raise and did not says which stated error it is: the rule of the statement it
+    enforces, quoted (its text is public; the test's input stays hidden)."""
+    out = list(results)
+    for i, result in enumerate(results):
+        pending = pendings.get(i)
+        if pending is None or pending.kind != "raises" or result.not_attempted:
+            continue
+        rules = [r for rule_id in cases[i].test.rules if (r := problem.rule(rule_id)) is not None
+                 and "raises" in r.checks]
+        said = next((s for r in rules for s in _sentences(r.text) if "raise" in s.lower()), None)
+        if said is not None:
+            said = said if len(said) <= STATED else said[:STATED].rsplit(" ", 1)[0] + " …"
+            out[i] = replace(result, message=f"{result.message}; the statement: \"{said}\"")
+    return out
+
+
+def _sentences(text: str) -> list[str]:
+    """A rule's sentences, each on one line: only the one that says what to raise is quoted (another, "never crop
+    silently", would point at a cause the file may not have)."""
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z*`])", " ".join(text.split())) if s.strip()]
+
+
+def _says_more(tests: Sequence[TestResult], given: Sequence[TestResult]) -> bool:
+    """Whether `tests` name, hint or show anything `given` (the same tests, as first reported) did not."""
+    said = lambda t: (t.mistakes, t.hint, t.smallest_text)  # noqa: E731
+    return any(said(a) != said(b) for a, b in zip(tests, given))
 
 
 def _loading_output(run: RunResult) -> str:
@@ -418,6 +481,37 @@ def _finish(case: Case, result: TestResult, pending: _Pending | None) -> TestRes
     return replace(result, mistake=mistake, hint=hint)
 
 
+VALUE_KINDS = frozenset({"structure", "shape", "dtype", "finite", "values"})   # the compare check's stages
+
+
+def particular_hints(cases: Sequence[Case], results: list[TestResult], pendings: dict[int, "_Pending"]) -> list[TestResult]:
+    """Each failing test's hint kept only where its condition is seen. A hint written for a kind of failure
+    (`hint_when: [values]`: "mask by index, never by value" on the duplicate rows' test) is about what is
+    particular to its test: it stays where the file fails that way on a few of the value tests (at most
+    half) or only on tests that carry a hint for it, and goes where the failure is a general one (most
+    tests fail alike: the hint would point at a cause the file may not have), or where the mistake named on
+    the test is not one the hint is about. A hint named for a mistake (`hint_when: [naive_exp]`) stays
+    wherever that mistake is named."""
+    out = list(results)
+    valued = sum(any(checks.get(spec.type).traits.diagnoses == VALUE for spec in c.test.checks) for c in cases)
+    for i, result in enumerate(results):
+        pending = pendings.get(i)
+        if result.hint is None or pending is None:
+            continue
+        when = set(cases[i].test.hint_when)
+        named = {m.name for m in result.mistakes}
+        if named & when:
+            continue
+        base = pending.kind.split(".", 1)[0]
+        alike = [j for j, p in pendings.items() if p.kind.split(".", 1)[0] == base
+                 and results[j].verdict is not Verdict.ACCEPTED]
+        unhinted = [j for j in alike if not ({pendings[j].kind, base} & set(cases[j].test.hint_when))]
+        general = base in VALUE_KINDS and bool(unhinted) and len(alike) > valued / 2
+        if (named and when) or general:
+            out[i] = replace(result, hint=None)
+    return out
+
+
 def _hint_applies(case: Case, kind: str, mistakes: tuple[str, ...]) -> bool:
     """A test's hint is shown only for the failures it explains (`hint_when`), or any when none is declared."""
     if not case.test.hint:
@@ -429,7 +523,7 @@ def _hint_applies(case: Case, kind: str, mistakes: tuple[str, ...]) -> bool:
 
 def _explained(cases: list[Case], expected: list[Expected], results: list[TestResult],
                observed: dict[int, Observation], pendings: dict[int, _Pending], traps: TrapSet, backend: Backend,
-               program: Program, limits: Limits) -> list[TestResult]:
+               program: Program, limits: Limits, deep: bool = True) -> list[TestResult]:
     """The report's wrong values explained together (judge.judging.explain): each failing value test gets the
     mistakes proven on it, and its hint where they are what the hint is about; a mistake named on an
     earlier test is referred to, not repeated."""
@@ -445,8 +539,10 @@ def _explained(cases: list[Case], expected: list[Expected], results: list[TestRe
         return results
     aimed = {name for t in tests if not t.passed for name in t.case.test.hint_when}
     suspects = Suspects(traps.traps, lambda test, trap: _made(case=test.case, traps=traps, trap=trap, near=test),
-                        traps.slips, program, backend, limits, _bytes_of(cases, expected))
-    named = explain.explain(tests, suspects.trap_models(aimed), suspects.predict, suspects.slips(), suspects.repairs())
+                        traps.slips, program, backend, limits, _bytes_of(cases, expected),
+                        _row_arguments([t.case for t in tests]))
+    named = explain.explain(tests, suspects.trap_models(aimed), suspects.predict,
+                            suspects.slips() if deep else None, suspects.repairs() if deep else None)
     out = list(results)
     for test in tests:
         if test.passed:
@@ -458,6 +554,17 @@ def _explained(cases: list[Case], expected: list[Expected], results: list[TestRe
                                   hint=hint)
     return _said_once(out)
 
+
+
+def _row_arguments(cases: Sequence[Case]) -> tuple[str, ...]:
+    """The arguments that are float arrays of two axes or more in every test of `cases` (the value tests:
+    embeddings, tokens): the ones whose rows a learner may have left unnormalised."""
+    found: dict[str, bool] = {}
+    for case in cases:
+        for name, value in zip(case.arg_names, case.args):
+            rows = isinstance(value, Array) and value.data.ndim >= 2 and value.data.dtype.kind == "f"
+            found[name] = found.get(name, True) and rows
+    return tuple(name for name, rows in found.items() if rows)
 
 
 def _bytes_of(cases: list[Case], expected: list[Expected]) -> Callable[[Case], int]:

@@ -18,6 +18,7 @@ from judge.model.cache import ExpectedCache, TrapsEntry, cache_key
 from judge.model.cases import MAIN, Case, build_case
 from judge.runs.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.base.errors import ConfigError
+from judge.judging.budget import Budget
 from judge.judging.grading import Expected, TrapSet, expect, grade, item_caps, unjudged
 from judge.judging.mutants import Context
 from judge.runs.calls import ErrorInfo, describe_error, run_call
@@ -43,8 +44,10 @@ class PreparedProblem:
     backend: Backend
     examples_only: bool = False
 
-    def judge(self, submission: Submission, *, on_result: Callable[[TestResult], None] | None = None) -> Report:
-        """Judge `submission`; `on_result` gets each test's result, in order, as soon as it is decided.
+    def judge(self, submission: Submission, *, on_result: Callable[[TestResult], None] | None = None,
+              budget: Budget | None = None) -> Report:
+        """Judge `submission`; `on_result` gets each test's result, in order, as soon as it is decided; with a
+        `budget` (judge.judging.budget), a wrong answer is reported by its deadline and refined later.
 
         No child may read the folder the submission came from (a classmate's file beside it).
         """
@@ -56,7 +59,7 @@ class PreparedProblem:
         # A file that does not compile is reported without a sandbox: no fork server to wait for.
         backend = self.backend if error is None else _Unloadable(error)
         return grade(self.problem, list(self.cases), list(self.expected), program, submission.label, backend,
-                     self.limits, self.traps, on_result=on_result, caps=self.caps)
+                     self.limits, self.traps, on_result=on_result, caps=self.caps, budget=budget)
 
     @functools.cached_property
     def caps(self) -> tuple[dict[str, int], ...]:

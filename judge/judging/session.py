@@ -25,6 +25,7 @@ from judge.runs import decisions as verdicts
 from judge.model.cache import ExpectedCache
 from judge.runs.contract import Backend
 from judge.base.errors import ConfigError, NotSourceText
+from judge.judging.budget import Budget
 from judge.judging.prepared import PreparedProblem, prepare, prepare_input
 from judge.judging.prepared import examples as prepared_examples
 from judge.model.problem import Problem
@@ -60,6 +61,7 @@ class Judge:
         # A judge that lives for many submissions (`ahead`: judge serve, a batch, the service) keeps
         # a run ready for the next one like the last (see judge.sandbox.runner).
         self.backend: Backend = backend or SandboxBackend(self.protected_paths(), launched=launched, ahead=ahead)
+        self.ahead = ahead
         self._prepared: dict[tuple[str, bool], tuple[tuple, PreparedProblem]] = {}
         self._preparing: dict[tuple[str, bool], threading.Lock] = {}
         self._lock = threading.Lock()
@@ -101,6 +103,10 @@ class Judge:
                 with self._lock:
                     self._prepared = {k: v for k, v in self._prepared.items() if v[0] == stamp}
                     self._prepared[key] = kept
+                if self.ahead and kept[1].traps is not None:
+                    # What a wrong answer's diagnosis reads first depends on the problem only: the traps'
+                    # outputs, read from the disk while the learner writes (a second for a large problem).
+                    threading.Thread(target=kept[1].traps.recall, name=f"traps-{problem}", daemon=True).start()
         return kept[1]
 
     def _prepare(self, problem: Problem, examples_only: bool) -> PreparedProblem:
@@ -128,31 +134,38 @@ class Judge:
 
     def submit(self, problem: str | Problem | PreparedProblem, submission: Submission, *,
                examples_only: bool = False, record: bool | None = None,
-               on_result: Callable[[TestResult], None] | None = None) -> Report:
+               on_result: Callable[[TestResult], None] | None = None,
+               on_refined: Callable[[Report | None], None] | None = None, budget: Budget | None = None) -> Report:
         """Judge `submission` on `problem` and record the run as the learner's attempt (see `Tutor`).
 
         The one way every face judges. `problem` is an id (prepared once per version), a `Problem`
         (e.g. with raised limits: prepared afresh) or an already prepared problem (`judge grade`
         judges many files on one). `record=False` keeps this run out of the learner's history (the
         warm server records after its client has the report); `on_result` gets each test's result
-        as soon as it is decided.
+        as soon as it is decided. With `on_refined`, a wrong answer is reported without waiting for its
+        whole diagnosis (judge.judging.budget: `budget`, or the default one); when the report says it is
+        `refining`, `on_refined` is called once, from another thread, with the refined report or None.
+        The first report is what is recorded.
         """
+        if on_refined is not None and budget is None:
+            budget = Budget(on_refined)   # counted from now: preparing the problem is part of any run's cost
         prepared = problem if isinstance(problem, PreparedProblem) else \
             self.prepared(problem, examples_only=examples_only)
-        report = prepared.judge(submission, on_result=on_result)
+        report = prepared.judge(submission, on_result=on_result, budget=budget)
         if self.record if record is None else record:
             self.tutor.record_run(prepared.problem.id, report, submission, examples_only=prepared.examples_only)
         return report
 
     def run(self, problem_id: str, submission: str | os.PathLike, *, examples_only: bool = False,
-            on_result: Callable[[TestResult], None] | None = None) -> Report:
-        """Judge the file `submission` on `problem_id`: examples, hidden tests, checks."""
+            on_result: Callable[[TestResult], None] | None = None,
+            on_refined: Callable[[Report | None], None] | None = None) -> Report:
+        """Judge the file `submission` on `problem_id`: examples, hidden tests, checks (`on_refined`: as `submit`)."""
         try:
             code = Submission.from_file(submission)
         except NotSourceText as exc:  # a compile error, as `judge grade` says of it (no source to record)
             prepared = self.prepared(problem_id, examples_only=examples_only)
             return prepared.unjudged(str(submission), verdicts.of_unloadable(exc.detail), on_result=on_result)
-        return self.submit(problem_id, code, examples_only=examples_only, on_result=on_result)
+        return self.submit(problem_id, code, examples_only=examples_only, on_result=on_result, on_refined=on_refined)
 
     def run_on_input(self, problem_id: str, submission: str | os.PathLike, input_file: str | os.PathLike) -> Report:
         """Judge the file `submission` on one input of the learner's own, against the reference.
