@@ -393,18 +393,33 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
     from judge.render import terminal_output, use_colour
 
     colour = use_colour(sys.stdout, color)
+    from judge.judging.budget import Refinement
 
     def judge_once():
+        """The report, and where its diagnosis' refinement comes (judge.judging.budget)."""
+        refinement = Refinement()
         if input_file is not None:
-            return judge().run_on_input(problem_id, file, input_file)
+            return judge().run_on_input(problem_id, file, input_file), refinement
         report = _warm_run(judge.problems_dir, problem_id, file, examples_only) if warm else None
-        return report or judge().run(problem_id, file, examples_only=examples_only)
+        # -v asks for everything: the whole diagnosis, waited for; else the verdict first (judge.judging.budget).
+        return report or judge().run(problem_id, file, examples_only=examples_only,
+                                     on_refined=None if verbose else refinement.put), refinement
 
-    def show(report) -> None:
-        stdout, stderr = terminal_output(report, as_json=as_json, verbose=verbose,
-                                         examples_only=examples_only or input_file is not None, colour=colour)
+    def show(judged) -> None:
+        report, refinement = judged
+        if as_json and report.refining:  # a script reads one report: the refined one when it comes
+            report = refinement.wait() or report
+            report.refining = False
+        shown_as_run = examples_only or input_file is not None
+        next_step = judge().tutor.next_step(problem_id) if report.accepted and not shown_as_run else None
+        stdout, stderr = terminal_output(report, as_json=as_json, verbose=verbose, examples_only=shown_as_run,
+                                         colour=colour, next_step=next_step)
         click.echo(stderr, err=True, nl=False)
         click.echo(stdout, nl=False, color=colour)
+        if report.refining:
+            from judge.render.text import refinement_output
+
+            click.echo(refinement_output(report, refinement.wait(), colour=colour), nl=False, color=colour)
 
     if watch:
         from judge.base.escape import escape_name
@@ -420,10 +435,10 @@ def run(judge, problem_id: str, file: str, as_json: bool, verbose: bool, example
 
         watch_file(Path(file), on_change)
         return
-    report = judge_once()
-    show(report)
+    judged = judge_once()
+    show(judged)
     _start_warm(judge.problems_dir)  # judged here (the warm path stepped aside): the next run is warm
-    sys.exit(0 if report.accepted else 1)
+    sys.exit(0 if judged[0].accepted else 1)
 
 
 def _warm_run(problems_dir: str | None, problem_id: str, file: str, examples_only: bool):

@@ -132,6 +132,32 @@ class Tutor:
 
         return progress_of(self.unit(unit) if isinstance(unit, str) else unit, self.store)
 
+    def next_step(self, problem_id: str) -> str | None:
+        """What to try after `problem_id` is accepted, as a command line and why: the next problem of its unit
+        not yet solved, then the unit's self-test once every problem of it is solved, then the next unit's
+        first problem; outside the units, the next problem in course order not yet solved. None when there
+        is nothing left to take (or the problem set cannot say)."""
+        from judge.learner.units import course_order
+
+        units = self._units_or_none()
+        ids = self.problem_set.ids()
+        statuses, _ = self.statuses(ids)
+        left = lambda pid: pid != problem_id and statuses.get(pid) is not Status.SOLVED  # noqa: E731
+        unit = next((u for u in units if problem_id in (*u.problems, *u.extras)), None)
+        if unit is not None:
+            todo = [pid for pid in unit.problems if left(pid)]
+            if todo:
+                return (f"judge show {todo[0]}   (unit {unit.id}: {len(unit.problems) - len(todo)} of "
+                        f"{len(unit.problems)} problems solved; next in order)")
+            if unit.questions and not self.standing(unit)[0].passed:
+                return f"judge quiz {unit.id}   (every problem of unit {unit.id} solved: its self-test questions)"
+            following = next((u for u in units if u.id == unit.next), None)
+            todo = [pid for pid in following.problems if left(pid)] if following is not None else []
+            if todo:
+                return f"judge show {todo[0]}   (unit {unit.id} is complete; unit {following.id} starts here)"
+        later = [pid for pid in course_order(ids, units) if left(pid)]
+        return f"judge show {later[0]}   (next in the course, not solved yet)" if later else None
+
     def overview(self, today: dt.date | None = None) -> "Overview":
         """`judge progress`: solved per unit and tag, attempts, streak, what to take next.
 

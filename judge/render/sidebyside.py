@@ -36,15 +36,31 @@ def inputs_lines(inputs: tuple[tuple[str, Any, Any], ...], indent: str) -> list[
 
 
 def outputs_lines(expected: Any, actual: Any, tolerance: Any, indent: str) -> tuple[list[Line], bool]:
-    """Lines comparing every leaf of the two outputs; also whether any leaf was shown in full."""
+    """Lines comparing every leaf of the two outputs; also whether any leaf was shown in full. Where some leaf
+    differs, a leaf that matches is one line: the eye goes to the part that is wrong."""
     lines: list[Line] = []
     full = False
-    for path, e, a in all_leaves(expected, actual):
-        tol = tolerance.for_key(top_key(path)) if tolerance is not None else None
+    leaves = list(all_leaves(expected, actual))
+    tolerances = [tolerance.for_key(top_key(path)) if tolerance is not None else None for path, _, _ in leaves]
+    differs = any(not _leaf_matches(e, a, tol) for (_, e, a), tol in zip(leaves, tolerances))
+    for (path, e, a), tol in zip(leaves, tolerances):
+        if differs and _leaf_matches(e, a, tol) and numeric(e, None) is not None and numeric(e, None).size > 1:
+            lines.append([(f"{indent}{path or 'output'}: ", "bold"), (_describe(e, a) + "; matches", "green")])
+            continue
         leaf_lines, shown = leaf_lines_for(path or "output", e, a, tol, indent)
         lines.extend(leaf_lines)
         full = full or shown
     return lines, full
+
+
+def _leaf_matches(expected: Any, actual: Any, tol: Any) -> bool:
+    """Whether a leaf matches as the side-by-side marks it (same shape, every entry within tolerance)."""
+    if expected is MISSING or actual is MISSING:
+        return False
+    e, a = numeric(expected, None), numeric(actual, None)
+    if e is None or a is None:
+        return _same_plain(expected, actual)
+    return e.shape == a.shape and not _mismatches(e, a, tol).any()
 
 
 def leaf_lines_for(name: str, expected: Any, actual: Any, tol: Any, indent: str) -> tuple[list[Line], bool]:
@@ -59,6 +75,8 @@ def leaf_lines_for(name: str, expected: Any, actual: Any, tol: Any, indent: str)
         return [[(label, "bold"), ("yours ", None), (_short(actual), None if same else "red"),
                  ("  expected ", None), (_short(expected), None)]], False
     head = _describe(expected, actual)
+    if (e.size > MAX_ENTRIES or a.size > MAX_ENTRIES) and e.shape == a.shape and e.ndim >= 1:
+        return _window_lines(label, head, e, a, _mismatches(e, a, tol), indent), True
     if e.size > MAX_ENTRIES or a.size > MAX_ENTRIES:
         return [[(label, "bold"), (head + f" (over {MAX_ENTRIES} entries: not shown in full)", "dim")]], False
     if e.shape != a.shape:
@@ -67,14 +85,41 @@ def leaf_lines_for(name: str, expected: Any, actual: Any, tol: Any, indent: str)
         return lines, True
     bad = _mismatches(e, a, tol)
     if e.ndim == 0 and a.ndim == 0:
+        # One number beside another says whether they differ: no mark to explain.
         differs = bool(bad)
-        return [[(label, "bold"), ("yours ", None), (fmt_entry(a[()]) + (MARK if differs else ""), "red" if differs else None),
+        return [[(label, "bold"), ("yours ", None), (fmt_entry(a[()]), "red" if differs else None),
                  ("  expected ", None), (fmt_entry(e[()]), None), ("" if differs else "  (matches)", "green")]], True
     count = int(bad.sum())
     summary = "matches" if count == 0 else f"{count} of {bad.size} entries differ (marked {MARK})"
     lines = [[(label, "bold"), (head + "; ", None), (summary, "green" if count == 0 else "red")]]
     lines += _pairs(a, e, bad, indent + "  ")
     return lines, True
+
+
+WINDOW = (6, 8)   # rows and columns of a large value shown around its first difference
+
+
+def _window_lines(label: str, head: str, e: np.ndarray, a: np.ndarray, bad: np.ndarray, indent: str) -> list[Line]:
+    """A value too large to show whole: the part around its first difference (a window of the 2-D slice that
+    holds it), yours beside the expected one, or one line when nothing differs."""
+    count = int(bad.sum())
+    if count == 0:
+        return [[(label, "bold"), (head + "; matches", "green")]]
+    first = tuple(int(i) for i in np.argwhere(bad)[0])
+    rows, cols = WINDOW
+    lead = first[:-2] if e.ndim >= 2 else ()
+    r, c = (first[-2], first[-1]) if e.ndim >= 2 else (0, first[-1])
+    e2, a2, b2 = (x[lead] if lead else x for x in (e, a, bad))
+    if e.ndim == 1:
+        e2, a2, b2 = e2.reshape(1, -1), a2.reshape(1, -1), b2.reshape(1, -1)
+    r0 = max(0, min(r - 1, e2.shape[0] - rows))
+    c0 = max(0, min(c - 1, e2.shape[1] - cols))
+    window = (slice(r0, r0 + rows), slice(c0, c0 + cols))
+    place = ", ".join([*(str(i) for i in lead), f"{r0}:{r0 + e2[window].shape[0]}" if e.ndim >= 2 else "",
+                       f"{c0}:{c0 + e2[window].shape[1]}"]).replace(", ,", ",").strip(", ")
+    lines = [[(label, "bold"), (head + "; ", None), (f"{count} of {bad.size} entries differ", "red"),
+              (f"; the part around the first, [{place}] (marked {MARK}):", None)]]
+    return lines + _pairs(a2[window], e2[window], b2[window], indent + "  ")
 
 
 # ------------------------------------------------------------------ blocks

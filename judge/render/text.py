@@ -7,9 +7,10 @@ all draw from here, so a report reads the same wherever it is shown.
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass, replace
 
 from judge.base.escape import escape_controls, escape_name
-from judge.render.segments import Line, to_text
+from judge.render.segments import Line, plain, to_text
 from judge.base.report import HINT, Report, Shown, TestResult
 from judge.render.terminal import terminal_width
 from judge.base.outcomes import Verdict
@@ -18,26 +19,87 @@ _GROUP_TITLES = {"example": "public examples", "hidden": "hidden tests", "check"
 
 
 def render_text(report: Report, *, verbose: bool = False, values: bool = False, colour: bool = False,
-                width: int | None = None, note: str | None = None) -> str:
-    return to_text(render(report, verbose=verbose, values=values, width=width, note=note), colour)
+                width: int | None = None, note: str | None = None, next_step: str | None = None) -> str:
+    return to_text(render(report, verbose=verbose, values=values, width=width, note=note, next_step=next_step),
+                   colour)
 
 
 def terminal_output(report: Report, *, as_json: bool, verbose: bool, examples_only: bool, colour: bool,
-                    width: int | None = None) -> tuple[str, str]:
+                    width: int | None = None, next_step: str | None = None) -> tuple[str, str]:
     """What `judge run` prints for `report`: (stdout, stderr), wherever it was judged (here or warm);
-    `width` is the terminal's (default: this process's)."""
+    `width` is the terminal's (default: this process's); `next_step` what to try after an acceptance."""
     stderr = "".join(f"warning: {escape_controls(warning)}\n" for warning in report.warnings)
     if as_json:
         return report.dumps() + "\n", stderr
-    return render_text(report, verbose=verbose, values=examples_only, colour=colour, width=width) + "\n", stderr
+    text = render_text(report, verbose=verbose, values=examples_only, colour=colour, width=width,
+                       next_step=next_step) + "\n"
+    if report.refining:
+        text += to_text([[(LOOKING, "dim")]], colour) + "\n"
+    return text, stderr
 
 
-DETAILED_FAILURES = 3  # failures shown in full without -v
-LISTED_FAILURES = 8    # failures with a row of their own without -v; the rest are named on one line per group
+LOOKING = "… looking further for the mistake that explains it (Ctrl+C stops waiting)"
+REFINED_TITLE = "what explains it, found after the verdict:"
+NOTHING_MORE = "  no known mistake or single change of your file explains these values"
+REFINED_TESTS = 3   # tests whose new diagnosis is printed, at most
+
+
+def refinement_output(first: Report, refined: Report | None, *, colour: bool = False,
+                      width: int | None = None) -> str:
+    """What the terminal prints when a report's refinement comes (judge.judging.budget): each failing test that
+    names more than it did (a few), the smallest input found for the first failure; when nothing came, one
+    line saying so if the first report named nothing."""
+    width = width or terminal_width()
+    lines: list[Line] = []
+    if refined is None:
+        if not any(t.mistakes for t in first.tests):
+            lines.append([(NOTHING_MORE, "dim")])
+        return to_text(lines, colour) + "\n" if lines else ""
+    changed = [(a, b) for a, b in zip(first.tests, refined.tests) if (a.mistakes, a.hint) != (b.mistakes, b.hint)]
+    shown: set[str] = set()
+    for _, after in changed[:REFINED_TESTS]:
+        lines.append([("  ", None), ("✗", "red"), (f" {after.name}", None)])
+        lines.extend(line for line in _message(replace(after, message=""), shown, width) if plain(line).strip())
+    if len(changed) > REFINED_TESTS:
+        lines.append([(f"  and {len(changed) - REFINED_TESTS} more test(s) alike (-v or --json shows them all)", "dim")])
+    smallest = next((t for t in refined.tests if t.smallest is not None or t.smallest_text), None)
+    if smallest is not None:
+        lines.extend(smallest_lines(smallest))
+    if not lines:
+        return ""
+    return to_text([[(REFINED_TITLE, "bold")]] + lines, colour) + "\n"
+
+
+SCREEN = 32   # lines a report takes without -v, at most where it can: what a terminal shows at once
+
+
+@dataclass(frozen=True)
+class _Fit:
+    """How much of a wrong submission's report is shown without -v."""
+
+    detailed: int     # failures shown in full (message, mistake, hint, values)
+    listed: int       # failures with a row of their own; the rest named on one line per group
+    reasons: int      # reasons the undetailed failures are grouped by (the rest counted)
+    pass_rows: int    # passing tests between failures with rows of their own, at most
+
+
+ROOMY = _Fit(detailed=3, listed=8, reasons=8, pass_rows=2)
+SCREENFUL = _Fit(detailed=1, listed=1, reasons=2, pass_rows=0)   # when the roomy report passes SCREEN lines
 
 
 def render(report: Report, *, verbose: bool = False, values: bool = False, width: int | None = None,
-           note: str | None = None) -> list[Line]:
+           note: str | None = None, next_step: str | None = None) -> list[Line]:
+    """The report as lines: without -v, as much as fits a screenful (SCREEN lines): the first failures in
+    full when few, else the first one in full and the others counted by group and by reason."""
+    lines = _render(report, verbose=verbose, values=values, width=width, note=note, next_step=next_step, fit=ROOMY)
+    if verbose or values or len(lines) <= SCREEN:
+        return lines
+    return _render(report, verbose=verbose, values=values, width=width, note=note, next_step=next_step,
+                   fit=SCREENFUL)
+
+
+def _render(report: Report, *, verbose: bool, values: bool, width: int | None, note: str | None,
+            next_step: str | None, fit: _Fit) -> list[Line]:
     """The per-test table, failure messages, example values and a final verdict line.
 
     `values` shows inputs, expected and actual outputs of every public example
@@ -74,14 +136,14 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
             if ok and compact:
                 passes.append(test)
                 continue
-            lines.extend(_passes(passes, name_width))
-            passes = []
             if not ok:
                 failures += 1
-                if compact and failures > LISTED_FAILURES:
+                if compact and failures > fit.listed:
                     unlisted.append(test)
                     undetailed.append(test)
                     continue
+            lines.extend(_passes(passes, name_width, fit.pass_rows if compact else 2))
+            passes = []
             lines.append(_row(test, name_width, verdict_width))
             if ok:
                 if test.shown is not None and values:
@@ -89,7 +151,7 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
                 if verbose:
                     lines.extend(_printed(test, verbose))
                 continue
-            if compact and failures > DETAILED_FAILURES:
+            if compact and failures > fit.detailed:
                 undetailed.append(test)
                 continue
             lines.extend(_message(test, mistakes, width))
@@ -112,11 +174,11 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
             if test.details and not traceback and not drawn and turn and (verbose or test.group == "example"):
                 lines.extend(_detail_lines(test.details, "dim"))
                 values_drawn = True
-        lines.extend(_passes(passes, name_width))
+        lines.extend(_passes(passes, name_width, fit.pass_rows if compact else 2))
         if unlisted:
-            names = ", ".join(t.name for t in unlisted)
-            lines.extend([(text, "red" if i == 0 else None)]
-                         for i, text in enumerate(_wrap(f"✗ {len(unlisted)} more failed: {names}", width, "  ")))
+            more = "" if failures - len(unlisted) == 0 else " more"
+            lines.append([("  ", None), ("✗", "red"),
+                          (_names_line(f" {len(unlisted)}{more} failed: ", unlisted, width - 4, verbose), None)])
     if not_run:
         lines.append([(f"  ✗ {len(not_run)} more tests not run: the file failed to load (see above)", "red")])
     if skipped:
@@ -126,13 +188,21 @@ def render(report: Report, *, verbose: bool = False, values: bool = False, width
     if undetailed:
         lines.append([(f"{len(undetailed)} more failure(s) without details, by reason (-v shows every message):",
                        "dim")])
-        for count, reason in _by_reason(undetailed):
-            lines.extend([(text, "dim")] for text in _wrap(f"{count} × {reason}", width, "  "))
+        reasons = _by_reason(undetailed)
+        shown = reasons if verbose else reasons[:fit.reasons]
+        for count, reason in shown:
+            lines.extend([(text, "dim")] for text in _wrap(f"{count} × {_first_sentence(reason, verbose)}", width,
+                                                            "  "))
+        if len(shown) < len(reasons):
+            rest = sum(count for count, _ in reasons[len(shown):])
+            lines.append([(f"  {rest} × for {len(reasons) - len(shown)} other reason(s)", "dim")])
     if verbose and report.output:
         lines.append([("captured output of the submission:", "bold")])
         lines.extend([(f"  | {line}", None)] for line in report.output.splitlines()[:200])
     lines.extend(_tampering(report, width))
     lines.append(_final(report, note if note is not None else ("(public examples only)" if values else "")))
+    if next_step and report.accepted and not values:
+        lines.extend([(text, "cyan")] for text in _wrap(f"next: {next_step}", width, ""))
     return lines
 
 
@@ -208,6 +278,14 @@ def _by_reason(failures: list[TestResult]) -> list[tuple[int, str]]:
     return sorted(reasons, key=lambda r: -r[0])
 
 
+def _first_sentence(reason: str, verbose: bool, limit: int = 150) -> str:
+    """A reason as one line of a screenful: a mistake said above already, cut at its first clause."""
+    if verbose or len(reason) <= limit:
+        return reason
+    cut = reason[:limit].rsplit(" ", 1)[0]
+    return cut + " …"
+
+
 def _loading_output(report: Report, verbose: bool) -> list[Line]:
     """What the file printed while it was loaded (not during a test: a warning raised in a test's call
     is under that test), first lines; -v shows all the output."""
@@ -221,11 +299,30 @@ def _loading_output(report: Report, verbose: bool) -> list[Line]:
     return lines
 
 
-def _passes(passes: list[TestResult], name_width: int) -> list[Line]:
-    """Passing tests between failures: their own rows when few, else one counted line."""
-    if len(passes) <= 2:
+def _passes(passes: list[TestResult], name_width: int, rows: int = 2) -> list[Line]:
+    """Passing tests between failures: their own rows when `rows` or fewer, else one counted line."""
+    if not passes:
+        return []
+    if len(passes) <= rows:
         return [_row(t, name_width) for t in passes]
+    if len(passes) == 1:
+        return [[("  ", None), ("✓", "green"), (f" 1 passed: {passes[0].name}", "dim")]]
     return [[("  ", None), ("✓", "green"), (f" {len(passes)} passed: {passes[0].name} … {passes[-1].name}", "dim")]]
+
+
+def _names_line(lead: str, tests: list[TestResult], width: int, verbose: bool) -> str:
+    """`lead` and the tests' names on one line (every name with -v): as many as fit, then how many more."""
+    names = [t.name for t in tests]
+    if verbose:
+        return lead + ", ".join(names)
+    shown: list[str] = []
+    for i, name in enumerate(names):
+        left = len(names) - i - 1
+        tail = f", … ({left} more)" if left else ""
+        if len(lead) + len(", ".join(shown + [name])) + len(tail) > width and shown:
+            return lead + ", ".join(shown) + f", … ({len(names) - len(shown)} more)"
+        shown.append(name)
+    return lead + ", ".join(shown)
 
 
 def _message(test: TestResult, mistakes: set[str], width: int = 100) -> list[Line]:

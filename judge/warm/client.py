@@ -80,15 +80,20 @@ def try_run(argv: list[str]) -> int | None:
         return None
     from judge.render.terminal import terminal_width, use_colour
 
-    response = _ask(args.problems_dir, {
+    replies = _conversation(args.problems_dir, {
         "problem": args.problem, "data": data, "label": args.file, "origin": os.path.realpath(args.file),
         "examples_only": args.examples_only, "json": args.as_json, "verbose": args.verbose,
         "colour": use_colour(sys.stdout, args.color), "width": terminal_width()})
+    response = None if replies is None else next(replies, None)
     code = None if response is None else response.get("code")
     if not isinstance(code, int):
         return None
     sys.stderr.write(str(response.get("stderr", "")))
     sys.stdout.write(str(response.get("stdout", "")))
+    sys.stdout.flush()
+    # The verdict is out; the diagnosis' refinement follows when the server said one is on its way.
+    for more in replies if response.get("refining") else ():
+        sys.stdout.write(str(more.get("stdout", "")))
     return code
 
 
@@ -105,20 +110,43 @@ def judge_source(problems_dir: str | None, problem: str, data: bytes, label: str
 
 
 def _ask(problems_dir: str | None, run: dict) -> dict | None:
-    """The warm judge's answer to `run`, started first when none answers; None (judge here) when it
+    """The warm judge's (first) answer to `run`, started first when none answers; None (judge here) when it
     cannot start or sends the caller back."""
+    replies = _conversation(problems_dir, run)
+    if replies is None:
+        return None
+    try:
+        return next(replies, None)
+    finally:
+        replies.close()
+
+
+def _conversation(problems_dir: str | None, run: dict):
+    """The warm judge's answers to `run` (a generator: the report, then any refinement), started first when none
+    answers; None (judge here) when it cannot start or sends the caller back."""
     cwd = os.getcwd()
     key = protocol.judge_key(problems_dir, cwd)
     path = protocol.socket_path(key)
     request = {"fingerprint": protocol.fingerprint(), "context": protocol.context(problems_dir, cwd), **run}
-    response = protocol.exchange(path, request, CONNECT_TIMEOUT_S)
-    if response is None:  # no warm judge: start one and let it judge this run
+    replies = protocol.conversation(path, request, CONNECT_TIMEOUT_S)
+    if replies is None:  # no warm judge: start one and let it judge this run
         from judge.warm import spawn
 
         if not spawn.start(problems_dir, key) or not spawn.wait_ready(key):
             return None
-        response = protocol.exchange(path, request, CONNECT_TIMEOUT_S)
-    return None if response is None or "fallback" in response else response
+        replies = protocol.conversation(path, request, CONNECT_TIMEOUT_S)
+    if replies is None:
+        return None
+    first = next(replies, None)
+    if first is None or "fallback" in first:
+        replies.close()
+        return None
+    return _chain(first, replies)
+
+
+def _chain(first: dict, rest):
+    yield first
+    yield from rest
 
 
 # Larger files are left to the normal path, which says they are over the source limit.

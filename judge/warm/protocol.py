@@ -31,6 +31,7 @@ import marshal
 import os
 import stat
 import zlib
+from collections.abc import Iterator  # loaded already by the interpreter's own imports
 from pathlib import Path
 
 # The C socket module that `socket` wraps: the client needs none of the wrapper's extras,
@@ -170,21 +171,87 @@ def answers(path: Path, timeout_s: float = 1.0) -> bool:
 def exchange(path: Path, message: dict, connect_timeout_s: float = 2.0) -> dict | None:
     """Send `message` to the server on `path` and return its answer; None when no server answers on `path`
     (a broken exchange with one that did is `{"fallback": "broken"}`)."""
-    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    replies = conversation(path, message, connect_timeout_s)
+    if replies is None:
+        return None
     try:
-        sock.settimeout(connect_timeout_s)
-        try:
-            sock.connect(str(path))
-        except OSError:
-            return None
+        return next(replies)
+    finally:
+        replies.close()
+
+
+def conversation(path: Path, message: dict, connect_timeout_s: float = 2.0) -> Iterator[dict] | None:
+    """Send `message` to the server on `path`; its answers, one by one as they come (a run's report, then the
+    refinement of its diagnosis when the first said one is on its way). None when no server answers on
+    `path`; a broken exchange ends with `{"fallback": "broken"}` (first) or just ends (later)."""
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    sock.settimeout(connect_timeout_s)
+    try:
+        sock.connect(str(path))
+    except OSError:
+        sock.close()
+        return None
+
+    def replies() -> Iterator[dict]:
+        first = True
         try:
             sock.settimeout(None)  # judging takes as long as the problem's limits allow
             send(sock, message)
-            return receive(sock)
+            while True:
+                reply = _frame(sock)
+                if reply is None:
+                    if first:
+                        yield {"fallback": "broken"}
+                    return
+                first = False
+                yield reply
         except (OSError, ValueError):
-            return {"fallback": "broken"}
-    finally:
-        sock.close()
+            if first:
+                yield {"fallback": "broken"}
+        finally:
+            sock.close()
+
+    return replies()
+
+
+def reply(sock: _socket.socket, message: dict) -> None:
+    """One of the server's answers: a frame (its length, then its bytes); more may follow until it closes."""
+    data = marshal.dumps(message, MARSHAL_VERSION)
+    sock.sendall(len(data).to_bytes(4, "big") + data)
+
+
+def _frame(sock: _socket.socket) -> dict | None:
+    """The next of the server's answers; None at its end. ValueError when one is malformed or too large."""
+    head = _exactly(sock, 4)
+    if head is None:
+        return None
+    size = int.from_bytes(head, "big")
+    if size > MAX_MESSAGE:
+        raise ValueError(f"message larger than {MAX_MESSAGE} bytes")
+    data = _exactly(sock, size)
+    if data is None:
+        raise ValueError("message cut short")
+    try:
+        message = marshal.loads(data)
+    except (EOFError, TypeError, ValueError) as exc:
+        raise ValueError(f"malformed message: {exc}") from None
+    if not isinstance(message, dict):
+        raise ValueError("message is not a dict")
+    return message
+
+
+def _exactly(sock: _socket.socket, size: int) -> bytes | None:
+    """`size` bytes from `sock`, or None when it ends before the first."""
+    chunks, got = [], 0
+    while got < size:
+        chunk = sock.recv(min(1 << 16, size - got))
+        if not chunk:
+            if got:
+                raise ValueError("message cut short")
+            return None
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
 
 
 def send(sock: _socket.socket, message: dict) -> None:

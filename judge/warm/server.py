@@ -37,7 +37,9 @@ from typing import Callable
 
 from judge.base.errors import ConfigError, SandboxError
 from judge.model.locate import primary as find_set
+from judge.judging.budget import Refinement
 from judge.render import terminal_output
+from judge.render.text import refinement_output
 from judge.base.report import Report
 from judge.judging.session import Judge
 from judge.base.submission import Submission
@@ -150,11 +152,15 @@ class WarmServer:
                 conn.settimeout(10)  # a request arrives whole at once; a client that stalls is dropped
                 request = protocol.receive(conn)
                 conn.settimeout(None)
-                response, attempt = self._judge(request)
+                response, attempt, follow = self._judge(request)
             except (OSError, ValueError):
                 return
             try:
-                protocol.send(conn, response)
+                protocol.reply(conn, response)
+                if follow is not None:  # the diagnosis' refinement, printed under the report when it comes
+                    more = follow()
+                    if more is not None:
+                        protocol.reply(conn, more)
             except OSError:
                 pass  # the client left (Ctrl+C); its run is recorded all the same
         if attempt is not None:  # the connection is closed: the client has its answer and may leave
@@ -163,51 +169,53 @@ class WarmServer:
     def answer(self, request: dict) -> dict:
         """The response to one request: the output of `judge run`, or why the client must judge itself.
 
-        The run is recorded before this returns (`_handle` records after sending instead).
+        The run is recorded before this returns (`_handle` records after sending instead); a refinement of its
+        diagnosis is not waited for (only a terminal client is told of one).
         """
-        response, attempt = self._judge(request)
+        response, attempt, _ = self._judge(request)
         if attempt is not None:
             self._record(attempt)
         return response
 
-    def _judge(self, request: dict) -> tuple[dict, _Attempt | None]:
-        """The response, and the attempt still to record (None: nothing to record, or already recorded)."""
+    def _judge(self, request: dict) -> tuple[dict, _Attempt | None, Callable[[], dict | None] | None]:
+        """The response, the attempt still to record (None: nothing to record, or already recorded), and for a
+        terminal's run whose diagnosis goes on, what gives the refinement's text once it comes (None: none)."""
         op = request.get("op", "run")
         if op == "status" and self.controls is not None:
-            return self.controls.status(), None  # asking how long it has been idle is no activity
+            return self.controls.status(), None, None  # asking how long it has been idle is no activity
         if self.on_activity is not None:
             self.on_activity()
         if op == "stop" and self.controls is not None:
             self.controls.stop()
-            return {"stopping": True}, None
+            return {"stopping": True}, None, None
         if request.get("fingerprint") != self.fingerprint:
             if self.on_stale is not None:
                 self.on_stale("the judge's code changed since this server started")
-            return {"fallback": "stale"}, None
+            return {"fallback": "stale"}, None, None
         reason = self._context_differs(request.get("context"))
         if reason:
-            return {"fallback": reason}, None
+            return {"fallback": reason}, None, None
         if op == "page":
             if self.controls is None or self.controls.page is None:
-                return {"error": "this judge serves no page"}, None
+                return {"error": "this judge serves no page"}, None, None
             idle, port = request.get("idle_timeout_s"), request.get("port")
             return self.controls.page(float(idle) if isinstance(idle, (int, float)) and idle > 0 else None,
-                                      port if isinstance(port, int) and 0 <= port < 65536 else 0), None
+                                      port if isinstance(port, int) and 0 <= port < 65536 else 0), None, None
         if op != "run":
-            return {"fallback": f"unknown op {op!r}"}, None
+            return {"fallback": f"unknown op {op!r}"}, None, None
         if _installed() != self.installed:
             # pip installed or removed something (a pack, perhaps): this server knows the packs it started
             # with only, so it leaves; the client's own run sees them all (and refuses a clash).
             if self.on_stale is not None:
                 self.on_stale("the installed packages changed since this server started")
-            return {"fallback": "stale"}, None
+            return {"fallback": "stale"}, None, None
         try:
             self.judge.problem_set.ids()        # two sets holding one problem id: every command refuses
         except ConfigError:
-            return {"fallback": "error"}, None
+            return {"fallback": "error"}, None, None
         data, label, problem_id = request.get("data"), request.get("label"), request.get("problem")
         if not isinstance(data, bytes) or not all(isinstance(v, str) for v in (label, problem_id)):
-            return {"fallback": "malformed request"}, None
+            return {"fallback": "malformed request"}, None, None
         flags = {k: bool(request.get(k)) for k in ("examples_only", "json", "verbose", "colour", "report")}
         unrecorded = request.get("record") is False  # a notebook's check(record=False)
         origin = request.get("origin") if isinstance(request.get("origin"), str) else label
@@ -220,21 +228,38 @@ class WarmServer:
                 submission = Submission.from_bytes(data, label, origin=origin, path=file,
                                                    directory=file.parent if file is not None else None)
                 later = self.record_after_reply and self.judge.record and not unrecorded
+                # A terminal's report comes without waiting for the whole diagnosis (judge.judging.budget); a
+                # notebook's, read as a whole, and one asked for with -v (everything) are complete.
+                refinement = Refinement() if not (flags["report"] or flags["verbose"]) else None
                 report = self.judge.submit(problem_id, submission, examples_only=flags["examples_only"],
-                                           record=False if later or unrecorded else None)
+                                           record=False if later or unrecorded else None,
+                                           on_refined=refinement.put if refinement is not None else None)
         except (ConfigError, SandboxError):
             # The client's own run says what is wrong, with paths relative to its working directory
             # (ours may be another); errors are rare, so they may cost a cold start.
-            return {"fallback": "error"}, None
+            return {"fallback": "error"}, None, None
         attempt = _Attempt(problem_id, report, submission, flags["examples_only"]) if later else None
         if flags["report"]:  # a notebook renders the report itself
-            return {"code": 0 if report.accepted else 1, "report": report.to_json()}, attempt
+            return {"code": 0 if report.accepted else 1, "report": report.to_json()}, attempt, None
         width = request.get("width") if isinstance(request.get("width"), int) else None
+        width = max(40, min(width, 400)) if width else None
+        if flags["json"] and report.refining:  # a script reads one report: the refined one when it comes
+            report = refinement.wait() or report
+            report.refining = False
+        next_step = self.judge.tutor.next_step(problem_id) if report.accepted and not flags["examples_only"] else None
         stdout, stderr = terminal_output(report, as_json=flags["json"], verbose=flags["verbose"],
                                          examples_only=flags["examples_only"], colour=flags["colour"],
-                                         width=max(40, min(width, 400)) if width else None)
-        response = {"code": 0 if report.accepted else 1, "stdout": stdout, "stderr": stderr}
-        return response, attempt
+                                         width=width, next_step=next_step)
+        response = {"code": 0 if report.accepted else 1, "stdout": stdout, "stderr": stderr,
+                    "refining": report.refining}
+        if not report.refining:
+            return response, attempt, None
+        first = report
+
+        def follow() -> dict:
+            return {"stdout": refinement_output(first, refinement.wait(), colour=flags["colour"], width=width)}
+
+        return response, attempt, follow
 
     def _record(self, attempt: _Attempt) -> None:
         with self.judging:  # before the next run: attempts keep their order

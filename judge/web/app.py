@@ -35,6 +35,7 @@ from judge.base.errors import ConfigError, ConfigErrors, SandboxError
 from judge.base.escape import escape_controls, escape_tree
 from judge.render import markdown_html
 from judge.render.statement import domain_markdown
+from judge.judging.budget import Refinement
 from judge.judging.session import Judge
 from judge.base.submission import MAX_SOURCE_BYTES, Submission
 from judge.web.guard import Guard, GuardMiddleware
@@ -244,7 +245,9 @@ def create_app(judge: Judge, guard: Guard, *, judging: threading.Lock | None = N
 
 
 async def _judge_events(state: WebState, problem, source: str, examples_only: bool) -> AsyncIterator[str]:
-    """Judge in a worker thread; yield each test's result as an event as soon as it is decided."""
+    """Judge in a worker thread; yield each test's result as an event as soon as it is decided, then `done`
+    (the verdict), then, when the diagnosis went on after it, `refined` (the failures again, with what was
+    found since, or `{"nothing": true}`)."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue()
 
@@ -254,12 +257,19 @@ async def _judge_events(state: WebState, problem, source: str, examples_only: bo
     def work() -> None:
         ended = False
         try:
+            refinement = Refinement()
             with state.judging:
+                # The verdict first: a wrong answer's diagnosis that takes longer follows as `refined`
+                # (judge.judging.budget), waited for outside the judging lock.
                 report = state.judge.submit(problem.id, Submission.from_text(source, "editor.py", origin="web editor"),
                                             examples_only=examples_only,
-                                            on_result=lambda t: put("test", test_payload(t)))
-            put("done", report_payload(report, examples_only))
+                                            on_result=lambda t: put("test", test_payload(t)),
+                                            on_refined=refinement.put)
+            put("done", {**report_payload(report, examples_only), "refining": report.refining})
             ended = True
+            if report.refining:
+                refined = refinement.wait()
+                put("refined", report_payload(refined, examples_only) if refined is not None else {"nothing": True})
         except (ConfigError, SandboxError) as exc:
             put("error", {"message": str(exc)})
             ended = True
@@ -277,7 +287,7 @@ async def _judge_events(state: WebState, problem, source: str, examples_only: bo
             ready.append(queue.get_nowait())
         # What the submission printed, raised or returned, escaped as every face escapes it (judge.base.escape).
         yield "".join(f"event: {event}\ndata: {json.dumps(escape_tree(data))}\n\n" for event, data in ready)
-        if any(event in ("done", "error") for event, _ in ready):
+        if any(event in ("refined", "error") or (event == "done" and not data.get("refining")) for event, data in ready):
             return
 
 

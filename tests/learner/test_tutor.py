@@ -205,3 +205,16 @@ def test_a_new_face_needs_only_judge_submit_and_the_tutor(tmp_path):
         attempts, _ = judge.tutor.attempts("patchify")
     assert hint.level == 1 and "def patchify" in shown.reference and answered.right
     assert [a.submission for a in attempts] == ["chat bot"] and judge.tutor.status("patchify").value == "solved"
+
+
+def test_after_an_acceptance_the_next_step_is_the_units_next_problem_then_its_quiz(tmp_path):
+    tutor = _tutor(tmp_path)
+    assert tutor.next_step("patchify") == "judge show patch_embed   (unit 5.5: 1 of 11 problems solved; next in order)"
+    # An extra of the unit leads back into its problems, in order.
+    assert tutor.next_step("unpatchify").startswith("judge show patchify   (unit 5.5: 0 of 11")
+    # Every problem of the unit solved but the last one taken now: its self-test questions are next.
+    unit = tutor.unit("5.5")
+    for pid in unit.problems[:-1]:
+        tutor.record_run(pid, _accepted(pid), Submission.from_text("x = 1\n", "mine.py", origin="mine.py"),
+                         examples_only=False)
+    assert tutor.next_step(unit.problems[-1]) == "judge quiz 5.5   (every problem of unit 5.5 solved: its self-test questions)"

@@ -104,11 +104,22 @@ def test_marks_respect_the_tolerance():
     assert "[   1  2.5*]    [   1    2*]" in text    # 1.0005 is within rtol: not marked
 
 
-def test_large_values_are_summarised_and_keep_the_checks_table():
+def test_large_values_show_the_part_around_their_first_difference():
     big = np.zeros((10, 10), dtype="float32")
-    text = render_text(Report("p", "s.py", [example({"out": arr(big)}, {"out": arr(big + 1)})]))
-    assert "over 64 entries: not shown in full" in text
-    assert "Index | Obtained | Expected" in text
+    wrong = big.copy()
+    wrong[7, 5] = 1
+    text = render_text(Report("p", "s.py", [example({"out": arr(big)}, {"out": arr(wrong)})]))
+    assert "over 64 entries" not in text   # the wrong entry is shown, not hidden behind a summary
+    assert "1 of 100 entries differ; the part around the first, [4:10, 2:10] (marked *)" in text
+    assert "1*" in text and "0*" in text   # yours beside the expected one, marked
+
+
+def test_a_matching_leaf_beside_a_wrong_one_is_one_line():
+    right = np.arange(8, dtype="float32").reshape(4, 2)
+    text = render_text(Report("p", "s.py", [example({"tokens": arr([1.0, 2.0]), "coordinates": arr(right)},
+                                                    {"tokens": arr([1.0, 3.0]), "coordinates": arr(right)})]))
+    assert "coordinates: shape (4, 2) float32; matches" in text
+    assert "[ 0  1 ]" not in text   # the right part is not drawn in full
 
 
 def test_shape_mismatch_missing_key_and_plain_values():
@@ -117,7 +128,7 @@ def test_shape_mismatch_missing_key_and_plain_values():
     text = render_text(Report("p", "s.py", [example(expected, actual)]))
     assert "out: yours shape (2,) float32, expected shape (3,) float32" in text
     assert "yours (2,):" in text and "expected (3,):" in text
-    assert "count: yours 4*  expected 3" in text
+    assert "count: yours 4  expected 3" in text   # one number beside another: no mark to explain
     assert "extra_needed: missing from your output" in text
     assert "surplus: not expected" in text
 
@@ -341,3 +352,48 @@ def test_a_judged_file_that_tampers_is_judged_as_without_and_says_so(judge):
     assert report.tampering[0] == f"line {line}: walks the garbage collector's objects (gc.get_objects)"
     assert "tampering: line" in render_text(report, width=400)
     assert json.loads(report.dumps())["tampering"] == list(report.tampering)
+
+
+def test_a_long_wrong_answer_fits_a_screen_without_v_and_shows_everything_with_it():
+    tests = [_hidden(f"values_{i}", message=f"tokens: {i + 2} of 16 values differ, first at index (0, {i})",
+                     mistake=Mistake("column_major", "tokens are enumerated column-major", True, repeated=i > 0))
+             for i in range(30)] + [_hidden(f"raises_{i}", message="returned a value instead of raising ValueError")
+                                    for i in range(10)]
+    report = Report("patchify", "mine.py", tests, time_ms=1.0)
+    short, full = render_text(report), render_text(report, verbose=True)
+    from judge.render.text import SCREEN
+
+    assert len(short.splitlines()) <= SCREEN
+    assert "tokens are enumerated column-major" in short and "-v shows every message" in short
+    assert all(f"values_{i}" in full for i in range(30)) and len(full.splitlines()) > SCREEN
+
+
+def test_an_acceptance_says_what_to_try_next():
+    report = Report("patchify", "mine.py", [Result("t", "hidden", Verdict.ACCEPTED, "", 1.0)], time_ms=1.0)
+    text = render_text(report, next_step="judge show patch_embed   (unit 5.5: 1 of 11 problems solved)")
+    assert text.splitlines()[-1] == "next: judge show patch_embed   (unit 5.5: 1 of 11 problems solved)"
+    assert "next:" not in render_text(report, values=True, next_step="judge show patch_embed")   # examples only
+
+
+def test_a_refinement_prints_what_it_names_and_nothing_when_there_is_none():
+    from judge.render.text import refinement_output
+
+    first = Report("info_nce", "mine.py", [_hidden("a"), _hidden("b")], time_ms=1.0)
+    summed = Mistake("sum_not_mean", "the per-anchor losses are summed; return their mean", True)
+    refined = Report("info_nce", "mine.py", [_hidden("a", mistake=summed),
+                                             _hidden("b", mistake=Mistake(summed.name, summed.message, True,
+                                                                          repeated=True))], time_ms=2.0)
+    text = refinement_output(first, refined, width=100)
+    assert text.splitlines()[0] == "what explains it, found after the verdict:"
+    assert "✗ a" in text and "this matches a known mistake: the per-anchor losses are summed" in text
+    assert refinement_output(first, None) == "  no known mistake or single change of your file explains these values\n"
+    assert refinement_output(refined, None) == ""   # the first report named it already: nothing to add
+
+
+def test_a_syntax_error_shows_its_line_and_a_caret():
+    from judge.judging.prepared import compile_error   # what every face reports a file that does not compile with
+
+    error = compile_error("def patchify(images, ph, pw):\n    return images.reshape(1, 2\n", "mine.py")
+    frame = error.frames[-1].splitlines()
+    assert frame[1].strip() == "return images.reshape(1, 2"
+    assert frame[2].index("^") == frame[1].index("(")   # under the bracket that was never closed

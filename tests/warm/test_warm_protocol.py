@@ -102,3 +102,33 @@ def _send_raw(sock: socket.socket, payload: bytes) -> None:
         sock.shutdown(socket.SHUT_WR)
     except OSError:
         pass  # the reader stopped at its limit and closed
+
+
+def test_a_server_answers_a_run_then_its_refinement_and_a_client_reads_them_as_they_come(tmp_path):
+    # The report goes out first (the terminal prints it at once); the diagnosis' refinement follows on the same
+    # connection when it comes, and the conversation ends when the server closes.
+    path = tmp_path / "s.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    refined = threading.Event()
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        with conn:
+            request = protocol.receive(conn)
+            protocol.reply(conn, {"code": 1, "stdout": f"judged {request['file']}\n", "refining": True})
+            refined.wait(10)
+            protocol.reply(conn, {"stdout": "what explains it\n"})
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    try:
+        replies = protocol.conversation(path, {"file": "mine.py"})
+        assert next(replies) == {"code": 1, "stdout": "judged mine.py\n", "refining": True}
+        refined.set()   # the second answer is sent only once the first was read
+        assert list(replies) == [{"stdout": "what explains it\n"}]
+    finally:
+        thread.join()
+        server.close()
+    assert protocol.conversation(tmp_path / "none.sock", {}) is None   # no server: the client judges itself

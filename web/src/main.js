@@ -314,11 +314,20 @@ function setupProblem() {
               if (number !== null && mark(number)) marked = number;
             }
           } else if (event === "done") {
-            ended = true;
             // A wrong value's mistakes are named once every test is judged: the failures again, named.
+            // When the diagnosis goes on after the verdict, `refined` follows (the stream is not over yet).
+            ended = !data.refining;
             diagnoses.clear();
             failedTests.replaceChildren(...data.failed.map((test) => testRow(test, examplesOnly)));
             showSummary(data);
+            if (data.refining) summary.append(el("div", { class: "refining" }, "looking further for the mistake that explains it…"));
+          } else if (event === "refined") {
+            ended = true;
+            summary.querySelector(".refining")?.remove();
+            if (!data.nothing) {
+              diagnoses.clear();
+              failedTests.replaceChildren(...data.failed.map((test) => testRow(test, examplesOnly)));
+            }
           }
           else if (event === "error") { ended = true; throw new Error(data.message); }
         });
