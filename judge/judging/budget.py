@@ -25,6 +25,24 @@ from judge.base.report import Report
 T = TypeVar("T")
 
 
+class RunCosts:
+    """What runs of one prepared problem have cost (from the asking to the end of the sandbox's run), the last
+    few kept: the cheapest of them is what an accepted run costs, the yardstick of every later run's budget
+    (a file that imports scipy pays for its import, not with a longer wait for its diagnosis)."""
+
+    KEPT = 16
+
+    def __init__(self) -> None:
+        self._costs: list[float] = []
+        self._lock = threading.Lock()
+
+    def note(self, cost: float) -> float:
+        """Keep `cost` and say the cheapest kept, it included."""
+        with self._lock:
+            self._costs = [*self._costs[-(self.KEPT - 1):], cost]
+            return min(self._costs)
+
+
 @dataclass(frozen=True)
 class Budget:
     """When the first report is due and until when a refinement is handed on, as multiples of what an accepted
@@ -38,15 +56,23 @@ class Budget:
     last: float | None = 8.0    # a refinement later than this many times the run's cost is not handed on (None: any)
     last_floor_s: float = 2.0   # ... nor, with `last`, sooner than this many seconds from `started`
     started: float = field(default_factory=time.perf_counter)
+    costs: RunCosts | None = None   # the problem's runs so far (a prepared problem's): the cheapest is the yardstick
 
-    def first_at(self, run_end: float) -> float:
-        """When the first report is due, given when the submission's run ended (time.perf_counter)."""
-        return max(self.started + self.first * (run_end - self.started), time.perf_counter() + self.floor_s)
+    def cost(self, run_end: float) -> float:
+        """What an accepted run of the problem costs, as far as is known, given when this submission's run ended
+        (time.perf_counter): this run's cost, or a cheaper one of the problem's seen before (noted once a run)."""
+        cost = run_end - self.started
+        return self.costs.note(cost) if self.costs is not None else cost
 
-    def last_at(self, run_end: float) -> float | None:
+    def first_at(self, cost: float) -> float:
+        """When the first report is due, for runs of `cost` (`cost(run_end)`)."""
+        return max(self.started + self.first * cost, time.perf_counter() + self.floor_s)
+
+    def last_at(self, cost: float) -> float | None:
+        """Until when a refinement is handed on (None: whenever it comes)."""
         if self.last is None:
             return None
-        return self.started + max(self.last_floor_s, self.last * (run_end - self.started))
+        return self.started + max(self.last_floor_s, self.last * cost)
 
 
 class Diagnosing(Generic[T]):
@@ -55,7 +81,7 @@ class Diagnosing(Generic[T]):
     made, if it comes by the budget's last deadline and says more than what was given."""
 
     def __init__(self, budget: Budget, run_end: float, quick: Callable[[], T], deep: Callable[[], T]):
-        self.budget, self.run_end = budget, run_end
+        self.budget, self.cost = budget, budget.cost(run_end)
         self._quick: T | None = None
         self._deep: T | None = None
         self._quick_done, self._deep_done = threading.Event(), threading.Event()
@@ -78,7 +104,7 @@ class Diagnosing(Generic[T]):
     def wait(self) -> T | None:
         """The diagnosis to report now: the deep one if it is made by the first deadline, else the quick one
         if it is made, else None (the verdict and the failing tests alone)."""
-        deadline = self.budget.first_at(self.run_end)
+        deadline = self.budget.first_at(self.cost)
         if self._deep_done.wait(max(0.0, deadline - time.perf_counter())) and self._failed is None:
             self._given = self._deep
             return self._deep
@@ -96,7 +122,7 @@ class Diagnosing(Generic[T]):
     def then(self, deliver: Callable[[T | None], None]) -> None:
         """Once the deep diagnosis is made (in a thread of its own): `deliver(it)`; `deliver(None)` when it
         failed, or at the last deadline when it is not made by then."""
-        last = self.budget.last_at(self.run_end)
+        last = self.budget.last_at(self.cost)
 
         def hand_on() -> None:
             done = self._deep_done.wait(None if last is None else max(0.0, last - time.perf_counter()))

@@ -18,7 +18,7 @@ from judge.model.cache import ExpectedCache, TrapsEntry, cache_key
 from judge.model.cases import MAIN, Case, build_case
 from judge.runs.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.base.errors import ConfigError
-from judge.judging.budget import Budget
+from judge.judging.budget import Budget, RunCosts
 from judge.judging.grading import Expected, TrapSet, expect, grade, item_caps, unjudged
 from judge.judging.mutants import Context
 from judge.runs.calls import ErrorInfo, describe_error, run_call
@@ -58,8 +58,15 @@ class PreparedProblem:
         error = compile_error(submission.source, program.filename)
         # A file that does not compile is reported without a sandbox: no fork server to wait for.
         backend = self.backend if error is None else _Unloadable(error)
+        if budget is not None and budget.costs is None:
+            budget = replace(budget, costs=self.costs)   # the problem's own yardstick (judge.judging.budget)
         return grade(self.problem, list(self.cases), list(self.expected), program, submission.label, backend,
                      self.limits, self.traps, on_result=on_result, caps=self.caps, budget=budget)
+
+    @functools.cached_property
+    def costs(self) -> RunCosts:
+        """What this problem's runs have cost so far: a budget's yardstick, kept while the problem is prepared."""
+        return RunCosts()
 
     @functools.cached_property
     def caps(self) -> tuple[dict[str, int], ...]:

@@ -13,7 +13,7 @@ import pytest
 
 from judge.base.submission import Submission
 from judge.judging import grading
-from judge.judging.budget import Budget, Diagnosing, Refinement
+from judge.judging.budget import Budget, Diagnosing, Refinement, RunCosts
 from judge.judging.session import Judge
 
 REPO = Path(__file__).resolve().parents[2]
@@ -62,6 +62,15 @@ def test_a_refinement_later_than_the_last_deadline_is_not_handed_on():
     diagnosing.then(handed.put)
     assert handed.wait(10) is None     # said at the last deadline: nothing more is coming
     never.set()
+
+
+def test_a_slow_files_budget_is_what_an_accepted_run_of_its_problem_costs():
+    # A file that imports scipy pays for its import in its own run, not with a longer wait for its diagnosis:
+    # the yardstick is the cheapest run of the problem seen, this one included.
+    costs = RunCosts()
+    assert Budget(lambda report: None, started=10.0, costs=costs).cost(10.2) == pytest.approx(0.2)
+    assert Budget(lambda report: None, started=20.0, costs=costs).cost(21.0) == pytest.approx(0.2)
+    assert Budget(lambda report: None, started=30.0).cost(31.0) == pytest.approx(1.0)   # no yardstick: its own
 
 
 @pytest.fixture
