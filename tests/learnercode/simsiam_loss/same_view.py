@@ -1,0 +1,15 @@
+import torch
+import torch.nn.functional as F
+
+
+def simsiam_loss(p1, p2, z1, z2):
+    for t in (p1, p2, z1, z2):
+        if t.dim() != 2:
+            raise ValueError("inputs must be 2-D")
+    if not (p1.shape == p2.shape == z1.shape == z2.shape):
+        raise ValueError("shapes differ")
+
+    def D(p, z):
+        return -F.cosine_similarity(p, z.detach(), dim=-1).mean()
+
+    return D(p1, z1) / 2 + D(p2, z2) / 2
