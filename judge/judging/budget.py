@@ -131,7 +131,8 @@ class Diagnosing(Generic[T]):
         threading.Thread(target=hand_on, name="refinement", daemon=True).start()
 
 
-WAIT_S = 120.0   # a face waits at most this long for `on_refined` (the judge calls it by the budget's end)
+WAIT_S = 600.0   # a face waits at most this long for `on_refined` (the judge calls it by the budget's end; a
+# budget without one, the page's, when the search ends, which its sandbox runs' own limits bound)
 
 
 class Refinement:

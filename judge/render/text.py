@@ -40,15 +40,15 @@ def terminal_output(report: Report, *, as_json: bool, verbose: bool, examples_on
 
 LOOKING = "… looking further for the mistake that explains it (Ctrl+C stops waiting)"
 REFINED_TITLE = "what explains it, found after the verdict:"
-NOTHING_MORE = "  no known mistake or single change of your file explains these values"
+NOTHING_MORE = "  no mistake was named in the time given (the page, `judge serve`, waits longer)"
 REFINED_TESTS = 3   # tests whose new diagnosis is printed, at most
 
 
 def refinement_output(first: Report, refined: Report | None, *, colour: bool = False,
                       width: int | None = None) -> str:
     """What the terminal prints when a report's refinement comes (judge.judging.budget): each failing test that
-    names more than it did (a few), the smallest input found for the first failure; when nothing came, one
-    line saying so if the first report named nothing."""
+    names more than it did (a few), the smallest input found for the first failure; when nothing came (nothing
+    more found, or not in the time the terminal waits), one line saying so if the first report named nothing."""
     width = width or terminal_width()
     lines: list[Line] = []
     if refined is None:

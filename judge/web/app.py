@@ -35,7 +35,7 @@ from judge.base.errors import ConfigError, ConfigErrors, SandboxError
 from judge.base.escape import escape_controls, escape_tree
 from judge.render import markdown_html
 from judge.render.statement import domain_markdown
-from judge.judging.budget import Refinement
+from judge.judging.budget import Budget, Refinement
 from judge.judging.session import Judge
 from judge.base.submission import MAX_SOURCE_BYTES, Submission
 from judge.web.guard import Guard, GuardMiddleware
@@ -261,10 +261,11 @@ async def _judge_events(state: WebState, problem, source: str, examples_only: bo
             with state.judging:
                 # The verdict first: a wrong answer's diagnosis that takes longer follows as `refined`
                 # (judge.judging.budget), waited for outside the judging lock.
+                # The page waits for the refinement as long as the search takes (the terminal, 8 run times).
                 report = state.judge.submit(problem.id, Submission.from_text(source, "editor.py", origin="web editor"),
                                             examples_only=examples_only,
                                             on_result=lambda t: put("test", test_payload(t)),
-                                            on_refined=refinement.put)
+                                            budget=Budget(refinement.put, last=None))
             put("done", {**report_payload(report, examples_only), "refining": report.refining})
             ended = True
             if report.refining:
