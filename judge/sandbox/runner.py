@@ -292,6 +292,7 @@ class _Requested:
         self.data, self.ctl, self.out = handles
         self.calls, self.limits, self.hidden = calls, limits, hidden
         self.arena = Arena(calls)  # the calls' arrays, where the judge reads what each call left of them
+        self.early = bytearray()   # the monitor's records read before a run took this worker (`alive`)
         # Where each call object is in `calls`: the PROGRAM names calls by this index. The list
         # holds the objects, so no id here can be reused by another object while this run waits.
         self.index: dict[int, list[int]] = {}
@@ -325,14 +326,25 @@ class _Requested:
         return pairs
 
     def alive(self) -> bool:
-        """False when the worker is known to be gone. Its monitor says nothing on the control
-        socket while the worker lives: an exit record, or the socket's end (the monitor is gone
-        too), means it will never run a program. (The data channel may still hold its READY.)"""
-        try:
-            readable, _, _ = select.select([self.ctl], [], [], 0)
-        except (OSError, ValueError):
-            return False
-        return not readable
+        """False when the worker is known to be gone. While the worker lives its monitor says only
+        which process it is (WORKER) on the control socket: an exit record, or the socket's end (the
+        monitor is gone too), means it will never run a program. What is read here is kept for the run
+        that takes this worker (`early`). (The data channel may still hold its READY.)"""
+        while True:
+            try:
+                readable, _, _ = select.select([self.ctl], [], [], 0)
+                if not readable:
+                    return True
+                data = self.ctl.recv(1 << 16, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                return True
+            except (OSError, ValueError):
+                return False
+            if not data:
+                return False
+            self.early += data
+            if any(kind != channel.WORKER for kind, _ in channel.FrameReader(1 << 16).feed(bytes(self.early))):
+                return False
 
     def discard(self) -> None:
         """Let it go: the monitor kills the worker when its control socket closes."""
@@ -404,6 +416,8 @@ class _Drive:
         self.out_of_memory: dict[int, str] = {}  # call index -> what the monitor measured, for calls that ran out
         self.ended = False              # the judge has sent KILL: from now on it waits for the exit record only
         self.abandoned = False          # ...which did not come within REAP_S
+        if requested.early:
+            self._on_ctl(bytes(requested.early))  # the monitor's records read while the worker waited
 
     @property
     def current(self) -> int:

@@ -125,9 +125,11 @@ def test_a_call_is_limited_by_its_cpu_time_and_says_so(sandbox):
 
 
 def _hogs(count: int, seconds: float) -> list[subprocess.Popen]:
-    """`count` processes that keep a core busy for at most `seconds` (bounded: they end by themselves)."""
+    """`count` processes that keep a core busy for at most `seconds` (bounded: they end by themselves). Each
+    is a session of its own, as the worker is: where the kernel shares the cores among sessions
+    (sched_autogroup), hogs in one session would take no more than the worker's own session gets."""
     code = f"import time\nend = time.time() + {seconds}\nwhile time.time() < end:\n    pass\n"
-    return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(count)]
+    return [subprocess.Popen([sys.executable, "-c", code], start_new_session=True) for _ in range(count)]
 
 
 def test_a_busy_machine_does_not_refuse_a_call_within_its_cpu_time(sandbox):
@@ -423,9 +425,13 @@ def test_a_run_kept_ready_serves_the_same_calls_in_another_order():
         first = box.run(Program(DOUBLE, "solution.py", "f"), calls, Limits(time_s=1.0))
         ready = _ready_runs(box)
         assert len(ready) == 1
+        time.sleep(0.3)  # its monitor has said which process the worker is: a record that says it lives
+        discarded = []
+        ready[0].discard = lambda: discarded.append(True)
         shuffled = [calls[2], calls[0], calls[3], calls[1]]
         result = box.run(Program(DOUBLE, "solution.py", "f"), shuffled, Limits(time_s=1.0))
-        assert ready[0] not in box._ready_runs  # taken (a new one is being made for the run after)
+        assert ready[0] not in box._ready_runs  # taken (a new one is being made for the run after)...
+        assert not discarded  # ...and used, not let go for a fresh one
         assert [o.observation.value.data.tolist() for o in result.outcomes] == \
             [(2 * c.args[0].data).tolist() for c in shuffled]
         assert result.workers == 1
