@@ -48,7 +48,7 @@ def store(request, tmp_path):
 
     s = Store(url)
     if request.param == "postgresql":  # one cluster for the session: start each test from empty tables
-        from judge.service.storage import Base
+        from judge.service.storage.schema import Base
 
         Base.metadata.drop_all(s.engine)
         Base.metadata.create_all(s.engine)

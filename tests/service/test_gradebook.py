@@ -221,7 +221,7 @@ def _at(store, sid, when):
     """Date a submission back (or forward) to `when`, as if it had been submitted then."""
     from sqlalchemy import update
 
-    from judge.service.storage import SubmissionRow
+    from judge.service.storage.schema import SubmissionRow
 
     with store.engine.begin() as connection:
         connection.execute(update(SubmissionRow).where(SubmissionRow.id == sid).values(created_at=when))
