@@ -30,6 +30,8 @@ import numpy as np
 from judge import checks
 
 from judge.judging import explain
+from judge.judging.equality import kinds
+from judge.judging.evidence import Test
 
 from judge.runs import decisions as verdicts
 
@@ -534,7 +536,7 @@ def _explained(cases: list[Case], expected: list[Expected], results: list[TestRe
                 or case.calls.main is None or case.calls.main.experiment is not None:
             continue  # an error due or raised, or a training run: no value to explain or to keep right
         if result.verdict is Verdict.ACCEPTED or (pending is not None and pending.value):
-            tests.append(explain.Test(i, case, want, got, passed=result.verdict is Verdict.ACCEPTED))
+            tests.append(Test(i, case, want, got, passed=result.verdict is Verdict.ACCEPTED))
     if all(t.passed for t in tests):
         return results
     aimed = {name for t in tests if not t.passed for name in t.case.test.hint_when}
@@ -662,14 +664,14 @@ def known_mistake(case: Case, actual: dict[str, Observation], traps: TrapSet,
         # Within tolerance several fit; the one that returns the very types the submission did (a numpy
         # integer rather than a float) is the mistake, if exactly one does.
         observed = actual.get(MAIN)
-        exact = [t for t in matches if observed is not None and explain.kinds(_made(case, traps, t)) == explain.kinds(observed.value)]
+        exact = [t for t in matches if observed is not None and kinds(_made(case, traps, t)) == kinds(observed.value)]
         matches = exact if len({t.message for t in exact}) == 1 else []
     if not matches:
         return None
     return Diagnosis(matches[0].name, matches[0].message)
 
 
-def _made(case: Case, traps: TrapSet, trap: Trap, near: explain.Test | None = None) -> Any:
+def _made(case: Case, traps: TrapSet, trap: Trap, near: Test | None = None) -> Any:
     """The trap's plain output value on this case, or None when it raised; with `near` (a test being
     explained), also None for a large output many times the size of the test's expected and actual
     values, which no relation makes into the learner's (encoding one costs seconds: patchify's

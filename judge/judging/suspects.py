@@ -13,10 +13,12 @@ from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from judge.judging import explain
+from judge.judging.evidence import Model, Named, Test
 from judge.model.cases import Case
 from judge.runs.contract import Backend, Limits, Program
 from judge.runs.calls import ErrorInfo, Observation
 from judge.model.problem import Trap
+from judge.judging.repair_search import Repairs
 from judge.judging.repairs import Repair, joined, repairs_of, unparsed
 from judge.judging.slips import RAISED, Slip, Slips, run_variants
 from judge.judging.slipwords import slug
@@ -29,7 +31,7 @@ TWO_SLIPS = "your output is what the right computation gives with two slips, one
 class Suspects:
     """The models of one report's explanation, and their outputs (each made once for the report)."""
 
-    def __init__(self, traps: Sequence[Trap], trap_output: Callable[[explain.Test, Trap], Any], slips: Slips | None,
+    def __init__(self, traps: Sequence[Trap], trap_output: Callable[[Test, Trap], Any], slips: Slips | None,
                  program: Program, backend: Backend, limits: Limits, size: Callable[[Case], int],
                  rows: tuple[str, ...] = ()):
         self.traps, self.trap_output, self.slip_set = traps, trap_output, slips
@@ -42,52 +44,52 @@ class Suspects:
 
     # ------------------------------------------------------------ models
 
-    def trap_models(self, aimed: set[str]) -> list[explain.Model]:
+    def trap_models(self, aimed: set[str]) -> list[Model]:
         found = []
         for trap in self.traps:
             key = f"trap:{trap.function}"
             self._traps[key] = trap
-            found.append(explain.Model(key, explain.Named(trap.name, trap.message, True), trap.name in aimed))
+            found.append(Model(key, Named(trap.name, trap.message, True), trap.name in aimed))
         return found
 
     def slips(self) -> explain.Slips | None:
         return explain.Slips(self._slip_models, self._joined_slips) if self.slip_set is not None else None
 
-    def repairs(self) -> explain.Repairs | None:
+    def repairs(self) -> Repairs | None:
         if self.slip_set is None:
             return None
-        return explain.Repairs(self._repair_models, self._joined_repairs, self._repair_beside,
-                               lambda model: self._repairs[model.key].line)
+        return Repairs(self._repair_models, self._joined_repairs, self._repair_beside,
+                       lambda model: self._repairs[model.key].line)
 
-    def _slip_models(self) -> list[explain.Model]:
+    def _slip_models(self) -> list[Model]:
         for slip in self.slip_set.models:
             self._slips[f"slip:{slip.index}"] = slip
-        return [explain.Model(key, explain.Named(slip.name, f"{ONE_SLIP}{slip.words}", False), group=slip.origin,
-                              loose=True) for key, slip in self._slips.items()]
+        return [Model(key, Named(slip.name, f"{ONE_SLIP}{slip.words}", False), group=slip.origin,
+                      loose=True) for key, slip in self._slips.items()]
 
-    def _joined_slips(self, pairs: Sequence[tuple[explain.Model, explain.Model]]) -> list[explain.Model]:
+    def _joined_slips(self, pairs: Sequence[tuple[Model, Model]]) -> list[Model]:
         made = []
         for a, b in pairs:
             both = self.slip_set.joined(self._slips[a.key], self._slips[b.key])
             if both is not None:
                 self._slips[f"slip:{both.index}"] = both
-                parts = tuple(replace(m, named=explain.Named(m.named.name, f"{TWO_SLIPS}{self._slips[m.key].words}",
-                                                             False)) for m in (a, b))
-                made.append(explain.Model(f"slip:{both.index}", explain.Named(both.name, both.words, False),
-                                          group=both.origin, parts=parts, loose=True))
+                parts = tuple(replace(m, named=Named(m.named.name, f"{TWO_SLIPS}{self._slips[m.key].words}",
+                                                     False)) for m in (a, b))
+                made.append(Model(f"slip:{both.index}", Named(both.name, both.words, False),
+                                  group=both.origin, parts=parts, loose=True))
         return made
 
-    def _repair_models(self) -> list[explain.Model]:
+    def _repair_models(self) -> list[Model]:
         context = self.slip_set.context
         for repair in repairs_of(self.program.source, context, self.slip_set.arguments, self.rows):
             self._repairs[f"repair:{repair.index}"] = repair
-        return [explain.Model(key, _named(repair), exact=True) for key, repair in self._repairs.items()]
+        return [Model(key, _named(repair), exact=True) for key, repair in self._repairs.items()]
 
-    def _repair_beside(self, model: explain.Model) -> explain.Named:
+    def _repair_beside(self, model: Model) -> Named:
         repair = self._repairs[model.key]
-        return explain.Named(model.named.name, repair.message(beside=True), False)
+        return Named(model.named.name, repair.message(beside=True), False)
 
-    def _joined_repairs(self, first: explain.Model, others: Sequence[explain.Model]) -> list[explain.Model]:
+    def _joined_repairs(self, first: Model, others: Sequence[Model]) -> list[Model]:
         base = unparsed(self.program.source)
         one = self._repairs[first.key]
         made = []
@@ -98,12 +100,12 @@ class Suspects:
             key = f"repair:{two.index}"
             self._repairs[key] = two
             parts = (replace(first, named=_named(one, two)), replace(other, named=_named(self._repairs[other.key], one)))
-            made.append(explain.Model(key, explain.Named("two_repairs", "", False), parts=parts, exact=True))
+            made.append(Model(key, Named("two_repairs", "", False), parts=parts, exact=True))
         return made
 
     # ------------------------------------------------------------ outputs
 
-    def predict(self, models: Sequence[explain.Model], tests: Sequence[explain.Test]
+    def predict(self, models: Sequence[Model], tests: Sequence[Test]
                 ) -> dict[tuple[str, int], Observation | None]:
         found: dict[tuple[str, int], Observation | None] = {}
         for model in (m for m in models if m.key in self._traps):
@@ -145,7 +147,7 @@ def _outcome(made: Any) -> Observation | None:
 _RAISED = Observation(error=ErrorInfo("Exception", ("Exception",), "the variant raised"))
 
 
-def _named(repair: Repair, partner: Repair | None = None) -> explain.Named:
+def _named(repair: Repair, partner: Repair | None = None) -> Named:
     """A repair as a mistake: named by its slip words where they say it (else as a change of the file)."""
     name = slug(repair.slip).replace("slip_", "repair_", 1) if repair.slip else "repair_unsaid"
-    return explain.Named(name, repair.message(partner), False)
+    return Named(name, repair.message(partner), False)

@@ -282,7 +282,7 @@ def test_a_rotation_of_any_length_is_named_with_its_shift() -> None:
 def test_slices_moved_are_values_moved_even_where_values_repeat() -> None:
     # Distinct rows, but a value repeated across rows: `rearranged` cannot tell a coincidence from the values
     # alone, yet rows in another order are values in other places. A report's tests then agree on the
-    # rearrangement, whichever of them repeat a value (judge.judging.explain._relation).
+    # rearrangement, whichever of them repeat a value (judge.judging.explain._find_relation).
     from judge.judging.diagnose import relations
 
     expected = np.array([[1.0, 2.0], [2.0, 5.0], [7.0, 1.0]])

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from judge.judging import explain
+from judge.judging import evidence, repair_search
 
 from judge.base import encoding as wire
 from judge.model.cases import Drawn, with_calls
@@ -26,15 +27,15 @@ def value(x) -> Observation:
     return Observation(value=Array(np.asarray(x, dtype=np.float64), "numpy", "float64"))
 
 
-def case_of(index: int, expected, actual, passed: bool = False, size: int = 4) -> explain.Test:
+def case_of(index: int, expected, actual, passed: bool = False, size: int = 4) -> evidence.Test:
     spec = Spec(name=f"t{index}", group="hidden", inputs={}, checks=(), tolerance=Tolerance(1e-9, 1e-12))
     x = wire.roundtrip(np.arange(float(size)))
     case = with_calls(Drawn(test=spec, arg_names=("x",), args=(x,), tolerance=spec.tolerance))
-    return explain.Test(index, case, value(expected), value(actual), passed)
+    return evidence.Test(index, case, value(expected), value(actual), passed)
 
 
-def model(key: str, message: str, **kw) -> explain.Model:
-    return explain.Model(key, explain.Named(key, message, key.startswith("trap")), **kw)
+def model(key: str, message: str, **kw) -> evidence.Model:
+    return evidence.Model(key, evidence.Named(key, message, key.startswith("trap")), **kw)
 
 
 def predictions(table: dict[str, dict[int, object]]):
@@ -125,13 +126,13 @@ def test_a_pair_is_not_named_where_the_other_mistake_would_show_too():
     assert explain.explain(tests, [model("trap:a", "a"), model("trap:b", "b")], predict) == {}
 
 
-def dict_case(index: int, expected: dict, actual: dict, passed: bool = False) -> explain.Test:
+def dict_case(index: int, expected: dict, actual: dict, passed: bool = False) -> evidence.Test:
     spec = Spec(name=f"t{index}", group="hidden", inputs={}, checks=(), tolerance=Tolerance(1e-9, 1e-12))
     case = with_calls(Drawn(test=spec, arg_names=("x",), args=(wire.roundtrip(np.arange(4.0)),),
                             tolerance=spec.tolerance))
     as_value = lambda d: Observation(value={k: Array(np.asarray(v, dtype=np.float64), "numpy", "float64")  # noqa: E731
                                             for k, v in d.items()})
-    return explain.Test(index, case, as_value(expected), as_value(actual), passed)
+    return evidence.Test(index, case, as_value(expected), as_value(actual), passed)
 
 
 def test_two_traps_on_two_keys_are_named_side_by_side():
@@ -160,7 +161,7 @@ def test_a_factor_is_said_in_the_words_true_on_every_test():
         spec = Spec(name=f"t{index}", group="hidden", inputs={}, checks=(), tolerance=Tolerance(1e-9, 1e-12))
         x = wire.roundtrip(np.ones((n, 3)))
         case = with_calls(Drawn(test=spec, arg_names=("x",), args=(x,), tolerance=spec.tolerance))
-        return explain.Test(index, case, value(expected), value(actual), False)
+        return evidence.Test(index, case, value(expected), value(actual), False)
 
     found = explain.explain([rows_case(0, 2, 1.3, 2.6), rows_case(1, 4, 1.3, 5.2)], [], predictions({}))
     said = {n.message for named in found.values() for n in named}
@@ -252,16 +253,16 @@ def test_a_change_of_the_file_after_which_it_gives_a_slips_output_names_both_mis
     tests = [case_of(0, [1.0, 2.0, 3.0], [5.0, 1.0, 7.0]), case_of(1, [3.0, 1.0, 4.0], [6.0, 6.0, 6.0]),
              case_of(2, [0.0, 1.0, 0.0], [0.0, 1.0, 0.0], True)]
     left_out = model("slip:norm", "a normalisation left out", loose=True)
-    repair = explain.Model("repair:0", explain.Named("repair_sum", "line 3: a sum", False), exact=True)
-    other = explain.Model("repair:1", explain.Named("repair_axis", "line 4: an axis", False), exact=True)
+    repair = evidence.Model("repair:0", evidence.Named("repair_sum", "line 3: a sum", False), exact=True)
+    other = evidence.Model("repair:1", evidence.Named("repair_axis", "line 4: an axis", False), exact=True)
     slip_output = {0: [2.0, 9.0, 4.0], 1: [3.0, 1.0, 5.0], 2: [0.0, 1.0, 0.0]}
     table = {"slip:norm": slip_output, "repair:0": slip_output,
              "repair:1": {0: [1.0, 1.0, 1.0], 1: [6.0, 6.0, 5.0], 2: [0.0, 1.0, 0.0]},
              "slip:alike": slip_output}
 
     def found(slips):
-        repairs = explain.Repairs(lambda: [repair, other], lambda first, others: [],
-                                  lambda m: explain.Named(m.named.name, m.named.message + "; beside", False))
+        repairs = repair_search.Repairs(lambda: [repair, other], lambda first, others: [],
+                                        lambda m: evidence.Named(m.named.name, m.named.message + "; beside", False))
         return explain.explain(tests, [], predictions(table), explain.Slips(lambda: slips, lambda pairs: []), repairs)
 
     named = found([left_out])
