@@ -565,7 +565,7 @@ class _Drive:
         CPU time read a moment ago (one read serves the call that ended and the one that starts)."""
         now = time.monotonic()
         self.call_started = now
-        if self.cpu.fd is None:
+        if not self.cpu.attached:
             self._read_ctl_now()  # the monitor's WORKER record, should this loop not have read it yet
         self.cpu_start = cpu_now if cpu_now is not None else self.cpu.seconds()
         self.cpu_budget = seconds
@@ -638,7 +638,7 @@ class _Drive:
             self.protocol.advance()
             elapsed_ms = (time.monotonic() - self.call_started) * 1000  # the judge's clock, not the child's
             cpu_now = self.cpu.seconds() if self.cpu_start is not None else None
-            cpu_ms = 0.0 if cpu_now is None else round((cpu_now - self.cpu_start) * 1000, 1)  # whole clock ticks
+            cpu_ms = 0.0 if cpu_now is None else round((cpu_now - self.cpu_start) * 1000, 1)  # as a report keeps it
             if observation.error is not None:
                 # A call that raised may have a memory record (judge.sandbox.memory): the monitor wrote it to
                 # the control channel before the worker sent this result, so what this loop has not read
