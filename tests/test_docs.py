@@ -102,6 +102,14 @@ def test_the_quick_start_is_two_commands_in_its_first_sh_block() -> None:
     assert len(block.splitlines()) == 2, block
 
 
+def test_the_readme_leads_with_what_a_newcomer_looks_for_first() -> None:
+    """Before its first section: the quick start, the learner's loop, stopping the warm judge and the
+    instructor's review page, in that order, each a link into the page."""
+    lead = README.read_text(encoding="utf-8").split("\n## ", 1)[0]
+    places = [lead.find(s) for s in ("(#quick-start)", "(#the-learners-loop)", "judge serve --stop", "/review")]
+    assert -1 not in places and places == sorted(places), places
+
+
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(REPO)))
 def test_every_relative_link_resolves(path: Path) -> None:
     assert relative_links(path) or path != README, "the README links to its docs"
