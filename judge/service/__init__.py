@@ -1,7 +1,9 @@
 """`judge service`: the judge as a multi-user HTTP service.
 
-A thin face over `judge.judging.session.Judge`: `api` takes submissions over HTTP,
-`storage` keeps every submission's state in a database (the source of truth),
+A thin face over `judge.judging.session.Judge`: `api` takes submissions over HTTP
+(one router per resource in `routes`, errors answered by `responses`, requests
+bounded by `guards`), `storage` keeps every submission's state in a database (the
+source of truth; its `lifecycle` is the at-least-once contract the workers rely on),
 `queue` hands submission ids to workers (Dramatiq over Redis, or an in-process
 pool when there is no Redis), `worker` judges them with one warm `Judge` per
 process, and `reaper` re-enqueues what a lost worker or a lost message left

@@ -147,7 +147,7 @@ def test_only_allowed_host_names_are_served(api):
 
 
 def test_host_patterns(tmp_path, repo):
-    from judge.service.api import HostCheck
+    from judge.service.guards import HostCheck
 
     check = HostCheck(None, ("judge.example.org", "*.example.net", "::1"))
     assert check.ok("judge.example.org") and check.ok("JUDGE.example.org:443") and check.ok("a.example.net")
