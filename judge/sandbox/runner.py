@@ -21,7 +21,7 @@ that run's calls, limits and hidden directories (REQUEST), and the worker
 decodes them and applies every isolation layer while nobody waits. A later
 run on the same calls (the same objects: the same prepared problem) with the
 same limits and directories takes it and sends only its PROGRAM, with its own
-order of the calls (19 ms of a patchify run's 45 were that set-up).
+order of the calls (that set-up is a large share of a short run).
 Anything else is sent both frames by a worker forked for it, as before.
 """
 from __future__ import annotations
