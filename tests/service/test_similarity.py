@@ -14,8 +14,8 @@ import pytest
 import disguises
 from judge.model.problem import load_problem
 from judge.service.classnorm import UNUSUAL
-from judge.service.similarity import (course_pairs, fingerprint, shared_regions, similar_found, similar_pairs,
-                                      similarity, tokens)
+from judge.service.similarity import course_pairs, fingerprint, shared_regions, similar_found, similar_pairs, similarity
+from judge.service.source_tokens import tokens
 
 REPO = Path(__file__).resolve().parents[2]
 ORIGINAL = (REPO / "submissions/patchify/accepted/reshape_permute.py").read_text()
