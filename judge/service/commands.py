@@ -1,41 +1,19 @@
 """`judge service ...`: the service's command line (the API, workers, accounts, gradebook, similarity).
 
 A click group that `judge.cli.commands` mounts as `judge service`; it imports the
-service's extra only when a command runs, so `judge --help` works without it.
+service's extra only when a command runs, so `judge --help` works without it. The
+accounts' commands (`judge service users ...`) are judge.service.account_commands.
 """
 from __future__ import annotations
 
-import datetime as dt
 import json
-import time
 from pathlib import Path
 
 import click
 
 from judge.base.errors import ConfigError, ConfigErrors
-
-
-def _config(ctx: click.Context, **overrides):
-    from judge.service.config import ServiceConfig
-
-    try:
-        return ServiceConfig.from_env(problems_dir=ctx.obj.problems_dir, **overrides)
-    except ModuleNotFoundError as exc:
-        raise ConfigError(f"the service needs its extra: pip install -e '.[service]' ({exc})") from None
-
-
-def _store(ctx: click.Context):
-    try:
-        from judge.service.storage import Store
-    except ModuleNotFoundError as exc:
-        raise ConfigError(f"the service needs its extra: pip install -e '.[service]' ({exc})") from None
-    return Store(_config(ctx, **ctx.meta["service"]).database_url)
-
-
-def _when(timestamp: float | None) -> str:
-    if timestamp is None:
-        return "never"
-    return dt.datetime.fromtimestamp(timestamp, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+from judge.service.account_commands import users
+from judge.service.command_setup import format_when, load_config, open_store, show_text
 
 
 @click.group(invoke_without_command=True)
@@ -57,7 +35,7 @@ def service(ctx: click.Context, port: int, host: str, database: str | None, redi
     ctx.meta["service"] = {"database_url": database, "redis_url": redis}
     if ctx.invoked_subcommand is not None:
         return
-    config = _config(ctx, database_url=database, redis_url=redis,
+    config = load_config(ctx, database_url=database, redis_url=redis,
                      allowed_hosts=tuple(h.lower() for h in allowed_hosts) or None)
     from judge.service.server import serve
 
@@ -66,191 +44,7 @@ def service(ctx: click.Context, port: int, host: str, database: str | None, redi
     serve(config, host, port, pool_threads=threads)
 
 
-@service.group()
-def users() -> None:
-    """The service's accounts and their tokens."""
-
-
-EXPIRES = click.option("--expires", default=None, metavar="WHEN",
-                       help="The token ends after a duration (90m, 12h, 30d, 2w) or on a date (2027-01-31, UTC).")
-
-
-@users.command("add")
-@click.argument("name")
-@click.option("--role", type=click.Choice(["learner", "instructor"]), default="learner", show_default=True)
-@click.option("--course", default="", help="The course the account belongs to (an instructor sees its submissions).")
-@click.option("--email", default=None, help="The learner's email (the wide gradebook's SIS Login ID).")
-@click.option("--id", "student_id", default=None, help="The school's student id (the wide gradebook's SIS User ID).")
-@click.option("--name", "full_name", default=None, help="The person's name, any text (the gradebook's Student; "
-              "default: NAME, the login).")
-@click.option("--section", default=None, help="The roster's section (the wide gradebook's Section).")
-@EXPIRES
-@click.pass_context
-def users_add(ctx: click.Context, name: str, role: str, course: str, email: str | None, student_id: str | None,
-              full_name: str | None, section: str | None, expires: str | None) -> None:
-    """Create an account; its API token is printed once, as the last line (a class at once: users import)."""
-    from judge.service.accounts import add_user, parse_expiry
-
-    expires_at = parse_expiry(expires)
-    store = _store(ctx)
-    try:
-        account = add_user(store, name, role, course, expires_at, email=email, student_id=student_id,
-                           full_name=full_name, section=section)
-    finally:
-        store.close()
-    click.echo(f"created {role} {name}" + (f" in course {course}" if course else "")
-               + (f", token valid until {_when(expires_at)}" if expires_at else "") + "; the token (shown once):")
-    click.echo(account.token)
-
-
-@users.command("list")
-@click.option("--json", "as_json", is_flag=True, help="As JSON.")
-@click.pass_context
-def users_list(ctx: click.Context, as_json: bool) -> None:
-    """Every account: role, course, and whether its token is active, expired or revoked (never the token)."""
-    store = _store(ctx)
-    try:
-        accounts = store.accounts()
-    finally:
-        store.close()
-    now = time.time()
-    if as_json:
-        click.echo(json.dumps([{"name": a.user.name, "full_name": a.user.full_name, "section": a.user.section,
-                                "role": a.user.role, "course": a.user.course,
-                                "state": a.state(now), "created_at": a.created_at, "expires_at": a.expires_at,
-                                "revoked_at": a.revoked_at} for a in accounts], indent=2))
-        return
-    if not accounts:
-        click.echo("no accounts yet: judge service users add NAME")
-        return
-    header = ("login", "role", "course", "token", "expires", "name")
-    rows = [(a.user.name, a.user.role, a.user.course or "-", a.state(now), _when(a.expires_at),
-             _safe(a.user.full_name or "")) for a in accounts]
-    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
-    for row in [header, *rows]:
-        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
-
-
-@users.command("import")
-@click.argument("roster", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", "tokens", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="The new CSV file the tokens are written to (name, course, email, id, token); never overwritten.")
-@EXPIRES
-@click.pass_context
-def users_import(ctx: click.Context, roster: Path, tokens: Path, expires: str | None) -> None:
-    """Create an account per row of ROSTER (CSV: name, course; optionally login, email, id, section, role), all
-    or none, and write their tokens to a file to hand out. A row without a login gets one made from the name."""
-    from judge.service.accounts import parse_expiry
-    from judge.service.roster import import_roster, read_roster
-
-    expires_at = parse_expiry(expires)
-    found = read_roster(roster)
-    store = _store(ctx)
-    try:
-        created = import_roster(store, found, tokens, expires_at)
-    finally:
-        store.close()
-    courses = sorted({e.course for e in created.entries})
-    if found.ignored:
-        click.echo(f"ignored column(s): {', '.join(_safe(c) for c in found.ignored)}", err=True)
-    click.echo(f"created {len(created.entries)} account(s) in {', '.join(courses)}; their tokens are in {tokens} "
-               "(shown once: hand each learner their line, then delete the file)")
-    # A login made from a name that was already a login (alice -> alice) surprises nobody: not listed.
-    derived = [e for e in created.entries if e.derived and e.login != e.name]
-    if derived:
-        click.echo(f"{len(derived)} login(s) made from the names (the roster has no login for them):")
-        for e in derived:
-            click.echo(f"  line {e.line}: {_safe(e.name)} -> {e.login}")
-
-
-@users.command("disable")
-@click.argument("name")
-@click.pass_context
-def users_disable(ctx: click.Context, name: str) -> None:
-    """Stop serving NAME (401 on every request) and leave them out of the gradebook; `enable` undoes it."""
-    _update_account(ctx, name, "disabled", lambda store: store.set_disabled(name, True))
-
-
-@users.command("enable")
-@click.argument("name")
-@click.pass_context
-def users_enable(ctx: click.Context, name: str) -> None:
-    """Serve a disabled account again (its token, unless revoked or expired, works again)."""
-    _update_account(ctx, name, "enabled", lambda store: store.set_disabled(name, False))
-
-
-@users.command("move")
-@click.argument("name")
-@click.option("--course", required=True, help="The course NAME belongs to from now on.")
-@click.pass_context
-def users_move(ctx: click.Context, name: str, course: str) -> None:
-    """Move NAME, with their submissions, to another course."""
-    from judge.service.accounts import NAME
-
-    if not NAME.fullmatch(course):
-        raise ConfigError(f"--course {course!r}: expected 1-64 letters, digits or _.@-")
-    _update_account(ctx, name, f"moved to {course}", lambda store: store.move(name, course))
-
-
-@users.command("delete")
-@click.argument("name")
-@click.option("--keep-submissions", "keep", flag_value=True, default=None,
-              help="Keep their submissions (under deleted-<n>-NAME; out of the gradebook, still compared).")
-@click.option("--remove-submissions", "keep", flag_value=False, help="Remove their submissions too.")
-@click.pass_context
-def users_delete(ctx: click.Context, name: str, keep: bool | None) -> None:
-    """Delete NAME's account; say what becomes of their submissions."""
-    if keep is None:
-        raise ConfigError("say what becomes of the submissions: --keep-submissions or --remove-submissions")
-    store = _store(ctx)
-    try:
-        removed = store.delete_user(name, keep_submissions=keep)
-    finally:
-        store.close()
-    click.echo(f"deleted {name}; " + ("their submissions are kept" if keep else f"{removed} submission(s) removed"))
-
-
-def _update_account(ctx: click.Context, name: str, done: str, change) -> None:
-    store = _store(ctx)
-    try:
-        change(store)
-    finally:
-        store.close()
-    click.echo(f"{name}: {done}")
-
-
-@users.command("revoke")
-@click.argument("name")
-@click.pass_context
-def users_revoke(ctx: click.Context, name: str) -> None:
-    """End NAME's token now: its next request gets 401 (`rotate` gives the account a new one)."""
-    from judge.service.accounts import revoke
-
-    store = _store(ctx)
-    try:
-        revoke(store, name)
-    finally:
-        store.close()
-    click.echo(f"revoked the token of {name}")
-
-
-@users.command("rotate")
-@click.argument("name")
-@EXPIRES
-@click.pass_context
-def users_rotate(ctx: click.Context, name: str, expires: str | None) -> None:
-    """Give NAME a new token (printed once, as the last line); the old one stops working now."""
-    from judge.service.accounts import parse_expiry, rotate
-
-    expires_at = parse_expiry(expires)
-    store = _store(ctx)
-    try:
-        account = rotate(store, name, expires_at)
-    finally:
-        store.close()
-    click.echo(f"new token for {name}" + (f", valid until {_when(expires_at)}" if expires_at else "")
-               + "; the old one no longer works; the token (shown once):")
-    click.echo(account.token)
+service.add_command(users)
 
 
 @service.command()
@@ -267,7 +61,7 @@ def gradebook(ctx: click.Context, course: str, fmt: str, wide: bool, points_row:
     from judge.service.gradebook import gradebook as build, gradebook_csv, gradebook_json, wide as build_wide
     from judge.service.gradebook import wide_csv, wide_json
 
-    store = _store(ctx)
+    store = open_store(ctx)
     try:
         store.known_course(course)
         if wide:
@@ -306,7 +100,7 @@ def course_set(ctx: click.Context, file: Path) -> None:
     from judge.service.course import course_yaml_summary, load_course
 
     graded, text = load_course(file, ctx.obj().problem_set.ids())
-    store = _store(ctx)
+    store = open_store(ctx)
     try:
         # An extension for a login the course does not have is a typo: nobody would get the time.
         logins = {a.user.name for a in store.accounts() if a.user.course == graded.name}
@@ -339,7 +133,7 @@ def course_check(ctx: click.Context, file: Path) -> None:
 @click.pass_context
 def course_show(ctx: click.Context, course: str) -> None:
     """Print COURSE's file as it was set."""
-    store = _store(ctx)
+    store = open_store(ctx)
     try:
         store.known_course(course)
         stored = store.course_definition(course)
@@ -381,7 +175,7 @@ def similarity(ctx: click.Context, course: str, problem: str | None, threshold: 
     from judge.service.similarity import by_problem, course_found, similar_found
 
     starters = _starters(ctx)
-    store = _store(ctx)
+    store = open_store(ctx)
     try:
         store.known_course(course)
         learners, submissions = store.course(course, problem)
@@ -408,7 +202,7 @@ def similarity(ctx: click.Context, course: str, problem: str | None, threshold: 
                    "not listed)")
 
     def who(login: str) -> str:
-        return f"{_safe(names.get(login, login))} ({_safe(login)})" if names.get(login, login) != login else _safe(login)
+        return f"{show_text(names.get(login, login))} ({show_text(login)})" if names.get(login, login) != login else show_text(login)
 
     def unusual_text(z: float | None, percentile: float) -> str:
         return "class too small to compare" if z is None else f"z {z:.1f}, above {percentile:.0f}% of the class"
@@ -424,12 +218,6 @@ def similarity(ctx: click.Context, course: str, problem: str | None, threshold: 
                        f"{who(p.b)} ({p.b_submission})")
 
 
-def _safe(text: str) -> str:
-    from judge.base.escape import escape_controls
-
-    return escape_controls(text, keep="")
-
-
 @service.command()
 @click.argument("submission_id")
 @click.option("--report", "with_report", is_flag=True, help="Print the report after the source.")
@@ -437,7 +225,7 @@ def _safe(text: str) -> str:
 @click.pass_context
 def show(ctx: click.Context, submission_id: str, with_report: bool, as_json: bool) -> None:
     """Print a submission's source (who, what, when and the verdict on standard error)."""
-    store = _store(ctx)
+    store = open_store(ctx)
     try:
         found = store.get(submission_id)
     finally:
@@ -451,9 +239,9 @@ def show(ctx: click.Context, submission_id: str, with_report: bool, as_json: boo
         click.echo(json.dumps(escape_tree(submission.to_json(with_source=True)), indent=2))
         return
     passed = (submission.report or {}).get("passed"), (submission.report or {}).get("total")
-    who = _safe(owner.name) if not owner.full_name else f"{_safe(owner.full_name)} [{_safe(owner.name)}]"
-    click.echo(f"{who} ({_safe(owner.course) or 'no course'}) on {_safe(submission.problem)}, "
-               f"{_when(submission.created_at)}: {submission.verdict or submission.status}"
+    who = show_text(owner.name) if not owner.full_name else f"{show_text(owner.full_name)} [{show_text(owner.name)}]"
+    click.echo(f"{who} ({show_text(owner.course) or 'no course'}) on {show_text(submission.problem)}, "
+               f"{format_when(submission.created_at)}: {submission.verdict or submission.status}"
                + (f" {passed[0]}/{passed[1]}" if isinstance(passed[0], int) else ""), err=True)
     from judge.base.escape import escape_controls
 
@@ -482,7 +270,7 @@ def analytics(ctx: click.Context, course: str, problem: str | None, as_json: boo
     """Per problem: how many of COURSE's learners made each named mistake, and the tests most failed."""
     from judge.service.analytics import analytics as build, analytics_json, analytics_lines
 
-    store = _store(ctx)
+    store = open_store(ctx)
     try:
         store.known_course(course)
         found = build(store, course, problem)
@@ -515,8 +303,8 @@ def regrade(ctx: click.Context, problem: str, course: str | None, everything: bo
     """
     from judge.service import regrade as regrades
 
-    config = _config(ctx, **ctx.meta["service"])
-    store = _store(ctx)
+    config = load_config(ctx, **ctx.meta["service"])
+    store = open_store(ctx)
     queue = None
     try:
         if course is not None:
@@ -552,10 +340,10 @@ def regrade(ctx: click.Context, problem: str, course: str | None, everything: bo
     if state.asked_at is None:
         click.echo(f"{problem} has not been regraded")
         return
-    click.echo(f"regrade of {problem} asked {_when(state.asked_at)}: {state.done} of {state.sent} judged again, "
+    click.echo(f"regrade of {problem} asked {format_when(state.asked_at)}: {state.done} of {state.sent} judged again, "
                f"{len(state.flips)} changed")
     for f in state.flips:
-        who = _safe(f.learner) + (f" ({_safe(f.name)})" if f.name and f.name != f.learner else "")
+        who = show_text(f.learner) + (f" ({show_text(f.name)})" if f.name and f.name != f.learner else "")
         click.echo(f"  {who}  {f.submission}  {f.before} {_of(f.passed_before, None)} -> "
                    f"{f.after} {_of(f.passed_after, f.total_after)}")
     if not state.finished and not status_only and wait:
@@ -576,7 +364,7 @@ def _of(passed: int | None, total: int | None) -> str:
 @click.pass_context
 def worker(ctx: click.Context, processes: int, threads: int) -> None:
     """Judge queued submissions: PROCESSES Dramatiq workers, each with one warm sandbox (needs --redis)."""
-    config = _config(ctx, **ctx.meta["service"])
+    config = load_config(ctx, **ctx.meta["service"])
     if not config.redis_url:
         raise ConfigError("judge service worker needs a Redis URL: --redis URL or JUDGE_SERVICE_REDIS")
     from judge.model.problemset import ProblemSet
@@ -585,5 +373,5 @@ def worker(ctx: click.Context, processes: int, threads: int) -> None:
 
     # Refused here, in one line, rather than in every worker process's boot hook over and over.
     check_problem_set(ProblemSet.find(config.problems_dir))
-    _store(ctx).close()                          # the database URL works, or one line says why
+    open_store(ctx).close()                          # the database URL works, or one line says why
     ctx.exit(run_workers(config, processes, threads, echo=lambda line: click.echo(line, err=True)))
