@@ -159,7 +159,7 @@ def pair_similarity(a: str, b: str, starter: str = "",
 
 class Fingerprints:
     """`fingerprint`, keeping the last `size` results (by the source's digest): a service compares the
-    same stored sources on every report and page, and parsing each again would cost milliseconds apiece."""
+    same stored sources on every report and page, and parsing each again would repeat the costliest step."""
 
     def __init__(self, size: int = 20_000):
         self.size = size

@@ -165,7 +165,7 @@ def test_the_api_serves_it_to_the_course_instructor_only(tmp_path, repo):
 
 
 def test_what_a_database_holds_reaches_the_instructor_escaped(tmp_path, repo):
-    """Issue 32: a report with a lone surrogate and a bidi override in its message, and a verdict with an
+    """A report with a lone surrogate and a bidi override in its message, and a verdict with an
     escape sequence (as a database could come to hold), are served as visible escapes in valid UTF-8."""
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient

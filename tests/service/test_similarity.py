@@ -236,7 +236,7 @@ def test_sources_built_to_make_the_normal_form_grow_cost_a_bounded_time():
     started = time.perf_counter()
     for source in sources:
         assert isinstance(fingerprint(source), frozenset)
-    assert time.perf_counter() - started < 30          # about 1.5 s in all on this project's machine
+    assert time.perf_counter() - started < 30          # a loose bound: only a rewrite without its limits comes near it
 
 
 def test_the_api_and_cli_give_instructors_the_report(tmp_path, repo):
