@@ -4,10 +4,11 @@ When no warm judge answers, the client starts one in the background and waits
 for it to listen, then sends it this run: the first run costs the judge's
 start (about a cold run: the framework's import) and every later run a fork
 and the tests. When it cannot start (its lock is released without a socket,
-or it is not ready within a minute), the run is judged here, as cold runs are.
+or it is not ready by spawn.START_WAIT_S), the run is judged here, as cold runs are.
+The run that starts it says so in one line on stderr (spawn.started_note).
 
 Standard library only (plus judge.render.terminal's colour and width rules): the point is to
-print a verdict in a few tens of milliseconds, so neither numpy, torch nor
+print a verdict as soon as a fork and the tests allow, so neither numpy, torch nor
 click is imported on this path, nor json or the judge's submission rules: the
 file's bytes travel as they are, and the server decodes them as `judge run`
 would (judge.base.submission). Anything unusual (another command, an option this
@@ -29,7 +30,7 @@ CONNECT_TIMEOUT_S = 2.0
 COLOR_CHOICES = ("auto", "always", "never")
 
 
-# A namedtuple, not a dataclass: importing dataclasses (and typing) would cost ~10 ms of a ~50 ms run.
+# A namedtuple, not a dataclass: importing dataclasses (and typing) is a large share of a warm run.
 RunArgs = namedtuple("RunArgs", "problems_dir problem file as_json verbose examples_only color",
                      defaults=(False, False, False, "auto"))
 
@@ -83,7 +84,7 @@ def try_run(argv: list[str]) -> int | None:
     replies = _conversation(args.problems_dir, {
         "problem": args.problem, "data": data, "label": args.file, "origin": os.path.realpath(args.file),
         "examples_only": args.examples_only, "json": args.as_json, "verbose": args.verbose,
-        "colour": use_colour(sys.stdout, args.color), "width": terminal_width()})
+        "colour": use_colour(sys.stdout, args.color), "width": terminal_width()}, announce=True)
     response = None if replies is None else next(replies, None)
     code = None if response is None else response.get("code")
     if not isinstance(code, int):
@@ -98,21 +99,22 @@ def try_run(argv: list[str]) -> int | None:
 
 
 def judge_source(problems_dir: str | None, problem: str, data: bytes, label: str, *, origin: str | None = None,
-                 examples_only: bool = False, record: bool | None = None) -> dict | None:
-    """A notebook's check through the warm judge (started first if none runs): the report as JSON, or
-    None to judge in the caller's process."""
+                 examples_only: bool = False, record: bool | None = None, announce: bool = False) -> dict | None:
+    """A notebook's check (or a watch's run) through the warm judge (started first if none runs): the report
+    as JSON, or None to judge in the caller's process; `announce` as `spawn.start` has it."""
     if os.environ.get("JUDGE_NO_WARM", "") not in ("", "0") or protocol.private_dir(create=True) is None:
         return None
     response = _ask(problems_dir, {"problem": problem, "data": data, "label": label, "origin": origin or label,
-                                   "examples_only": examples_only, "record": record, "report": True})
+                                   "examples_only": examples_only, "record": record, "report": True},
+                    announce=announce)
     report = None if response is None else response.get("report")
     return report if isinstance(report, dict) else None
 
 
-def _ask(problems_dir: str | None, run: dict) -> dict | None:
+def _ask(problems_dir: str | None, run: dict, *, announce: bool = False) -> dict | None:
     """The warm judge's (first) answer to `run`, started first when none answers; None (judge here) when it
     cannot start or sends the caller back."""
-    replies = _conversation(problems_dir, run)
+    replies = _conversation(problems_dir, run, announce=announce)
     if replies is None:
         return None
     try:
@@ -121,9 +123,9 @@ def _ask(problems_dir: str | None, run: dict) -> dict | None:
         replies.close()
 
 
-def _conversation(problems_dir: str | None, run: dict):
+def _conversation(problems_dir: str | None, run: dict, *, announce: bool = False):
     """The warm judge's answers to `run` (a generator: the report, then any refinement), started first when none
-    answers; None (judge here) when it cannot start or sends the caller back."""
+    answers (said on stderr with `announce`); None (judge here) when it cannot start or sends the caller back."""
     cwd = os.getcwd()
     key = protocol.judge_key(problems_dir, cwd)
     path = protocol.socket_path(key)
@@ -132,7 +134,7 @@ def _conversation(problems_dir: str | None, run: dict):
     if replies is None:  # no warm judge: start one and let it judge this run
         from judge.warm import spawn
 
-        if not spawn.start(problems_dir, key) or not spawn.wait_ready(key):
+        if not spawn.start(problems_dir, key, announce=announce) or not spawn.wait_ready(key):
             return None
         replies = protocol.conversation(path, request, CONNECT_TIMEOUT_S)
     if replies is None:

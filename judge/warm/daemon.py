@@ -10,7 +10,7 @@ a cold run's is. It serves the web page too once asked (`judge serve
 --background`, op `page`).
 
 It leaves by itself after `JUDGE_WARM_IDLE` seconds without a run or a page
-request (DEFAULT_IDLE_S, 15 minutes), when `judge serve --stop` asks, when
+request (DEFAULT_IDLE_S unless set), when `judge serve --stop` asks, when
 another server took its socket's path, or when a newer version of its own
 installation asks it to run something: then it gives up its socket and lock
 (so the new one starts) and leaves, unless its page is in use, which it goes on
@@ -31,7 +31,7 @@ IDLE_ENV = "JUDGE_WARM_IDLE"
 
 
 def idle_timeout(given: float | None = None) -> float:
-    """The idle timeout: `given` (judge serve --idle-timeout), else $JUDGE_WARM_IDLE, else 15 minutes."""
+    """The idle timeout: `given` (judge serve --idle-timeout), else $JUDGE_WARM_IDLE, else DEFAULT_IDLE_S."""
     if given is not None:
         return given
     try:

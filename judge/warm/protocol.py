@@ -15,9 +15,9 @@ other user can plant a socket to collect submissions), the server checks its
 peer's uid (SO_PEERCRED). A request is one dict of plain values (str, bytes,
 int, bool, None, dicts), a response another, each sent whole in `marshal`'s
 format before the writer shuts its side down. marshal is built into the
-interpreter, so the client imports nothing to speak it (json cost 1.5 ms of a
-warm run's ~50); it is no format for strangers, and only this user's own
-processes reach the socket (both checks above).
+interpreter, so the client imports nothing to speak it (json's import is a
+visible share of a warm run); it is no format for strangers, and only this
+user's own processes reach the socket (both checks above).
 
 A server answers only a client of the same judge in the same context:
 `fingerprint()` changes when the judge's code changes (its files' names,
@@ -49,7 +49,7 @@ _JUDGE_DIR = Path(__file__).resolve().parent.parent
 
 
 def socket_dir() -> Path:
-    for variable in ("XDG_RUNTIME_DIR", "TMPDIR"):  # not tempfile.gettempdir(): importing it costs ms
+    for variable in ("XDG_RUNTIME_DIR", "TMPDIR"):  # not tempfile.gettempdir(): its import is slow
         base = os.environ.get(variable)
         if base and os.path.isabs(base):
             return Path(base) / f"tensor-judge-{os.geteuid()}"
@@ -131,7 +131,7 @@ def owned_socket(path: Path) -> bool:
 def fingerprint() -> str:
     """Identifies this judge's code: a changed or reinstalled judge gets another fingerprint."""
     # Every .py file's path, size and time; scandir and slicing, not os.walk and relpath, and
-    # __pycache__ skipped (each client computes this: it was 1.2 ms of a warm run).
+    # __pycache__ skipped: every client computes this, so it is on each warm run's path.
     root = str(_JUDGE_DIR)
     entries, pending = [], [root]
     while pending:
@@ -143,8 +143,8 @@ def fingerprint() -> str:
                 elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
                     pending.append(entry.path)
     text = "\n".join(sorted(entries))
-    # A checksum, not a cryptographic hash (hashlib loads OpenSSL: milliseconds of the client's
-    # start): it tells code versions apart, and only this user's processes reach the socket.
+    # A checksum, not a cryptographic hash (hashlib loads OpenSSL, a cost on the client's start):
+    # it tells code versions apart, and only this user's processes reach the socket.
     return f"{zlib.crc32(text.encode()):08x}"
 
 

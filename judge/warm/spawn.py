@@ -22,7 +22,7 @@ from pathlib import Path
 
 from judge.warm import protocol
 
-# The warm judge imports torch in its fork server before it listens: seconds under load.
+# The warm judge imports torch in its fork server before it listens, which is slow on a busy machine.
 START_WAIT_S = 60.0
 POLL_S = 0.01
 
@@ -54,11 +54,13 @@ def held(key: str) -> bool:
     return False
 
 
-def start(problems_dir: str | None, key: str, *, idle_timeout_s: float | None = None) -> bool:
+def start(problems_dir: str | None, key: str, *, idle_timeout_s: float | None = None,
+          announce: bool = False) -> bool:
     """Start the warm judge of `key` unless one is starting or serving; whether one is now.
 
-    Returns once the new judge holds its lock (tens of milliseconds), not when it is ready. Callers
-    that start one unasked check `off()` first.
+    Returns once the new judge holds its lock, not when it is ready. Callers that start one unasked
+    check `off()` first; with `announce` (`judge run`), a judge started here is said in one line on
+    stderr (`started_note`), so a learner knows what keeps running after the run and how to stop it.
     """
     if protocol.private_dir(create=True) is None:
         return False
@@ -79,7 +81,28 @@ def start(problems_dir: str | None, key: str, *, idle_timeout_s: float | None = 
         os.waitpid(pid, 0)  # the first process leaves once the judge holds its lock
     except OSError:
         return False
-    return held(key)
+    if not held(key):
+        return False
+    if announce:
+        from judge.warm.daemon import idle_timeout
+
+        sys.stderr.write(started_note(idle_timeout(idle_timeout_s)) + "\n")
+        sys.stderr.flush()
+    return True
+
+
+def started_note(idle_s: float) -> str:
+    """The one line that says a warm judge was started: what it is, when it leaves, how to stop it."""
+    return (f"note: started the warm judge in the background (it keeps torch imported, so later runs are fast); "
+            f"it stops by itself after {idle_words(idle_s)} idle, or now with `judge serve --stop`")
+
+
+def idle_words(seconds: float) -> str:
+    """`seconds` as a learner reads a timeout: in minutes from one minute on, else in seconds."""
+    if seconds >= 60:
+        minutes = seconds / 60
+        return f"{minutes:.3g} minute" + ("" if minutes == 1 else "s")
+    return f"{seconds:.3g} second" + ("" if seconds == 1 else "s")
 
 
 def wait_ready(key: str, deadline_s: float = START_WAIT_S) -> bool:

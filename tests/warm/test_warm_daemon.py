@@ -21,6 +21,8 @@ from judge.warm import protocol
 CORRECT = serving.REPO / "submissions/patchify/accepted/reshape_permute.py"
 WRONG = serving.REPO / "submissions/patchify/wrong_answer/column_major.py"
 IDLE_S = "120"  # a judge a failed test leaves behind still leaves by itself
+STARTED = ("note: started the warm judge in the background (it keeps torch imported, so later runs are fast); "
+           "it stops by itself after 2 minutes idle, or now with `judge serve --stop`\n")
 
 
 @pytest.fixture
@@ -85,7 +87,7 @@ def gone(pid: int, within_s: float = 30) -> bool:
 def test_the_first_run_starts_the_warm_judge_and_later_runs_are_answered_by_it(root, env):
     first = judge(root, env, "run", "patchify", str(CORRECT))  # captured: returns although a judge lives on
     assert first.returncode == 0 and "accepted" in first.stdout, first.stderr
-    assert first.stderr == ""
+    assert first.stderr == STARTED  # the one line that says what keeps running, and how to stop it
     [pid] = warm_pids(env)
     assert warm_answers(root, env) == 0
     assert warm_answers(root, env, WRONG) == 1
@@ -112,6 +114,25 @@ def test_the_first_run_starts_the_warm_judge_and_later_runs_are_answered_by_it(r
 
 def protocol_socket(env: dict, root: Path) -> Path:
     return runtime(env) / f"warm-{key(root, env)}.sock"
+
+
+def test_only_the_run_that_starts_the_warm_judge_says_so_and_json_stays_on_stdout(root, env):
+    first = judge(root, env, "run", "patchify", str(WRONG), "--json")
+    assert first.returncode == 1 and first.stderr == STARTED
+    assert json.loads(first.stdout)["verdict"] == "wrong_answer"  # the note is on stderr only
+    [pid] = warm_pids(env)
+    later = judge(root, env, "run", "patchify", str(WRONG), "--json")
+    assert later.returncode == 1 and later.stderr == ""
+    assert json.loads(later.stdout)["verdict"] == "wrong_answer"
+    assert judge(root, env, "run", "patchify", str(CORRECT)).stderr == ""
+    assert warm_pids(env) == [pid]  # answered by the one it started
+    # A run the warm path leaves to the command line (its own input) starts it afterwards, and says so too.
+    assert judge(root, env, "serve", "--stop").returncode == 0 and gone(pid)
+    example = root / "input.yaml"
+    assert judge(root, env, "start", "patchify", "--input", str(example)).returncode == 0
+    mine = judge(root, env, "run", "patchify", str(CORRECT), "--input", str(example))
+    assert mine.returncode == 0 and mine.stderr.endswith(STARTED), mine.stderr
+    assert warm_answers(root, env) == 0 and len(warm_pids(env)) == 1  # the one it started, once it listens
 
 
 def test_a_piped_run_ends_with_the_run(root, env):
@@ -142,7 +163,7 @@ def test_runs_that_race_start_one_judge(root, env):
 
 def test_switched_off_nothing_starts_and_it_leaves_when_idle(root, env):
     off = judge(root, {**env, "JUDGE_NO_WARM": "1"}, "run", "patchify", str(CORRECT))
-    assert off.returncode == 0
+    assert off.returncode == 0 and off.stderr == ""  # nothing started, nothing said
     assert warm_pids(env) == [] and not list(runtime(env).glob("warm-*.sock"))
     assert judge(root, {**env, "JUDGE_WARM_IDLE": "3"}, "run", "patchify", str(CORRECT)).returncode == 0
     [pid] = warm_pids(env)
