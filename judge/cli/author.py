@@ -32,7 +32,7 @@ def grade(judge, problem_id: str, directory: str, workers: int | None, as_json: 
 
     if as_json and csv_file:
         raise ConfigError("--json and --csv are alternatives; choose one")
-    judge.launch_sandbox()  # its torch import overlaps ours and the problem's preparation (0.1-0.2 s)
+    judge.launch_sandbox()  # its torch import overlaps ours and the problem's preparation
 
     from judge.judging import batch
     from judge.judging.session import Judge

@@ -1,7 +1,7 @@
 """The listing index: what `judge list` shows of each problem, kept on disk.
 
 A listing read every problem's YAML through the problem model, which imports
-yaml, numpy and click's command tree: 11x `python -c pass`. The index keeps
+yaml, numpy and click's command tree, many times Python's own start. The index keeps
 what the listing shows (id, title, difficulty, tags, framework; the problems
 that do not load, with why) beside the expected-value cache, keyed by the
 names, sizes and times of the set's files and of the judge's own code, so any
