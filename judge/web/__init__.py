@@ -3,7 +3,8 @@
 guard.py     who may talk to the server (token, Host, Origin)
 statement.py a problem's Markdown as HTML (maths left to KaTeX in the page)
 payload.py   results and attempts as the page's JSON
-app.py       the routes and templates
+app.py       the app: its routers, templates, static files and guard
+routes/      one router per resource (pages, run, hints, history, solution, quiz, control)
 server.py    the `judge serve` process: the web page and the warm judge socket
 registry.py  which servers run (`judge serve --status`, `--stop`)
 

@@ -13,7 +13,7 @@ import os
 from judge.base.errors import ConfigError
 from judge.warm import protocol, spawn
 
-START_TIMEOUT_S = 120.0  # the first start imports torch in the fork server: seconds under load
+START_TIMEOUT_S = 120.0  # the first start imports torch in the fork server: slow under load
 
 
 def start_background(problems_dir: str | None, port: int, idle_timeout_s: float | None) -> str:

@@ -30,7 +30,7 @@ _JUDGE_DIR = Path(__file__).resolve().parent.parent
 TOKEN_HEADER = "X-Judge-Token"
 ASK_TIMEOUT_S = 5.0
 _LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 never goes through a proxy
-STOP_WAIT_S = 30.0  # a Submit under way is given the server's graceful shutdown (5 s) and more
+STOP_WAIT_S = 30.0  # a Submit under way is given the server's graceful shutdown and more
 
 
 @dataclass(frozen=True)
