@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from judge.render.segments import Line
-from judge.authoring.validate import ProblemValidation, Severity, collapsed
+from judge.authoring.diagnostics import ProblemValidation, Severity, collapsed
 
 
 def validation_lines(checked: ProblemValidation, verbose: bool = False) -> list[Line]:

@@ -34,6 +34,9 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from judge import checks
+from judge.checks import raises
+from judge.checks.result import EVERY_PROBE, REDRAWN_PROBES
 from judge.model import generators
 
 from judge.base import encoding as wire
@@ -48,8 +51,6 @@ from judge.base.encoding import Array
 REDRAWS = 2            # each test drawn again from this many other seeds
 STRUCTURAL_BASES = 4   # structural changes are made to this many of the smallest valid tests
 VALUE_BASES = 12       # value changes to this many of the smallest valid tests
-KEPT_PROPERTIES = ("gradient", "mutation")             # statement properties every valid probe keeps
-SAME_SHAPE_PROPERTIES = ("leakage", "invariance")      # kept on redraws only: their parameters name rows
 
 
 @dataclass(frozen=True)
@@ -301,11 +302,12 @@ def _settled(problem: Problem, hidden: Hidden, reference: Callable, candidates: 
 
 
 def _properties(problem: Problem, hidden: Hidden) -> dict[str, dict]:
-    """The first parameters of each kept property check the problem's tests use: what its statement promises."""
+    """The first parameters of each check every probe keeps (its `on_probes` trait) the problem's tests use:
+    what its statement promises."""
     found: dict[str, dict] = {}
     for test in (*problem.examples, *hidden.tests):
         for spec in test.checks:
-            if spec.type in KEPT_PROPERTIES and spec.type not in found:
+            if _kept(spec, redraw=False) and spec.type not in found:
                 found[spec.type] = spec.params
     return found
 
@@ -318,19 +320,18 @@ def _probe(problem: Problem, hidden: Hidden, reference: Callable, candidate: _Ca
         raised = _most_specific(main.error.bases)
         if raised is None:
             return None
-        attempts = [(CheckSpec("raises", {"type": raised}, 0),)]
+        attempts = [(CheckSpec(checks.name_of(raises), {"type": raised}, 0),)]
     else:
         raised = None
-        own = [s for s in candidate.origin.checks if s.type in KEPT_PROPERTIES
-               or (candidate.redraw and s.type in SAME_SHAPE_PROPERTIES)]
+        own = [s for s in candidate.origin.checks if _kept(s, candidate.redraw)]
         kept = own + [CheckSpec(kind, params, 0) for kind, params in properties.items()
                       if all(s.type != kind for s in own)]
         kept = [s for s in kept if _applies(s, problem.args, candidate.args)]
-        compare = CheckSpec("compare", {}, 0)
+        compare = CheckSpec(checks.DEFAULT, {}, 0)
         attempts = [(compare, *kept), (compare,)] if kept else [(compare,)]
     tolerance = candidate.tolerance
-    for checks in attempts:
-        test = TestSpec(name=f"probe_{number:04d}", group="hidden", inputs=candidate.origin.inputs, checks=checks,
+    for selected in attempts:
+        test = TestSpec(name=f"probe_{number:04d}", group="hidden", inputs=candidate.origin.inputs, checks=selected,
                         tolerance=tolerance, source=candidate.origin.source, rules=candidate.origin.rules)
         case = with_calls(Drawn(test=test, arg_names=problem.args, args=candidate.args, tolerance=tolerance,
                                 problem=problem.id))
@@ -345,17 +346,17 @@ def _probe(problem: Problem, hidden: Hidden, reference: Callable, candidate: _Ca
     return None
 
 
+def _kept(spec: CheckSpec, redraw: bool) -> bool:
+    """Whether a probe keeps this check of its origin: every probe, or (`redraw`) a redrawn one too."""
+    kept = checks.get(spec.type).traits.on_probes
+    return kept == EVERY_PROBE or (redraw and kept == REDRAWN_PROBES)
+
+
 def _applies(spec: CheckSpec, names: tuple[str, ...], args: tuple) -> bool:
-    """Whether a property check can be made on these inputs: a gradient needs float tensors to flow into."""
-    if spec.type != "gradient":
-        return True
-    for name in spec.params.get("wrt", []):
-        value = args[names.index(name)] if name in names else None
-        values = list(value.values()) if isinstance(value, dict) else [value]
-        if not values or not all(isinstance(v, Array) and _is_float(v) and v.library == "torch" for v in values
-                                 if not isinstance(value, dict) or isinstance(v, Array)):
-            return False
-    return True
+    """Whether a kept check can be made on these inputs (its `applies_to` trait: a gradient needs float
+    tensors to flow into)."""
+    applies_to = checks.get(spec.type).traits.applies_to
+    return applies_to is None or applies_to(names, args, **spec.params)
 
 
 def _most_specific(bases: tuple[str, ...]) -> str | None:

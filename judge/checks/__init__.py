@@ -13,10 +13,15 @@ wrong answer; a check that crashes is a judge error, never a silent "wrong".
 
 Tests select checks in YAML by key: `compare: {}`, `raises: ValueError`,
 `gradient: {wrt: [images]}`, and so on; `PARAMS` in each module declares the
-keys it accepts, and `TRAITS` what the rest of the judge needs to know of it
-(`judge.checks.result.Traits`: which rules license it, what it observes,
-whether it expects an error, how its failures are diagnosed). This registry
-is the one list of check types; nothing else names one.
+keys it accepts (and `refuse_params(**params)`, where it has one, refuses
+values the types let through), and `TRAITS` what the rest of the judge needs
+to know of it (`judge.checks.result.Traits`: which rules license it, what it
+observes and can fail on, whether it expects an error, how its failures are
+diagnosed, whether its message names the mistake, which probes keep it).
+This registry is the one list of check types: the rest of the judge asks it
+by trait, and names a check only through its module (`name_of(raises)`), so
+a new check is one module here and one line in `_MODULES`
+(tests/checks/test_registry.py holds the package to that).
 """
 from __future__ import annotations
 
@@ -28,7 +33,8 @@ from typing import Any, Callable
 from judge.checks.result import CheckResult, Param, Traits, fail, ok
 from judge.base.yamlfile import Fields
 
-__all__ = ["CheckResult", "Param", "Traits", "fail", "ok", "get", "names", "parse_params", "rule_kinds", "DEFAULT"]
+__all__ = ["CheckResult", "Param", "Traits", "fail", "ok", "get", "names", "name_of", "parse_params", "refuse_params",
+           "rule_kinds", "can_fail", "DEFAULT"]
 
 _MODULES = ("compare", "structure", "shape", "dtype", "finite", "allclose", "raises",
             "mutation", "gradient", "leakage", "invariance", "experiment")
@@ -43,12 +49,14 @@ class CheckType:
     params: dict[str, Param]
     traits: Traits
     doc: str
+    refuse_params: Callable[..., str | None] | None   # (**params) -> why these values cannot be used, or None
 
 
 def _load(name: str) -> CheckType:
     module: ModuleType = importlib.import_module(f"judge.checks.{name}")
     return CheckType(name=name, check=module.check, calls=getattr(module, "calls", None),
-                     params=getattr(module, "PARAMS", {}), traits=module.TRAITS, doc=(module.__doc__ or "").strip())
+                     params=getattr(module, "PARAMS", {}), traits=module.TRAITS, doc=(module.__doc__ or "").strip(),
+                     refuse_params=getattr(module, "refuse_params", None))
 
 
 _REGISTRY: dict[str, CheckType] = {}
@@ -66,6 +74,28 @@ def names() -> list[str]:
 
 def get(name: str) -> CheckType:
     return registry()[name]
+
+
+def name_of(module: ModuleType) -> str:
+    """The type name (the YAML key) of a check module: how code that means one check names it."""
+    name = module.__name__.rpartition(".")[2]
+    if module.__name__ != f"judge.checks.{name}" or name not in _MODULES:
+        raise ValueError(f"{module.__name__} is not a registered check module")
+    return name
+
+
+def refuse_params(name: str, params: dict) -> str | None:
+    """Why a check's parameters, well typed, still cannot be used (a `raises` type that is no builtin
+    exception class), or None: the check module's own `refuse_params`, where it has one."""
+    refuse = get(name).refuse_params
+    return refuse(**params) if refuse is not None else None
+
+
+def can_fail(kind: str, value: Any) -> bool:
+    """Whether the value check that fails as `kind` (a stage of compare) can fail on an output whose
+    expected value is `value`: its `fails_on` trait (a float output has no shape or dtype to get wrong)."""
+    owner = next(c for c in registry().values() if c.traits.licenses == (kind,))
+    return owner.traits.fails_on is None or owner.traits.fails_on(value)
 
 
 def rule_kinds() -> tuple[str, ...]:

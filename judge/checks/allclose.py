@@ -10,12 +10,19 @@ from dataclasses import replace
 
 import numpy as np
 
-from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
+from judge.checks.result import VALUE, CheckResult, Traits, fail, numbers_in, ok
 from judge.base.numerics import all_within, errors, within
 from judge.base.leaves import fmt, fmt_index, label, leaves, numeric, top_key
 
 PARAMS: dict = {}
-TRAITS = Traits(licenses=("values",), observes=VALUE, diagnoses=VALUE)
+
+
+def fails_on(value) -> bool:
+    """Any number at all can be off."""
+    return any(n.size for n in numbers_in(value))
+
+
+TRAITS = Traits(licenses=("values",), observes=VALUE, diagnoses=VALUE, fails_on=fails_on)
 MAX_ROWS = 8
 
 

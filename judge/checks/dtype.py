@@ -10,13 +10,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
+from judge.checks.result import VALUE, CheckResult, Traits, fail, leaf_values, ok
 from judge.base.leaves import label, leaves, top_key
 from judge.base.encoding import Array, kind_of
 from judge.base.wording import a as article
 
 PARAMS: dict = {}
-TRAITS = Traits(licenses=("dtype",), observes=VALUE, diagnoses=VALUE)
+
+
+def fails_on(value) -> bool:
+    """Arrays, and integers that must stay integers, have a dtype to get wrong."""
+    found = leaf_values(value)
+    arrays = [v for v in found if isinstance(v, Array) and not v.scalar]
+    integers = [v for v in found if type(v) is int or (isinstance(v, Array) and v.scalar and v.data.dtype.kind in "iu")]
+    return bool(arrays or integers)
+
+
+TRAITS = Traits(licenses=("dtype",), observes=VALUE, diagnoses=VALUE, fails_on=fails_on)
 
 
 def check(case, expected, actual, **params) -> CheckResult:

@@ -36,7 +36,7 @@ PARAMS = params(Param("name", str, required=True, what=f"one of {', '.join(exper
                 Param("pass_if", dict, required=True, what="a mapping of outcome figure -> minimum"),
                 Param("settings", dict, default=None, what="a mapping of experiment setting -> number"),
                 Param("fails", list, default=None, what="a list of trap functions that must fail it"))
-TRAITS = Traits(licenses=("experiment",))
+TRAITS = Traits(licenses=("experiment",), says_mistake=True)
 
 
 @dataclass(frozen=True)

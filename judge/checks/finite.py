@@ -3,11 +3,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from judge.checks.result import VALUE, CheckResult, Traits, fail, ok
+from judge.checks.result import VALUE, CheckResult, Traits, fail, numbers_in, ok
 from judge.base.leaves import fmt_index, label, leaves, numeric, top_key
 
 PARAMS: dict = {}
-TRAITS = Traits(licenses=("finite",), observes=VALUE, diagnoses=VALUE)
+
+
+def fails_on(value) -> bool:
+    """Only a finite float or complex value can come back as inf or nan where it should not."""
+    return any(np.isfinite(n).any() for n in numbers_in(value) if n.dtype.kind in "fc")
+
+
+TRAITS = Traits(licenses=("finite",), observes=VALUE, diagnoses=VALUE, fails_on=fails_on)
 
 
 def check(case, expected, actual, **params) -> CheckResult:

@@ -24,7 +24,7 @@ import numpy as np
 from judge.runs import decisions as verdicts
 from judge.checks.allclose import compare_values
 from judge.checks.compare import ON_OWN_INPUTS, values_first
-from judge.checks.result import KEYS, CheckResult, Param, Traits, fail, failed, ok, params
+from judge.checks.result import EVERY_PROBE, KEYS, CheckResult, Param, Traits, fail, failed, ok, params
 from judge.runs.calls import Call
 from judge.base.leaves import label, leaves
 from judge.base.encoding import Array
@@ -32,6 +32,7 @@ from judge.base.encoding import Array
 PARAMS = params(Param("wrt", list, required=True, what="a list of argument names"),
                 Param("outputs", list, default=None, what="a list of output keys"))
 CALL = "backward"  # the extra call: the test's inputs, backpropagated
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
 _DETACHED = ("the output is not connected to the autograd graph: .detach(), .data, .numpy(), "
              "torch.tensor(...) or a round trip through numpy breaks it")
 
@@ -41,7 +42,20 @@ def backpropagated(output: dict) -> list[str]:
     return [str(k) for k, v in output.items() if isinstance(v, Array) and v.has_grad_fn]
 
 
-TRAITS = Traits(licenses=("gradient",), observes=KEYS, key_param="outputs", default_keys=backpropagated)
+def applies_to(names: tuple[str, ...], args: tuple, **params) -> bool:
+    """Whether a gradient can flow back on these inputs: every `wrt` argument a float torch tensor (of a
+    dict argument, each of its tensors)."""
+    for name in params.get("wrt", []):
+        value = args[names.index(name)] if name in names else None
+        values = list(value.values()) if isinstance(value, dict) else [value]
+        if not values or not all(isinstance(v, Array) and v.dtype in _FLOATS and v.library == "torch" for v in values
+                                 if not isinstance(value, dict) or isinstance(v, Array)):
+            return False
+    return True
+
+
+TRAITS = Traits(licenses=("gradient",), observes=KEYS, key_param="outputs", default_keys=backpropagated,
+                says_mistake=True, on_probes=EVERY_PROBE, applies_to=applies_to)
 
 
 def calls(case, *, wrt: list[str], outputs: list[str] | None = None) -> dict[str, Call]:

@@ -49,7 +49,7 @@ import numpy as np
 
 from judge.runs import decisions as verdicts
 from judge.checks.compare import matches_reference, values_first
-from judge.checks.result import KEYS, VALUE, CheckResult, Param, Traits, fail, failed, ok, params
+from judge.checks.result import KEYS, REDRAWN_PROBES, VALUE, CheckResult, Param, Traits, fail, failed, ok, params
 from judge.base.errors import ConfigError
 from judge.runs.calls import Call
 from judge.base.numerics import errors, within
@@ -70,7 +70,9 @@ PARAMS = params(
     Param("axis", int, default=0, what="the input axis whose slices are the rows (>= 0)"),
 )
 # A wrong value on the test's own inputs fails as a value (compare.values_first), diagnosed as one.
-TRAITS = Traits(licenses=("invariance",), observes=KEYS, key_param="keys", diagnoses=VALUE)
+# Its parameters may name rows or sizes of the test's inputs: only probes of the same shapes keep it.
+TRAITS = Traits(licenses=("invariance",), observes=KEYS, key_param="keys", diagnoses=VALUE, says_mistake=True,
+                on_probes=REDRAWN_PROBES)
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from judge.checks.compare import matches_reference, values_first
-from judge.checks.result import KEYS, VALUE, CheckResult, Param, Traits, fail, ok, params
+from judge.checks.result import KEYS, REDRAWN_PROBES, VALUE, CheckResult, Param, Traits, fail, ok, params
 from judge.base.errors import ConfigError
 from judge.runs.calls import Call
 from judge.base.leaves import leaves
@@ -47,7 +47,9 @@ PARAMS = params(Param("arg", str, required=True, what="the name of the batched a
                 Param("outputs", list, default=None, what="a list of output keys"),
                 Param("message", str, default=None, what="what a change means, for the learner"))
 # A wrong value on the test's own inputs fails as a value (compare.values_first), diagnosed as one.
-TRAITS = Traits(licenses=("leakage",), observes=KEYS, key_param="outputs", diagnoses=VALUE)
+# Its parameters name rows of the test's inputs: only probes of the same shapes keep it.
+TRAITS = Traits(licenses=("leakage",), observes=KEYS, key_param="outputs", diagnoses=VALUE, says_mistake=True,
+                on_probes=REDRAWN_PROBES)
 
 CALL = "perturbed"  # the extra call: the test's inputs with some rows of `arg` redrawn
 _MIXED = "samples are mixed across the batch (a reshape or sum over the batch dimension?)"

@@ -21,12 +21,12 @@ import numpy as np
 
 from typing import Any, Iterator
 
-from judge.checks.result import CheckResult, Traits, fail, ok
+from judge.checks.result import EVERY_PROBE, CheckResult, Traits, fail, ok
 from judge.runs.calls import WRITTEN, Call
 from judge.base.encoding import Array
 
 PARAMS: dict = {}
-TRAITS = Traits(licenses=("mutation",))
+TRAITS = Traits(licenses=("mutation",), says_mistake=True, on_probes=EVERY_PROBE)
 CALL = "inputs"  # the extra call: the test's inputs again, read back afterwards
 
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import numpy as np
+
+from judge.base.encoding import Array
+from judge.base.leaves import leaves
 from judge.base.outcomes import Verdict
 from judge.runs.decisions import Decision
 
@@ -62,6 +66,7 @@ def params(*items: Param) -> dict[str, Param]:
 
 VALUE, KEYS, CALL = "value", "keys", "call"   # what a check observes
 TRAPS = "traps"                               # how a check expecting an error diagnoses (VALUE: a value check)
+EVERY_PROBE, REDRAWN_PROBES = "every probe", "redrawn probes"   # which of the mutation gate's probes keep a check
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,14 @@ class Traits:
     as a whole. `expects_error`: the test's call is due to raise. `diagnoses`: VALUE, a failure
     its result marks `diagnose` may be a known mistake, else gets a generic diagnosis; TRAPS, a
     value where an error was due may be one of the traps the test's `hint_when` names; None.
+    `fails_on`: for a check that observes VALUE, whether it can fail on an output whose expected
+    value is this (a float output has no shape to get wrong); None: on any. `says_mistake`: a
+    failure's own message says the mistake (a property broken, an error not raised), so a known
+    wrong submission it catches counts as named. `on_probes`: which of the mutation gate's probes
+    (judge.authoring.probes) keep the check of the test they come from: EVERY_PROBE, those
+    REDRAWN_PROBES from the test's own generators (its parameters name rows or sizes), or None
+    (a probe is judged by its value alone). `applies_to`: `(arg names, args, **params) -> bool`,
+    whether the check can be made on these inputs at all; None: on any.
     """
 
     licenses: tuple[str, ...]
@@ -84,7 +97,22 @@ class Traits:
     default_keys: Callable[[dict], list[str]] | None = None
     expects_error: bool = False
     diagnoses: str | None = None
+    fails_on: Callable[[Any], bool] | None = None
+    says_mistake: bool = False
+    on_probes: str | None = None
+    applies_to: Callable[..., bool] | None = None
 
     @property
     def failure_kind(self) -> str:
         return self.licenses[0]
+
+
+def leaf_values(value: Any) -> list[Any]:
+    """Every leaf of an expected output (a dict's values, a list's items, nested): what `fails_on` looks at."""
+    return [leaf for _, leaf, _ in leaves(value, value)]
+
+
+def numbers_in(value: Any) -> list[np.ndarray]:
+    """Every numeric leaf of an expected output as an array (a plain number as a 0-d one)."""
+    return [v.data if isinstance(v, Array) else np.asarray(v) for v in leaf_values(value)
+            if isinstance(v, Array) or type(v) in (int, float, bool)]

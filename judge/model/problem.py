@@ -10,20 +10,21 @@ A problem set is a directory laid out like the repository:
 
 `load_problem` reads only the public part; `load_hidden` reads the rest and
 is called by the judge only after the sandbox's fork server has started, so
-hidden data never exists in a process a submission can inherit.
+hidden data never exists in a process a submission can inherit. Single fields
+are read and checked by judge.model.readers.
 """
 from __future__ import annotations
 
-import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from judge import checks  # the check registry validates check names, parameters and rules
 
 from judge.model import domain as domains
-from judge.model import generators
+from judge.model.readers import (all_conditions, all_of, all_str, at_least_one, check_memory, identifier, known_rules,
+                                 non_negative, one_of, plain, positive, read_inputs, read_names, unknown_test_key)
 from judge.model.compose import Composable
 from judge.runs import script
 from judge.runs.contract import Limits
@@ -239,14 +240,14 @@ def load_problem(root: Path, problem_id: str) -> Problem:
     pid = top.get("id", str)
     if pid is not None and pid != problem_id:
         top.error("id", f"must equal the file name {problem_id!r}, got {pid!r}")
-    framework = top.get("framework", str, check=_one_of(FRAMEWORKS))
-    args = _names(top, "args")
+    framework = top.get("framework", str, check=one_of(FRAMEWORKS))
+    args = read_names(top, "args")
     limits_fields = top.sub("limits")
-    limits = Limits(time_s=limits_fields.get("time_s", float, default=2.0, check=_positive),
-                    memory_mb=limits_fields.get("memory_mb", int, default=1024, check=_positive))
-    margins = Margins(ac_to_time_limit=limits_fields.get("ac_to_time_limit", float, default=2.0, check=_at_least_one),
+    limits = Limits(time_s=limits_fields.get("time_s", float, default=2.0, check=positive),
+                    memory_mb=limits_fields.get("memory_mb", int, default=1024, check=positive))
+    margins = Margins(ac_to_time_limit=limits_fields.get("ac_to_time_limit", float, default=2.0, check=at_least_one),
                       time_limit_to_tle=limits_fields.get("time_limit_to_tle", float, default=1.5,
-                                                          check=_at_least_one))
+                                                          check=at_least_one))
     limits_fields.unknown({"time_s", "memory_mb", "ac_to_time_limit", "time_limit_to_tle"})
     rules = _rules(top, errors)
     # Tests name rules by id: when the rules cannot all be read, their ids are not checked (one error, no cascade).
@@ -257,15 +258,15 @@ def load_problem(root: Path, problem_id: str) -> Problem:
     problem = Problem(
         id=problem_id,
         title=top.get("title", str),
-        difficulty=top.get("difficulty", str, check=_one_of(DIFFICULTIES)),
-        tags=tuple(top.get("tags", list, default=[], check=_all_str)),
+        difficulty=top.get("difficulty", str, check=one_of(DIFFICULTIES)),
+        tags=tuple(top.get("tags", list, default=[], check=all_str)),
         framework=framework,
-        entry_point=top.get("entry_point", str, check=_identifier),
+        entry_point=top.get("entry_point", str, check=identifier),
         args=tuple(args or ()),
         signature=signature,
         statement=top.get("statement", str),
         starter=top.get("starter", str, default=""),
-        hints=tuple(top.get("hints", list, default=[], check=_all_str)),
+        hints=tuple(top.get("hints", list, default=[], check=all_str)),
         examples=examples,
         limits=limits,
         margins=margins,
@@ -273,7 +274,7 @@ def load_problem(root: Path, problem_id: str) -> Problem:
         root=root,
         rules=rules,
         domain=domains.read(top, args, signature or ""),
-        driver=top.get("driver", str, default=None, check=_one_of(script.DRIVERS)),
+        driver=top.get("driver", str, default=None, check=one_of(script.DRIVERS)),
     )
     top.unknown()
     errors.raise_if_any()
@@ -312,8 +313,8 @@ def load_hidden(problem: Problem, *, rules_known: bool = True) -> Hidden:
     for i, item in enumerate(trap_list or []):
         line = trap_list.item_lines[i] if isinstance(trap_list, Sequence) else top.line("traps")
         trap = Fields(item, f"traps[{i}]", errors, line)
-        name = trap.get("name", str, check=_identifier)
-        traps.append(Trap(name=name, function=trap.get("function", str, default=name, check=_identifier),
+        name = trap.get("name", str, check=identifier)
+        traps.append(Trap(name=name, function=trap.get("function", str, default=name, check=identifier),
                           message=trap.get("message", str)))
         trap.unknown({"name", "function", "message"})
     if traps and not traps_file.is_file():
@@ -322,7 +323,7 @@ def load_hidden(problem: Problem, *, rules_known: bool = True) -> Hidden:
     if top.has("editorial"):
         ed = top.sub("editorial")
         editorial = Editorial(idea=(ed.get("idea", str) or "").strip(), cost=(ed.get("cost", str) or "").strip(),
-                              mistakes=tuple(m.strip() for m in ed.get("mistakes", list, default=[], check=_all_str)))
+                              mistakes=tuple(m.strip() for m in ed.get("mistakes", list, default=[], check=all_str)))
         ed.unknown({"idea", "cost", "mistakes"})
     tests = _tests(top, "tests", "hidden", problem.args, tolerance, errors, path,
                    tuple(r.id for r in problem.rules) if rules_known else None,
@@ -370,7 +371,7 @@ def load_input_file(problem: Problem, path: Path) -> TestSpec:
                 literal.line, literal.key_lines = given.line_of(name), {"literal": given.line_of(name)}
                 given[name] = literal
     top = Fields(wrapped, "", errors, 1)
-    inputs = _inputs(top, problem.args)
+    inputs = read_inputs(top, problem.args)
     top.unknown({"inputs"})
     errors.raise_if_any()
     return TestSpec(name=re.sub(r"\W", "_", path.stem) or "your_input", group="example", inputs=inputs,
@@ -406,12 +407,12 @@ def _rules(top: Fields, errors: Errors) -> tuple[Rule, ...]:
     for i, item in enumerate(items or []):
         line = items.item_lines[i] if isinstance(items, Sequence) else top.line("rules")
         f = Fields(item, f"rules[{i}]", errors, line)
-        rule_id = f.get("id", str, check=_identifier)
+        rule_id = f.get("id", str, check=identifier)
         if rule_id in seen:
             f.error("id", f"duplicate rule id {rule_id!r}")
         seen.add(rule_id)
-        kinds = f.get("checks", list, default=[], check=_all_of(checks.rule_kinds()))
-        keys = f.get("keys", list, default=[], check=_all_str)
+        kinds = f.get("checks", list, default=[], check=all_of(checks.rule_kinds()))
+        keys = f.get("keys", list, default=[], check=all_str)
         rules.append(Rule(id=rule_id or f"rule_{i}", text=f.get("text", str), checks=tuple(kinds or ()),
                           keys=tuple(keys or ()), line=line))
         f.unknown({"id", "text", "checks", "keys"})
@@ -429,23 +430,24 @@ def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | li
     for i, item in enumerate(items or []):
         line = items.item_lines[i] if isinstance(items, Sequence) else top.line(key)
         f = Fields(item, f"{key}[{i}]", errors, line)
-        name = f.get("name", str, check=_identifier)
+        name = f.get("name", str, check=identifier)
         if name in seen:
             f.error("name", f"duplicate test name {name!r} (first at line {seen[name]})")
         elif name:
             seen[name] = f.line()
         group = default_group
         if default_group != "example":
-            group = f.get("group", str, default="hidden", check=_one_of(("hidden", "check")))
-        inputs = _inputs(f, args)
-        _fits_memory(f, inputs, memory_mb)
+            group = f.get("group", str, default="hidden", check=one_of(("hidden", "check")))
+        inputs = read_inputs(f, args)
+        check_memory(f, inputs, memory_mb)
         test_tolerance = _tolerance(f, "tolerance", tolerance)
         specs = []
         for check_name in checks.names():
             if f.has(check_name):
                 params = checks.parse_params(check_name, f, check_name)
-                if check_name == "raises" and params is not None and _exception_problem(params["type"]):
-                    f.error(check_name, _exception_problem(params["type"]))
+                refused = checks.refuse_params(check_name, params) if params is not None else None
+                if refused:
+                    f.error(check_name, refused)
                     params = None
                 if params is not None:
                     specs.append(CheckSpec(check_name, params, f.line(check_name)))
@@ -455,87 +457,17 @@ def _tests(top: Fields, key: str, default_group: str, args: tuple[str, ...] | li
         tests.append(TestSpec(
             name=name or f"{key}_{i}", group=group, inputs=inputs, checks=tuple(specs),
             tolerance=test_tolerance, hint=f.get("hint", str, default=""),
-            hint_when=tuple(f.get("hint_when", list, default=[], check=_all_conditions) or ()),
+            hint_when=tuple(f.get("hint_when", list, default=[], check=all_conditions) or ()),
             explanation=f.get("explanation", str, default=""),
             source=f"{display_path(path)}:{f.line()}",
-            expected=_plain(f.raw("expected")) if pinned else None, pinned=pinned,
+            expected=plain(f.raw("expected")) if pinned else None, pinned=pinned,
             rules=tuple(f.get("rules", list, default=[],
-                              check=_known_rules(rule_ids) if rule_ids is not None else _all_str) or ())))
+                              check=known_rules(rule_ids) if rule_ids is not None else all_str) or ())))
         fields = {"name", "group", "inputs", "tolerance", "hint", "hint_when", "explanation", "rules"}
         fields = fields - {"group"} | {"expected"} if default_group == "example" else fields
         for unknown in [k for k in f.data if k not in fields and k not in checks.names()]:
-            f.error(unknown, _unknown_test_key(str(unknown), fields, checks.names()))
+            f.error(unknown, unknown_test_key(str(unknown), fields, checks.names()))
     return tuple(tests)
-
-
-def _exception_problem(name: str) -> str | None:
-    """Why `raises:` cannot name `name`, or None: it must be one of Python's builtin exception classes
-    (the sandbox decides an error's class by isinstance against those, never by a name)."""
-    import builtins
-    import difflib
-
-    known = sorted(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, Exception))
-    if name in known:
-        return None
-    close = difflib.get_close_matches(name, known, n=1)
-    guess = f"did you mean {close[0]}? " if close else ""
-    return (f"{name!r} is not one of Python's builtin exception classes; {guess}expected a class such as "
-            "ValueError, TypeError or IndexError")
-
-
-def _unknown_test_key(key: str, fields: set[str], check_names: list[str]) -> str:
-    """Say what a test may hold (its fields and every check type), and the likely intended key."""
-    import difflib
-
-    close = difflib.get_close_matches(key, [*fields, *check_names], n=1)
-    guess = f"; did you mean `{close[0]}`?" if close else ""
-    return (f"unknown field or check type `{key}`{guess} (test fields: {', '.join(sorted(fields))}; "
-            f"check types: {', '.join(check_names)})")
-
-
-def _plain(value: Any) -> Any:
-    """A YAML value without line bookkeeping: dicts, lists and scalars."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _inputs(f: Fields, args: tuple[str, ...] | list | None) -> dict[str, Any]:
-    sub = f.sub("inputs", required=True)
-    inputs: dict[str, Any] = {}
-    if args is None:   # the problem's `args` is broken (said once): read each input without naming the others
-        return {str(name): generators.parse_input(sub.raw(name), sub, str(name)) for name in sub.data}
-    for name in args:
-        if not sub.has(name):
-            sub.errors.add(sub.line(), sub.field(name), f"missing; every test gives all arguments ({', '.join(args)})")
-            continue
-        inputs[name] = generators.parse_input(sub.raw(name), sub, name)
-    sub.unknown(set(args))
-    return inputs
-
-
-def _fits_memory(f: Fields, inputs: dict[str, Any], memory_mb: int) -> None:
-    """A test's inputs must fit in the problem's memory: they are drawn in the judge's process and held
-    by the submission's, so a shape too large is said here, before anything is drawn."""
-    sizes = {name: spec.nbytes(inputs) for name, spec in inputs.items() if isinstance(spec, generators.Spec)}
-    total = sum(n for n in sizes.values() if n is not None)
-    if total <= memory_mb * 2 ** 20:
-        return
-    name = max(sizes, key=lambda k: sizes[k] or 0)
-    sub = f.sub("inputs")
-    sub.error(name, f"{inputs[name]!r} takes {_bytes(sizes[name])}"
-                    + (f" (the test's inputs {_bytes(total)})" if total != sizes[name] else "")
-                    + f", more than the problem's memory limit (limits.memory_mb: {memory_mb} MB); "
-                      "use a smaller shape")
-
-
-def _bytes(n: int) -> str:
-    for unit, size in (("GB", 2 ** 30), ("MB", 2 ** 20), ("KB", 2 ** 10)):
-        if n >= size:
-            return f"{n / size:,.1f} {unit}"
-    return f"{n} bytes"
 
 
 def rules_readable(data: Any) -> bool:
@@ -551,72 +483,17 @@ def _tolerance(f: Fields, key: str, default: Tolerance | None) -> Tolerance | No
         return default
     sub = f.sub(key)
     default = default or Tolerance()
-    rtol = sub.get("rtol", float, default=default.rtol, check=_non_negative)
-    atol = sub.get("atol", float, default=default.atol, check=_non_negative)
+    rtol = sub.get("rtol", float, default=default.rtol, check=non_negative)
+    atol = sub.get("atol", float, default=default.atol, check=non_negative)
     keys = []
     per_key = sub.sub("keys")
     for name in per_key.data:
         tol = per_key.sub(str(name))
-        keys.append((str(name), Tolerance(tol.get("rtol", float, default=rtol, check=_non_negative),
-                                          tol.get("atol", float, default=atol, check=_non_negative))))
+        keys.append((str(name), Tolerance(tol.get("rtol", float, default=rtol, check=non_negative),
+                                          tol.get("atol", float, default=atol, check=non_negative))))
         tol.unknown({"rtol", "atol"})
     sub.unknown({"rtol", "atol", "keys"})
     return Tolerance(rtol, atol, tuple(keys) or default.keys)
-
-
-def _names(f: Fields, key: str) -> list[str] | None:
-    names = f.get(key, list, check=_all_identifiers, what="a list of argument names")
-    return list(names) if names is not None else None
-
-
-def _one_of(options: tuple[str, ...]):
-    return lambda v: None if v in options else f"expected one of {', '.join(options)}, got {v!r}"
-
-
-def _all_of(options: tuple[str, ...]):
-    def check(v: list) -> str | None:
-        bad = [x for x in v if x not in options]
-        return f"unknown {', '.join(map(repr, bad))}; expected any of {', '.join(options)}" if bad else None
-    return check
-
-
-def _known_rules(rule_ids: tuple[str, ...]):
-    def check(v: list) -> str | None:
-        bad = [x for x in v if x not in rule_ids]
-        if not bad:
-            return None
-        known = ", ".join(rule_ids) or "none: add `rules:` to the problem's YAML"
-        return f"unknown rule id {', '.join(map(repr, bad))}; the problem's rules are: {known}"
-    return check
-
-
-def _all_conditions(v: list) -> str | None:
-    ok = all(isinstance(x, str) and all(part.isidentifier() for part in x.split(".", 1)) for x in v)
-    return None if ok else "expected a list of failure kinds (e.g. values, values.loss, raises) or trap names"
-
-
-def _positive(v: float) -> str | None:
-    return None if v > 0 else f"expected a positive number, got {v!r}"
-
-
-def _at_least_one(v: float) -> str | None:
-    return None if v >= 1 else f"expected a factor >= 1, got {v!r}"
-
-
-def _non_negative(v: float) -> str | None:
-    return None if v >= 0 else f"expected a number >= 0, got {v!r}"
-
-
-def _identifier(v: str) -> str | None:
-    return None if v.isidentifier() else f"expected a Python identifier, got {v!r}"
-
-
-def _all_str(v: list) -> str | None:
-    return None if all(isinstance(x, str) for x in v) else "expected a list of strings"
-
-
-def _all_identifiers(v: list) -> str | None:
-    return None if all(isinstance(x, str) and x.isidentifier() for x in v) else "expected a list of Python identifiers"
 
 
 def display_path(path: Path) -> Path:

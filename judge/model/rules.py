@@ -5,7 +5,7 @@ names the rules it enforces (`rules: [ids]`), and each kind of check it runs,
 on each output key it touches, must be licensed by one of them. What a check
 can fail on comes from its traits (`judge.checks.result.Traits`): `compare`
 counts as its five stages, but only those that can fail on the reference's
-output (a float output has no shape or dtype to get wrong). This module says
+output (each stage's `fails_on`: a float output has no shape or dtype to get wrong). This module says
 what a test enforces and which of it no named rule licenses; `judge validate`
 reports the offences (judge.statement renders the rules for learners).
 """
@@ -14,14 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-import numpy as np
-
 from judge import checks
 from judge.model.cases import MAIN, owned_by
 from judge.checks.result import KEYS, VALUE, Traits
 from judge.runs.calls import Observation
 from judge.model.problem import Problem, Rule, TestSpec
-from judge.base.encoding import Array
 
 
 @dataclass(frozen=True)
@@ -56,7 +53,7 @@ def enforced(test: TestSpec, expected: dict[str, Observation]) -> list[Enforced]
         if traits.observes == VALUE:
             value = main.value if main is not None and main.error is None else None
             for key, sub in _parts(value):
-                found += [Enforced(kind, key) for kind in traits.licenses if _can_fail(kind, sub)]
+                found += [Enforced(kind, key) for kind in traits.licenses if checks.can_fail(kind, sub)]
         elif traits.observes == KEYS:
             keys = _keys(spec.type, traits, spec.params, expected)
             found += [Enforced(kind, key) for kind in traits.licenses for key in keys]
@@ -99,36 +96,6 @@ def _parts(value: Any) -> Iterator[tuple[str | None, Any]]:
         yield from ((str(k), v) for k, v in value.items())
     else:
         yield None, value
-
-
-def _leaves(value: Any) -> Iterator[Any]:
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _leaves(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _leaves(v)
-    else:
-        yield value
-
-
-def _can_fail(stage: str, value: Any) -> bool:
-    """Whether `stage` of compare can fail on an output whose expected value is `value`."""
-    if stage == "structure":
-        return True
-    leaves = list(_leaves(value))
-    arrays = [v for v in leaves if isinstance(v, Array) and not v.scalar]
-    numbers = [v.data if isinstance(v, Array) else np.asarray(v) for v in leaves
-               if isinstance(v, Array) or type(v) in (int, float, bool)]
-    if stage == "shape":
-        return bool(arrays)
-    if stage == "dtype":  # arrays, and integers that must stay integers (judge.checks.dtype)
-        integers = [v for v in leaves if type(v) is int
-                    or (isinstance(v, Array) and v.scalar and v.data.dtype.kind in "iu")]
-        return bool(arrays or integers)
-    if stage == "finite":
-        return any(np.isfinite(n).any() for n in numbers if n.dtype.kind in "fc")
-    return any(n.size for n in numbers)
 
 
 def _keys(check: str, traits: Traits, params: dict, expected: dict[str, Observation]) -> list[str | None]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from judge.authoring.findings import validation_lines
 from judge.render import to_text
-from judge.authoring.validate import Diagnostic, ProblemValidation, Severity
+from judge.authoring.diagnostics import Diagnostic, ProblemValidation, Severity
 
 
 def test_identical_errors_of_several_aspects_collapse_when_rendered():

@@ -18,6 +18,8 @@ from typing import Any
 
 import yaml
 
+from judge import checks
+from judge.checks import allclose, structure
 from judge.importers.deepml.convert import EXAMPLE, Conversion, Test
 from judge.importers.deepml.split import key
 
@@ -29,6 +31,7 @@ RULE_TEXT = ("Each test runs your code as Deep-ML's test does and compares what 
 ARGS = ("call", "inputs")
 MIN_TIME_S = 2.0
 TIME_FACTOR = 4.0       # the time limit is at least this many times the reference's slowest test here
+CHECKS = (structure, allclose)   # each test's checks: the printed value's structure, then its numbers
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def write_problem(paths: Paths, conversion: Conversion) -> None:
         "args": list(ARGS),
         "signature": conversion.signature or f"def {conversion.entry_point}(...):",
         "statement": statement(conversion, judged_example=conversion.example is not None),
-        "rules": [{"id": RULE, "text": RULE_TEXT, "checks": ["structure", "values"]}],
+        "rules": [{"id": RULE, "text": RULE_TEXT, "checks": [kind for check in CHECKS for kind in check.TRAITS.licenses]}],
         "starter": variant.starter,
         "limits": {"time_s": float(max(MIN_TIME_S, math.ceil(slowest * TIME_FACTOR)))},
         "examples": [_test(example, explanation=variant.example.reasoning.strip()
@@ -138,8 +141,8 @@ def _test(test: Test, explanation: str = "") -> dict[str, Any]:
     if explanation:
         entry["explanation"] = _maths(explanation)
     entry["rules"] = [RULE]
-    entry["structure"] = {}
-    entry["allclose"] = {}
+    for check in CHECKS:
+        entry[checks.name_of(check)] = {}
     return entry
 
 
