@@ -30,7 +30,8 @@ from judge.base.submission import Submission
 from judge.checks import allclose, structure
 from judge.importers.deepml import convert as converting
 from judge.importers.deepml.clone import Variant, read_clone
-from judge.importers.deepml.convert import Conversion, Disagreement, Dropped, Unimportable
+from judge.importers.deepml.convert import Conversion, Disagreement, Dropped
+from judge.importers.deepml.facts import EXAMPLE, Unimportable, reference_source
 from judge.importers.deepml.values import one_line
 from judge.importers.deepml.writer import Paths, write_problem, write_reference, write_submission
 from judge.judging.grading import expect, plain
@@ -148,13 +149,13 @@ def import_deepml(source: Path, directory: Path, *, numbers: set[int] | None = N
 
 def _write(variant: Variant, paths: Paths) -> Conversion:
     """Convert, write and check one variant through the judge's model; Unimportable when nothing is left."""
-    write_reference(paths, converting.reference_source(variant))
+    write_reference(paths, reference_source(variant))
     conversion = converting.convert(variant, paths.reference)
     write_problem(paths, conversion)
     unfaithful = _unfaithful(paths, conversion)
     if unfaithful:
         conversion = conversion.without(set(unfaithful), lambda n: unfaithful[n])
-        if not any(t.number != converting.EXAMPLE for t in conversion.tests):
+        if not any(t.number != EXAMPLE for t in conversion.tests):
             first = next(iter(unfaithful.items()))
             raise Unimportable(f"no test can be imported (test {first[0]}: {first[1]})")
         write_problem(paths, conversion)

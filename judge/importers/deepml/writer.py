@@ -20,7 +20,8 @@ import yaml
 
 from judge import checks
 from judge.checks import allclose, structure
-from judge.importers.deepml.convert import EXAMPLE, Conversion, Test
+from judge.importers.deepml.convert import Conversion, Test
+from judge.importers.deepml.facts import EXAMPLE
 from judge.importers.deepml.split import key
 
 RULE = "printed_values"
