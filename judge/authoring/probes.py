@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from judge import checks
-from judge.checks import raises
+from judge.checks import raises as raises_check
 from judge.checks.result import EVERY_PROBE, REDRAWN_PROBES
 from judge.model import generators
 
@@ -320,7 +320,7 @@ def _probe(problem: Problem, hidden: Hidden, reference: Callable, candidate: _Ca
         raised = _most_specific(main.error.bases)
         if raised is None:
             return None
-        attempts = [(CheckSpec(checks.name_of(raises), {"type": raised}, 0),)]
+        attempts = [(CheckSpec(checks.name_of(raises_check), {"type": raised}, 0),)]
     else:
         raised = None
         own = [s for s in candidate.origin.checks if _kept(s, candidate.redraw)]
