@@ -43,7 +43,7 @@ from judge.base import encoding as wire
 from judge.model.cases import Case, Drawn, build_case, derive_seed, with_calls
 from judge.base.errors import ConfigError
 from judge.runs.calls import Call, run_call
-from judge.judging.grading import Expected, expect
+from judge.judging.expected import Expected, expect
 from judge.model.problem import CheckSpec, Hidden, Problem, TestSpec, Tolerance
 from judge.base.quiet import quiet
 from judge.base.encoding import Array

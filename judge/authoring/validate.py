@@ -46,7 +46,7 @@ from judge.authoring.messages import (describe_failure, gate_summary, out_of_con
 from judge.authoring.naming import Naming, name_submission
 from judge.authoring.schema import check_unit_tags, find_orphans, stub_problem
 from judge.authoring.timing import check_margin, check_time_limit, check_too_slow, used_ms
-from judge.judging.grading import Expected, expect, plain
+from judge.judging.expected import Expected, expect, plain
 from judge.model.problem import Hidden, Problem
 from judge.base.quiet import quiet
 from judge.base.report import Report

@@ -19,7 +19,9 @@ from judge.model.cases import MAIN, Case, build_case
 from judge.runs.contract import Backend, CallOutcome, Limits, LoadError, LoadKind, Program, RunResult
 from judge.base.errors import ConfigError
 from judge.judging.budget import Budget, RunCosts
-from judge.judging.grading import Expected, TrapSet, expect, grade, item_caps, unjudged
+from judge.judging.expected import Expected, expect
+from judge.judging.grading import grade, item_caps, unjudged
+from judge.judging.traps import TrapSet
 from judge.judging.mutants import Context
 from judge.runs.calls import ErrorInfo, describe_error, run_call
 from judge.model.problem import CheckSpec, Hidden, Problem, TestSpec
@@ -127,7 +129,7 @@ def prepare(problem: Problem, backend: Backend, *, cache: ExpectedCache | None, 
     cases = cases_of(problem, hidden, examples_only=examples_only)
     # One key for both entries of this version: computing it encodes every input.
     key = cache_key(problem, hidden, cases) if cache is not None and cache.enabled else None
-    expected = _expected(problem, hidden, cases, cache, key)
+    expected = _make_expected(problem, hidden, cases, cache, key)
     entry = cache.traps_entry(problem.id, key) if cache is not None and key is not None else None
     return PreparedProblem(problem, tuple(cases), tuple(expected), trap_set(problem, hidden, cases, entry),
                            replace(problem.limits, threads=threads), backend, examples_only)
@@ -165,7 +167,7 @@ def expected_of(problem: Problem, hidden: Hidden | None, cache: ExpectedCache | 
     """The cases (examples, then hidden tests unless `examples_only` or `hidden` is None) and the
     reference's observations on them, through the cache."""
     cases = cases_of(problem, hidden, examples_only=examples_only)
-    return cases, _expected(problem, hidden, cases, cache)
+    return cases, _make_expected(problem, hidden, cases, cache)
 
 
 def examples(problem: Problem, cache: ExpectedCache | None) -> list[Example]:
@@ -183,8 +185,8 @@ def cases_of(problem: Problem, hidden: Hidden | None, *, examples_only: bool = F
     return [build_case(problem, test, hidden.tolerance if hidden else None) for test in tests]
 
 
-def _expected(problem: Problem, hidden: Hidden | None, cases: list[Case], cache: ExpectedCache | None,
-              key: str | None = None) -> list[Expected]:
+def _make_expected(problem: Problem, hidden: Hidden | None, cases: list[Case], cache: ExpectedCache | None,
+                   key: str | None = None) -> list[Expected]:
     def compute() -> list[Expected]:
         return _reference_outputs(problem, hidden, cases)
 

@@ -76,13 +76,13 @@ def test_a_slow_files_budget_is_what_an_accepted_run_of_its_problem_costs():
 @pytest.fixture
 def judge_with_slow_diagnosis(monkeypatch):
     """info_nce's summed loss judged with a budget no diagnosis can meet: the verdict comes first."""
-    explained = grading._explained
+    explained = grading._explain_wrong_values
 
     def slow(*args, **kwargs):
         time.sleep(0.5)
         return explained(*args, **kwargs)
 
-    monkeypatch.setattr(grading, "_explained", slow)
+    monkeypatch.setattr(grading, "_explain_wrong_values", slow)
     handed = Refinement()
     with Judge(REPO, record=False) as judge:
         source = (REPO / "submissions" / "info_nce" / "wrong_answer" / "sum_not_mean.py").read_text()

@@ -2,7 +2,7 @@
 
 Each test's result is handed over as soon as it is decided (the web page streams them). A
 hint is shown only for the failure it explains, a file that does not load is reported once,
-and a mistake named on one test is not repeated on the next (issue 12).
+and a mistake named on one test is not repeated on the next.
 """
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def test_a_trap_is_named_when_it_gives_every_failing_output(judge) -> None:
 
 
 def test_a_trap_matching_one_degenerate_test_but_not_another_is_not_named(judge) -> None:
-    """Issue 23: NaN scores argmax to class 0 as the all-zero scores of a ridge without intercept do, on
+    """NaN scores argmax to class 0 as the all-zero scores of a ridge without intercept do, on
     constant features only; on another failing test that trap gives other predictions, so it is not named."""
     report = judge.run("linear_probe", KNOWN / "linear_probe" / "wrong_answer" / "no_zero_std_guard.py")
     failing = [t for t in report.tests if t.verdict.value != "accepted"]
@@ -159,7 +159,7 @@ class _StoppedAtTheLimit:
 
 
 def test_a_test_stopped_at_its_time_limit_reports_the_time_the_judge_measured() -> None:
-    """Not 0 ms: the time of a call with no observation is the judge's measure of it (issue 11 item 6)."""
+    """Not 0 ms: the time of a call with no observation is the judge's measure of it."""
     from judge.model import problem as problems
     from judge.model.cases import build_case
     from judge.runs.contract import Limits, Program
@@ -204,147 +204,6 @@ def test_tampering_is_the_source_scan_and_what_the_child_said_and_changes_no_ver
     honest = grade(problem, [case], [expected], Program("def patchify(*a):\n    pass\n", "s.py", problem.entry_point),
                    "s.py", _StoppedAtTheLimit(1003.5), Limits(time_s=1.0))
     assert honest.tampering == ()
-
-
-
-def _tripled_trap(ran: list):
-    """A one-case problem with one trap (three times x) that counts its runs."""
-    import numpy as np
-
-    from judge.judging import grading
-    from judge.model.cases import Calls, Case
-    from judge.runs.calls import Call
-    from judge.model.problem import TestSpec, Tolerance, Trap
-    from judge.base.encoding import Array
-
-    def tripled(x):
-        ran.append(1)
-        return x * 3
-
-    tolerance = Tolerance()
-    x = Array(np.arange(6.0).reshape(2, 3), "numpy", "float64")
-    case = Case(test=TestSpec(name="t", group="hidden", inputs={}, checks=(), tolerance=tolerance),
-                arg_names=("x",), args=(x,), tolerance=tolerance, calls=Calls(Call(args=(x,))))
-    return case, grading.TrapSet((Trap("tripled", "tripled", "three times x"),), lambda: {"tripled": tripled})
-
-
-def _submitted(values) -> dict:
-    import numpy as np
-
-    from judge.model.cases import MAIN
-    from judge.runs.calls import Observation
-    from judge.base.encoding import Array
-
-    return {MAIN: Observation(value=Array(np.asarray(values, dtype=np.float64), "numpy", "float64"))}
-
-
-def test_a_trap_runs_and_is_encoded_once_per_case_for_a_whole_batch(monkeypatch) -> None:
-    """Issue 26: a batch's wrong answers ask every trap about the same cases; each trap runs once per
-    case, and its (small) output is encoded once."""
-    import numpy as np
-
-    from judge.judging import grading
-
-    ran, encoded = [], []
-    real_plain = grading.plain
-    monkeypatch.setattr(grading, "plain", lambda observation: encoded.append(1) or real_plain(observation))
-    case, traps = _tripled_trap(ran)
-    # Shapes it cannot give first (nothing to encode), then wrong values, then its own output.
-    for values in (np.zeros(4), np.ones(5), [[1.0, 2, 3], [4, 5, 6]], np.zeros((2, 3))):
-        assert grading.known_mistake(case, _submitted(values), traps) is None
-    assert grading.known_mistake(case, _submitted(np.arange(6.0).reshape(2, 3) * 3), traps).name == "tripled"
-    assert (len(ran), len(encoded)) == (1, 1)
-
-
-def test_traps_run_ahead_are_not_run_again_for_a_submission() -> None:
-    """A service worker runs every trap while it warms up; no submission then waits for one."""
-    import numpy as np
-
-    from judge.judging import grading
-
-    ran = []
-    case, traps = _tripled_trap(ran)
-    assert traps.run_ahead([case]) == 1 and len(ran) == 1
-    assert grading.known_mistake(case, _submitted(np.arange(6.0).reshape(2, 3) * 3), traps).name == "tripled"
-    assert len(ran) == 1
-
-
-class _Entry:
-    """A traps entry in memory (judge.model.cache.TrapsEntry's interface): empty until written."""
-
-    def __init__(self) -> None:
-        self.stored = None
-        self.writes = 0
-
-    def load(self):
-        return self.stored
-
-    def store(self, outputs) -> bool:
-        self.stored, self.writes = outputs, self.writes + 1
-        return True
-
-
-def test_threads_diagnosing_at_once_run_each_trap_once_and_the_next_process_none() -> None:
-    """Issue 26: batch grading diagnoses from several threads; the first need of a trap output fills
-    them all (from the entry, else by running the traps and writing it) while the others wait."""
-    import threading
-    import time
-
-    import numpy as np
-
-    from judge.judging import grading
-
-    ran = []
-    case, traps = _tripled_trap(ran)
-    slow = traps.load()["tripled"]
-
-    def tripled(x):
-        time.sleep(0.05)  # long enough for the other thread to ask meanwhile
-        return slow(x)
-
-    entry = _Entry()
-    kept = grading.TrapSet(traps.traps, lambda: {"tripled": tripled}, entry, (case,))
-    answer = _submitted(np.arange(6.0).reshape(2, 3) * 3)
-    start, found = threading.Barrier(2), []
-
-    def diagnose() -> None:
-        start.wait()
-        found.append(grading.known_mistake(case, answer, kept).name)
-
-    threads = [threading.Thread(target=diagnose) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert found == ["tripled", "tripled"] and len(ran) == 1 and entry.writes == 1
-
-    def never():
-        raise AssertionError("the trap module was loaded although its outputs were kept")
-
-    later = grading.TrapSet(traps.traps, never, entry, (case,))  # the next process: the entry is on disk
-    assert grading.known_mistake(case, answer, later).name == "tripled"
-    assert grading.known_mistake(case, _submitted(np.zeros((2, 3))), later) is None
-    assert len(ran) == 1 and entry.writes == 1
-
-
-def test_a_trap_module_that_does_not_load_fails_the_diagnosis_as_before_and_writes_no_entry() -> None:
-    import numpy as np
-    import pytest
-
-    from judge.judging import grading
-    from judge.base.errors import ConfigError
-
-    case, traps = _tripled_trap([])
-
-    def broken():
-        raise ConfigError("defines no function(s) tripled")
-
-    entry = _Entry()
-    kept = grading.TrapSet(traps.traps, broken, entry, (case,))
-    for _ in range(2):
-        with pytest.raises(ConfigError, match="defines no function"):
-            grading.known_mistake(case, _submitted(np.zeros((2, 3))), kept)
-    assert entry.writes == 0
 
 
 class _InputsZeroedLater:
