@@ -20,6 +20,7 @@ from judge.base.numerics import SAMPLE, all_within, within
 from judge.model.problem import Tolerance
 from judge.base.leaves import label, leaves, numeric, top_key
 from judge.base.encoding import Array
+from judge.judging.wording import say_layouts, say_slices
 
 MAX_ELEMENTS = 4_000_000  # larger outputs are not searched for relations (cost)
 MAX_SLICES = 4096         # nor axes longer than this for a permutation
@@ -37,7 +38,7 @@ class Diagnosis:
     claims: tuple[str, ...] = ()
 
     @property
-    def said(self) -> tuple[str, ...]:
+    def wordings(self) -> tuple[str, ...]:
         return self.claims or (self.message,)
 
 
@@ -108,7 +109,7 @@ def relations(case, expected: Any, actual: Any, first_only: bool = False,
         return []
     # The same words true of every leaf that differs are said of them all too: tests where the first wrong key
     # is another one (`text_to_image_accuracy` where `image_to_text_accuracy` is right) agree on them.
-    return [replace(d, claims=d.said + tuple(f"{EVERY_WRONG} {t}" for t in first_texts[d.name]
+    return [replace(d, claims=d.wordings + tuple(f"{EVERY_WRONG} {t}" for t in first_texts[d.name]
                                              if t in shared.get(d.name, ())))
             for d in first]
 
@@ -317,8 +318,8 @@ def permuted(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
             continue  # equal slices (class labels, a repeated row) make any order a coincidence
         order = _find(np.moveaxis(a, axis, 0), np.moveaxis(e, axis, 0), ctx)
         if order is not None and not np.array_equal(order, np.arange(len(order))):
-            slices = _slices(e.ndim, axis)
-            return tuple(f"holds the expected {slices} {layout}" for layout in _layouts(order)) + \
+            slices = say_slices(e.ndim, axis)
+            return tuple(f"holds the expected {slices} {layout}" for layout in say_layouts(order)) + \
                 (f"holds the expected {slices} {ANOTHER_ORDER}",)
     return None
 
@@ -358,9 +359,9 @@ def extra_or_missing(e: np.ndarray, a: np.ndarray, ctx: Context) -> str | None:
         return None
     axis = differ[0]
     av, ev = np.moveaxis(a, axis, 0), np.moveaxis(e, axis, 0)
-    what = _slices(e.ndim, axis, abs(len(av) - len(ev)))
+    what = say_slices(e.ndim, axis, abs(len(av) - len(ev)))
     # Each said with its count, then without it: tests of other sizes agree on the count-free words.
-    many = _slices(e.ndim, axis)
+    many = say_slices(e.ndim, axis)
     if len(av) > len(ev):
         extra = len(av) - len(ev)
         if _close(av[extra:], ev, ctx):
@@ -420,17 +421,6 @@ def _distinct(slices: np.ndarray, ctx: Context) -> bool:
     return True
 
 
-def _slices(ndim: int, axis: int, count: int = 2) -> str:
-    """What the slices along `axis` are called: rows, columns, tokens; singular for one."""
-    if ndim == 2:
-        word = ("row", "column")[axis]
-    elif ndim == 3 and axis == 1:
-        word = "token"
-    else:
-        return f"slice{'s' if count != 1 else ''} along axis {axis}"
-    return f"{word}{'s' if count != 1 else ''}" + (" (axis 1)" if ndim == 3 else "")
-
-
 def _find(wanted: np.ndarray, pool: np.ndarray, ctx: Context) -> np.ndarray | None:
     """For each slice of `wanted`, the index of an equal (within tolerance) slice of `pool`; None if any is absent."""
     if wanted.shape[1:] != pool.shape[1:] or len(pool) > MAX_SLICES or len(wanted) > MAX_SLICES \
@@ -450,7 +440,7 @@ def _find(wanted: np.ndarray, pool: np.ndarray, ctx: Context) -> np.ndarray | No
     # match it (|w.d - p.d| <= sum |d| |w - p| <= atol sum|d| + rtol |d|.|p|, plus the rounding of
     # the products, under 1e-8 |d|.(|w| + |p|), where a match has |d|.|w| <= |d|.|p| + that bound):
     # most are ruled out at once, and a slice with no candidate left ends the search without a
-    # comparison. A wrong answer's search once made 1,500 comparisons (60 ms).
+    # comparison.
     viable = ranks < high[:, None]
     size_p = (np.abs(p) @ np.abs(direction))[candidates]
     with np.errstate(over="ignore", invalid="ignore"):
@@ -477,34 +467,3 @@ def _find(wanted: np.ndarray, pool: np.ndarray, ctx: Context) -> np.ndarray | No
 
 
 ANOTHER_ORDER = "in another order"
-
-
-def _layouts(order: np.ndarray) -> list[str]:
-    """Every known layout `order` (new position -> old position) puts the slices in, in words: words that do
-    not depend on the sizes first, so that tests of other sizes can say the same thing (two columns swapped
-    are in reverse order and also pairs swapped; a report says what is true on each of its tests)."""
-    m = len(order)
-    identity = np.arange(m)
-    found = []
-    if m % 2 == 0 and np.array_equal(order, identity ^ 1):
-        found.append("with the two of every pair (2i, 2i + 1) swapped")
-    if m % 2 == 0 and m > 2 and np.array_equal(order, np.concatenate([identity[0::2], identity[1::2]])):
-        found.append("with the even-indexed ones first, then the odd-indexed ones (two halves where they interleave)")
-    if m % 2 == 0 and m > 2 and np.array_equal(order, identity.reshape(2, -1).T.reshape(-1)):
-        found.append("with the first half and the second half interleaved (interleaved where they are two halves)")
-    shift = int(-order[0]) % m  # the one rotation np.roll(identity, shift) that starts as `order` does
-    if shift and np.array_equal(order, np.roll(identity, shift)):
-        if shift == m - 1:
-            found.append("with the first one moved to the end (each other one a place earlier)")
-        if shift == 1:
-            found.append("with the last one moved to the front (each other one a place later)")
-    if np.array_equal(order, identity[::-1]):
-        found.append("in reverse order")
-    if shift and np.array_equal(order, np.roll(identity, shift)) and shift not in (1, m - 1):
-        found.append(f"in an order rotated by {shift} positions")
-    for rows in range(2, m // 2 + 1):
-        if m % rows == 0 and np.array_equal(order, identity.reshape(rows, m // rows).T.reshape(-1)):
-            found.append(f"in column-major order: read down the columns of a {rows} x {m // rows} grid instead "
-                         "of along its rows")
-    return found
-

@@ -22,6 +22,7 @@ from judge.judging.evidence import Explanation, Model, Named, Outputs, Predictio
 from judge.judging.ranking import case_size, first_tests, likely_pairs, slip_candidates
 from judge.judging.repair_search import RepairSearch, Repairs
 from judge.judging.side_by_side import find_side_by_side
+from judge.judging.wording import name_relation, name_trap_relation
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def _put_relation_first(relation: Explanation, found: Explanation) -> Explanatio
 
 
 def _explain_by_slips(table: Table, traps: Sequence[Model], tests: Sequence[Test], failing: Sequence[Test],
-             predict: Predictions, slips: Slips | None, fixes: "RepairSearch | None") -> Explanation | None:
+                      predict: Predictions, slips: Slips | None, fixes: "RepairSearch | None") -> Explanation | None:
     """One slip, a trap and a slip or two traps apart, two changes to the learner's file, two slips of
     one solution together, or one change to the learner's file and a trap or slip."""
     models = list(traps)
@@ -114,7 +115,7 @@ def _explain_by_slips(table: Table, traps: Sequence[Model], tests: Sequence[Test
 
 
 def _models_with_outputs(table: Table, traps: Sequence[Model], failing: Sequence[Test], predict: Predictions,
-                 slips: Slips | None) -> tuple[list[Model], Outputs]:
+                         slips: Slips | None) -> tuple[list[Model], Outputs]:
     """The traps and one-slip models, with the slip models' outputs on the first tests."""
     every = list(slips.models()) if slips is not None else []
     return list(traps) + every, (predict(every, first_tests(table, traps, failing)) if every else {})
@@ -164,7 +165,7 @@ def _find_relation(failing: Sequence[Test]) -> Explanation | None:
     if named is None:
         return _find_key_relation(failing)
     name, claim = named
-    return {t.index: (Named(name, claim, False),) for t, f in zip(failing, found) if f and name in f}
+    return {t.index: (name_relation(name, claim),) for t, f in zip(failing, found) if f and name in f}
 
 
 MOSTLY = 2 / 3   # of the searched failing tests, those a relation must hold on where others show none
@@ -214,7 +215,7 @@ def _find_key_relation(failing: Sequence[Test]) -> Explanation | None:
         named = _relation_held(list(found.values()), len(failing))
         if named is None or named[1].endswith(OBSERVED):
             continue
-        shown = {i: (Named(named[0], named[1], False),) for i, f in found.items() if named[0] in f}
+        shown = {i: (name_relation(*named),) for i, f in found.items() if named[0] in f}
         if best is None or len(shown) > best[0]:
             best = (len(shown), shown)
     return best[1] if best is not None else None
@@ -227,7 +228,7 @@ MOVED_ONLY = (ANOTHER_ORDER, MOVED)          # ... of which these say nothing be
 
 def common_claim(diagnoses: Sequence[Diagnosis]) -> str | None:
     """The most specific words of the first diagnosis that every other one says too; None when none is shared."""
-    return next((c for c in diagnoses[0].said if all(c in d.said for d in diagnoses[1:])), None)
+    return next((c for c in diagnoses[0].wordings if all(c in d.wordings for d in diagnoses[1:])), None)
 
 
 def _find_trap_with_relation(table: Table, traps: Sequence[Model], failing: Sequence[Test]) -> Explanation | None:
@@ -290,7 +291,7 @@ class _TrapRelations:
                 # A rearrangement of a trap's rearranged output, or a trap's output scaled by some factor, is
                 # true of nearly anything wrong and names nothing.
                 found = None if ds is None else {d.name: replace(d, claims=c) for d in ds
-                                                 if (c := tuple(x for x in d.said if not x.endswith(MOVED_ONLY)))}
+                                                 if (c := tuple(x for x in d.wordings if not x.endswith(MOVED_ONLY)))}
             self.kept[kept] = found
         return self.kept[kept]
 
@@ -300,10 +301,10 @@ class _TrapRelations:
         when there is none, or no test shows one."""
         kept = (trap.key, tuple(t.index for t in tests))
         if kept not in self.fits:
-            self.fits[kept] = self._related(trap, tests)
+            self.fits[kept] = self._find_related(trap, tests)
         return self.fits[kept]
 
-    def _related(self, trap: Model, tests: Sequence[Test]) -> dict[int, Diagnosis | None] | None:
+    def _find_related(self, trap: Model, tests: Sequence[Test]) -> dict[int, Diagnosis | None] | None:
         found: dict[int, dict[str, Diagnosis]] = {}
         for test in sorted(tests, key=lambda t: (case_size(t.case), t.index)):   # the cheap tests decide first
             made = self._found(trap, test, own=False)
@@ -346,7 +347,7 @@ class _TrapRelations:
             if own is None or (not own and table.right[(other.key, test.index)] is True):
                 continue          # how `other` departs from the expected value cannot be seen here (a sum for a
                 # mean of a loss of 0 is 0 too)
-            if relation.name not in own or relation.message not in own[relation.name].said:
+            if relation.name not in own or relation.message not in own[relation.name].wordings:
                 return None
         named = {t.index: tuple(m.named for m in (trap, other) if table.right[(m.key, t.index)] is not True)
                  for t in self.failing}
@@ -357,8 +358,7 @@ class _TrapRelations:
 
 def _name_related(trap: Model, fit: dict[int, Diagnosis | None]) -> Explanation:
     """The trap and, where it shows, the relation of the learner's value to the trap's output."""
-    said = lambda d: Named(d.name, d.message.replace("expected", "known mistake's", 1), False)  # noqa: E731
-    return {i: (trap.named,) + ((said(d),) if d is not None else ()) for i, d in fit.items()}
+    return {i: (trap.named,) + ((name_trap_relation(d),) if d is not None else ()) for i, d in fit.items()}
 
 
 def _messages_of(named: Explanation) -> frozenset[str]:

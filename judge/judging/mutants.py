@@ -21,6 +21,8 @@ import copy
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
+from judge.judging.syntax import code_of, mutable_nodes, node_places, shorten, unparsed_with
+
 # Method and function names whose integer arguments are axes.
 AXIS_CALLS = frozenset({
     "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "softmax", "log_softmax", "logsumexp",
@@ -67,7 +69,7 @@ class Mutant:
 
     @property
     def label(self) -> str:
-        return f"line {self.line}: {_short(self.before)} -> {_short(self.after)} ({self.operator})"
+        return f"line {self.line}: {shorten(self.before)} -> {shorten(self.after)} ({self.operator})"
 
     def to_json(self) -> dict:
         return {"operator": self.operator, "line": self.line, "before": self.before, "after": self.after}
@@ -273,13 +275,13 @@ def gradient(node: ast.AST, ctx: Context) -> Iterator[ast.AST]:
                 if isinstance(item, (ast.Constant, ast.JoinedStr)):
                     continue
                 new = copy.deepcopy(node)
-                new.value.values[i] = _detached(item)
+                new.value.values[i] = _detach(item)
                 yield new
         elif not isinstance(value, (ast.Constant, ast.Tuple, ast.List, ast.JoinedStr)):
-            yield ast.Return(_detached(value))
+            yield ast.Return(_detach(value))
 
 
-def _detached(value: ast.expr) -> ast.expr:
+def _detach(value: ast.expr) -> ast.expr:
     return ast.Call(ast.Attribute(copy.deepcopy(value), "detach", ast.Load()), [], [])
 
 
@@ -462,93 +464,18 @@ def mutants(source: str, ctx: Context = Context(), operators: Sequence[str] | No
     """
     tree = ast.parse(source)
     chosen = [o for o in OPERATORS if operators is None or o.name in operators]
-    places = _places(tree)
+    places = node_places(tree)
     seen = {ast.unparse(tree)}
     made: list[Mutant] = []
-    for node in _mutable_nodes(tree):
+    for node in mutable_nodes(tree):
         for op in chosen:
             for replacement in op.propose(node, ctx):
-                text = _unparsed_with(tree, places[id(node)], node, replacement)
+                text = unparsed_with(tree, places[id(node)], node, replacement)
                 if text is None or text in seen:
                     continue
                 seen.add(text)
                 # A signature's arguments have no line of their own: theirs is the `def` line.
                 line = getattr(node, "lineno", None) or getattr(places[id(node)][0], "lineno", 0)
                 made.append(Mutant(index=len(made), operator=op.name, line=line,
-                                   before=_code(node), after=_code(replacement), source=text + "\n"))
+                                   before=code_of(node), after=code_of(replacement), source=text + "\n"))
     return made
-
-
-def _places(tree: ast.AST) -> dict[int, tuple[ast.AST, str, int | None]]:
-    """Where each node stands: (parent, field, index in the field's list or None)."""
-    places = {}
-    for parent in ast.walk(tree):
-        for field, value in ast.iter_fields(parent):
-            if isinstance(value, ast.AST):
-                places[id(value)] = (parent, field, None)
-            elif isinstance(value, list):
-                for i, item in enumerate(value):
-                    if isinstance(item, ast.AST):
-                        places[id(item)] = (parent, field, i)
-    return places
-
-
-def _unparsed_with(tree: ast.AST, place, node: ast.AST, replacement) -> str | None:
-    """The source of `tree` with `node` replaced, the tree left as it was; None when it cannot stand there."""
-    parent, field, i = place
-    if i is None:
-        if isinstance(replacement, list):
-            return None
-        setattr(parent, field, ast.fix_missing_locations(replacement))
-        try:
-            return ast.unparse(tree)
-        finally:
-            setattr(parent, field, node)
-    items = getattr(parent, field)
-    if isinstance(replacement, list):
-        if not isinstance(node, ast.stmt):
-            return None
-        stand_in = [ast.fix_missing_locations(r) for r in replacement]
-    else:
-        stand_in = [ast.fix_missing_locations(replacement)]
-    items[i:i + 1] = stand_in
-    try:
-        return ast.unparse(tree)
-    finally:
-        items[i:i + len(stand_in)] = [node]
-
-
-def _mutable_nodes(tree: ast.AST) -> list[ast.AST]:
-    """The nodes operators may touch, in a fixed order (the walk `_replaced` repeats on a copy)."""
-    skip: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.JoinedStr, ast.arg)) and node is not None:
-            skip.update(id(n) for n in ast.walk(node))
-        if isinstance(node, ast.Raise) and node.exc is not None:
-            # The message is wording; the class (a Name) stays mutable through the Raise itself.
-            for arg in getattr(node.exc, "args", []):
-                skip.update(id(n) for n in ast.walk(arg))
-        if isinstance(node, (ast.FunctionDef, ast.Module, ast.ClassDef)):
-            first = node.body[0] if node.body else None
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                skip.update(id(n) for n in ast.walk(first))
-        if isinstance(node, ast.FunctionDef) and node.returns is not None:
-            skip.update(id(n) for n in ast.walk(node.returns))
-    return [n for n in ast.walk(tree) if id(n) not in skip]
-
-
-def _code(node) -> str:
-    if isinstance(node, list):
-        return "; ".join(ast.unparse(n) for n in node) or "pass"
-    if isinstance(node, ast.FunctionDef):
-        return "; ".join(ast.unparse(n) for n in node.body[:3]) + " ..."
-    if isinstance(node, ast.If):
-        return f"if {ast.unparse(node.test)}: ..."
-    if isinstance(node, ast.arguments):
-        return ast.unparse(node)
-    return ast.unparse(node)
-
-
-def _short(text: str, limit: int = 70) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -35,7 +35,7 @@ def first_tests(table: Table, traps: Sequence[Model], failing: Sequence[Test]) -
 
 
 def slip_candidates(table: Table, slips: Sequence[Model], first: Sequence[Test],
-                     seen: Outputs, predict: Predictions) -> list[Model]:
+                    seen: Outputs, predict: Predictions) -> list[Model]:
     """The slip models worth checking on every test: those that give the learner's output on a first test."""
     candidates = []
     for slip in slips:
@@ -54,7 +54,7 @@ def case_size(case: Case) -> int:
 
 
 def likely_pairs(slips: Sequence[Model], first: Sequence[Test],
-                  seen: Outputs) -> list[tuple[Model, Model]]:
+                 seen: Outputs) -> list[tuple[Model, Model]]:
     """The pairs of slips most likely to give the learner's outputs together, best first.
 
     Two slips that both show on every test leave no test where one is seen alone, so pairs are

@@ -117,8 +117,9 @@ class RepairSearch:
         outputs = {**self.table.outputs, **seen}
         # On the first test every model is looked at, those whose value is wrong there: a right one would ask
         # the change alone to make this test right, which a model that departs there finds anyway.
-        candidates = self._pair_repairs_with(first, [(m, v) for m in models if (v := value_of(outputs.get((m.key, first.index))))
-                                         is not None and not same_value(first.case, first.expected.value, v)], said)
+        wrong_there = [(m, v) for m in models if (v := value_of(outputs.get((m.key, first.index)))) is not None
+                       and not same_value(first.case, first.expected.value, v)]
+        candidates = self._pair_repairs_with(first, wrong_there, said)
         for test, there in [*self._tests_models_depart(models, outputs), *self._tests_known_depart(models, first)]:
             self.seen.update(self.predict([r for r in said if (r.key, test.index) not in self.seen], [test]))
             candidates += self._pair_repairs_with(test, there, said)
@@ -157,7 +158,7 @@ class RepairSearch:
         return list(found.values())
 
     def _tests_models_depart(self, models: Sequence[Model], outputs: Outputs
-                   ) -> list[tuple[Test, list[tuple[Model, Any]]]]:
+                             ) -> list[tuple[Test, list[tuple[Model, Any]]]]:
         """Per failing test, the models that give the learner's value on a first test and another value there
         (the smallest such test of each; at most CANDIDATE_SLIPS models, run on every test)."""
         matching = [m for m in models if any(
@@ -174,7 +175,7 @@ class RepairSearch:
         return list(found.values())
 
     def _pair_repairs_with(self, test: Test, models: Sequence[tuple[Model, Any]],
-               said: Sequence[Model]) -> list[tuple[Model, Model]]:
+                           said: Sequence[Model]) -> list[tuple[Model, Model]]:
         """(repair, model) pairs whose outputs agree on `test` (`models`: each with its output there, None
         where it has none), where the repair changes the learner's value, in the order of the file. Only
         changes said in slip words (`said`) undo a slip: one said only as code may as well make one (drop a

@@ -70,7 +70,7 @@ def repairs_of(source: str, context: Context, arguments: tuple[str, ...],
         slip = words(mutant.operator, mutant.after, mutant.before, arguments)
         found.append(Repair(len(found), mutant.line, mutant.before, mutant.after, slip, mutant.source))
     seen = {r.source for r in found}
-    for line, before, after, slip, changed in [*_far_swaps(tree), *_normalised(tree, context, rows)]:
+    for line, before, after, slip, changed in [*_far_swaps(tree), *_normalise_rows(tree, context, rows)]:
         if changed is not None and changed not in seen and len(found) < MAX_REPAIRS:
             seen.add(changed)
             found.append(Repair(len(found), line, before, after, slip, changed))
@@ -101,7 +101,7 @@ def _far_swaps(tree: ast.Module) -> list[tuple[int, str, str, str | None, str | 
     return found
 
 
-def _normalised(tree: ast.Module, context: Context, rows: tuple[str, ...]) -> list[tuple[int, str, str, str, str | None]]:
+def _normalise_rows(tree: ast.Module, context: Context, rows: tuple[str, ...]) -> list[tuple[int, str, str, str, str | None]]:
     """The entry point with the rows of one of `rows`' arguments (or of all of them) normalised first, as the
     statements of the contrastive problems ask: a normalisation left out is undone by no operator of the
     gate, and is the mistake that stands beside most others in a learner's loss."""

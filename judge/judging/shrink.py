@@ -1,25 +1,11 @@
 """The smallest input that shows a wrong value: a failing test's input shrunk, as Hypothesis shrinks.
 
-When a test's value is wrong, the learner is shown an input as small as the
-judge can find on which their output and the expected one differ, side by
-side: fewer rows, smaller sizes, simpler values, drawn by the test's own
-generators. Candidates are made in a few rounds (each round one run of the
-submission in the sandbox, all its candidates at once): every size of the
-input (an axis length, and the same length wherever it recurs, one more where
-it recurs plus one, as a class token's) halved, or made 1 or 2, and the
-floats made small integers. The reference, run in the judge's process as for
-any test, decides which candidates are valid inputs (it returns a value), and
-the smallest candidate whose output differs from the reference's is kept and
-shrunk further.
-
-What may be shown. A public example's input is public: it is shrunk as it
-is. A hidden test's input is never shown, nor anything of it: its generators
-are drawn again from seeds of their own (a fresh input from the same
-generator, which is the shape of the problem, not the test), every value it
-gives as it is (a scalar, a literal array) is replaced by the first public
-example's value of that argument, and a candidate equal to any test's input
-is never shown. Where that fresh input shows no difference (the hidden test
-needed its own values), nothing is shown.
+Candidates are made in a few sandbox runs (every size halved or made 1 or 2, floats made small
+integers), drawn by the test's own generators; the reference decides which are valid inputs, and the
+smallest whose output differs from the reference's is kept and shrunk further. A public example's input
+is shrunk as it is; a hidden test's is never shown: its generators are drawn again from seeds of their
+own and its literal values replaced by the first public example's, and nothing is shown where that
+fresh input shows no difference.
 """
 from __future__ import annotations
 
@@ -73,7 +59,7 @@ class Shrinker:
                     if self._key(made) not in tried and len(candidates) < PER_ROUND:
                         tried.add(self._key(made))
                         candidates.append(made)
-            shown = self._judged(candidates, program, backend, limits)
+            shown = self._judge_candidates(candidates, program, backend, limits)
             if not shown:
                 break
             best = min(shown, key=lambda s: s[0])
@@ -93,7 +79,7 @@ class Shrinker:
         for name in self.problem.args:
             spec = test.inputs.get(name)
             if isinstance(spec, generators.Spec) and spec.kind != "literal":
-                inputs[name] = _reseeded(spec, f"{test.name}/smallest")
+                inputs[name] = _reseed(spec, f"{test.name}/smallest")
             elif name in example:
                 inputs[name] = example[name]
             else:
@@ -103,8 +89,8 @@ class Shrinker:
     def _key(self, spec: TestSpec) -> str:
         return repr(sorted((k, repr(v)) for k, v in spec.inputs.items()))
 
-    def _judged(self, specs: list[TestSpec], program: Program, backend: Backend,
-                limits: Limits) -> list[tuple[tuple, TestSpec, Shown]]:
+    def _judge_candidates(self, specs: list[TestSpec], program: Program, backend: Backend,
+                          limits: Limits) -> list[tuple[tuple, TestSpec, Shown]]:
         """(size, spec, what to show) of each candidate that is a valid input and shows a difference."""
         ready = []
         for spec in specs:
@@ -141,10 +127,10 @@ def _plain(observation: Observation) -> Observation:
     return Observation.from_plain(wire.roundtrip(observation.to_plain()))
 
 
-def _reseeded(spec: generators.Spec, salt: str) -> generators.Spec:
+def _reseed(spec: generators.Spec, salt: str) -> generators.Spec:
     """`spec` drawn from a seed of its own (its entries too, for a mapping)."""
     if isinstance(spec, generators.MappingSpec):
-        entries = {k: _reseeded(v, salt) if isinstance(v, generators.Spec) else v
+        entries = {k: _reseed(v, salt) if isinstance(v, generators.Spec) else v
                    for k, v in spec.params["entries"].items()}
         spec = replace(spec, params={**spec.params, "entries": entries})
     return replace(spec, seed=derive_seed(repr(spec), salt))
@@ -163,7 +149,7 @@ def _moves(test: TestSpec, names: Sequence[str]) -> list[TestSpec]:
             if smaller < size:
                 # Alone, and with the size one more (N tokens beside N + 1 positions) where that recurs too.
                 for mapping in ({size: smaller, size + 1: smaller + 1}, {size: smaller})[:2 if size + 1 in sizes else 1]:
-                    made.append(replace(test, inputs={k: _resized(v, mapping) for k, v in test.inputs.items()}))
+                    made.append(replace(test, inputs={k: _resize(v, mapping) for k, v in test.inputs.items()}))
     return made
 
 
@@ -175,9 +161,9 @@ def _sizes(spec: Any) -> list[int]:
     return []
 
 
-def _resized(spec: Any, mapping: dict[int, int]) -> Any:
+def _resize(spec: Any, mapping: dict[int, int]) -> Any:
     if isinstance(spec, generators.MappingSpec):
-        entries = {k: _resized(v, mapping) for k, v in spec.params["entries"].items()}
+        entries = {k: _resize(v, mapping) for k, v in spec.params["entries"].items()}
         return replace(spec, params={**spec.params, "entries": entries})
     if isinstance(spec, generators.Spec) and "shape" in spec.params:
         shape = [mapping.get(n, n) for n in spec.params["shape"]]

@@ -51,7 +51,7 @@ def find_side_by_side(table: Table, models: Sequence[Model], failing: Sequence[T
 
 
 def _fit_side_by_side(table: Table, views: "_Views", a: Model, b: Model,
-                  failing: Sequence[Test]) -> tuple[Explanation, int] | None:
+                      failing: Sequence[Test]) -> tuple[Explanation, int] | None:
     """The names per failing test where `a` and `b` show side by side, and how many leaves of the tests are not
     exactly either's or the expected value (None where they do not fit)."""
     named: Explanation = {}

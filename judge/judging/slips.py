@@ -1,22 +1,10 @@
 """Slip models: the trusted solutions, each with one realistic slip, as models of what a learner wrote.
 
-A trap names a mistake an author foresaw. A slip is one nobody listed: the
-problem's trusted solutions (its reference and its accepted known
-submissions) are each changed at one place by the mutation gate's operators
-(judge.judging.mutants: an axis moved, a sum for a mean, a division dropped, an index
-off by one), and each change that can be said in a learner's words
-(judge.judging.slipwords) is a model. When a model gives the learner's output on the
-tests, the learner's code behaves as the right computation with that one
-slip: judge.judging.explain decides when that is proven and says it.
-
-Models are trusted code changed by a machine: a changed loop bound or a
-dropped keepdim can run long or allocate much. So they never run in the
-judge's process: a run of the sandbox (the backend the submission ran in,
-under the problem's limits) calls a program that holds the models, a chunk of
-them per call, on a test's own inputs. A model that raises has no output; a
-chunk that dies or runs out of time leaves its models unknown, never matched.
-Their outputs are kept per case for the next submission of a batch or a warm
-judge; nothing is written to disk.
+A slip is a mistake nobody listed: a trusted solution changed at one place by the mutation operators
+(judge.judging.mutants) where the change can be said in a learner's words (judge.judging.slipwords).
+judge.judging.explain decides when a model's outputs prove the slip. Models are machine-changed code, so
+they run only in the sandbox, a chunk per call on a test's own inputs: a model that raises has no output,
+and a chunk that dies or runs out of time leaves its models unknown. Outputs are kept per case in memory.
 """
 from __future__ import annotations
 
@@ -79,7 +67,7 @@ class Slips:
             if "models" not in self._state:
                 sources = self.sources()
                 self._state["models"] = _models(sources, self.context, self.arguments)
-                self._state["bases"] = {label: _unparsed(source) for label, source in sources}
+                self._state["bases"] = {label: _unparse_unchanged(source) for label, source in sources}
         return [m for m in self._state["models"] if m.origin not in self.exclude and not m.parts]
 
     def joined(self, first: Slip, second: Slip) -> Slip | None:
@@ -156,7 +144,7 @@ def _parents(source: str) -> dict[tuple[int, str], str]:
     return found
 
 
-def _unparsed(source: str) -> str | None:
+def _unparse_unchanged(source: str) -> str | None:
     """The file as judge.judging.mutants writes its mutants (unparsed from its syntax tree), before any change."""
     try:
         return ast.unparse(ast.parse(source)) + "\n"

@@ -84,30 +84,30 @@ class _Sayer:
         number = _number(node)
         if number is not None:
             return f"{number:g}"
-        if isinstance(node, ast.Call) and _called(node) == "sqrt":
+        if isinstance(node, ast.Call) and _called_name(node) == "sqrt":
             inner = self(node.args[0]) if node.args else None
             return f"the square root of {inner}" if inner else "a square root"
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and _number(node.right) == 0.5:
             inner = self(node.left)
             return f"the square root of {inner}" if inner else "a square root"
-        if isinstance(node, ast.Call) and _called(node) in WRAPPERS:
+        if isinstance(node, ast.Call) and _called_name(node) in WRAPPERS:
             # float(temperature), max(norm, eps), torch.clamp(norm, min=eps): said as what they wrap, the first
             # argument; norm.clamp_min(eps), a method, wraps its receiver, never its floor.
             method = isinstance(node.func, ast.Attribute) and not (
                 isinstance(node.func.value, ast.Name) and node.func.value.id in MODULES)
             wrapped = node.func.value if method else (node.args[0] if node.args else None)
             return self(wrapped) if wrapped is not None else None
-        if any(isinstance(n, ast.Call) and _called(n) in NORMS for n in ast.walk(node)):
+        if any(isinstance(n, ast.Call) and _called_name(n) in NORMS for n in ast.walk(node)):
             return "the norm"
         return None
 
     def call(self, node: ast.AST) -> str | None:
         """A library call's name in backticks, or None for a name of the solution's own."""
-        name = _called(node) if isinstance(node, ast.Call) else None
+        name = _called_name(node) if isinstance(node, ast.Call) else None
         return f"`{name}`" if name in LIBRARY else None
 
 
-def _called(node: ast.Call) -> str | None:
+def _called_name(node: ast.Call) -> str | None:
     func = node.func
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
 
@@ -156,10 +156,10 @@ class _Said:
         name = say.call(b)
         if name is None:
             return None
-        if isinstance(a, ast.Call) and _called(a) == _called(b):
+        if isinstance(a, ast.Call) and _called_name(a) == _called_name(b):
             return f"{name} with two of its axes in the wrong order"
         # Said as a call: "a `t` left out" would read as a variable named t (of a solution the learner never saw).
-        return f"a transpose (`.{_called(b)}()`) left out" if _called(b) in ("t", "mT") else f"a `{_called(b)}(...)` left out"
+        return f"a transpose (`.{_called_name(b)}()`) left out" if _called_name(b) in ("t", "mT") else f"a `{_called_name(b)}(...)` left out"
 
     @staticmethod
     def reshape(b: ast.AST, a: ast.AST, say: _Sayer) -> str | None:
@@ -170,7 +170,7 @@ class _Said:
     def reduce(b: ast.AST, a: ast.AST, say: _Sayer) -> str | None:
         if not (isinstance(b, ast.Call) and isinstance(a, ast.Call)):
             return None
-        if _called(a) != _called(b):
+        if _called_name(a) != _called_name(b):
             if say.call(b) is None or say.call(a) is None:
                 return None
             return f"{say.call(a)} where {say.call(b)} belongs"
@@ -211,7 +211,7 @@ class _Said:
             return None
         if isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub):
             return "a minus sign left out"
-        if isinstance(b, ast.Call) and _called(b) == "sqrt":
+        if isinstance(b, ast.Call) and _called_name(b) == "sqrt":
             return "a square root left out"
         return None
 
@@ -221,11 +221,11 @@ class _Said:
             return f"{a.attr} where {b.attr} belongs"
         if isinstance(b, ast.Constant) and isinstance(a, ast.Constant):
             return f"{a.value} where {b.value} belongs"
-        if isinstance(b, ast.Call) and _called(b) in ("double", "float"):
+        if isinstance(b, ast.Call) and _called_name(b) in ("double", "float"):
             precision = {"double": "float64", "float": "float32"}
-            if isinstance(a, ast.Call) and _called(a) in precision:
-                return f"a cast to {precision[_called(a)]} where {precision[_called(b)]} belongs"
-            return f"a cast to {precision[_called(b)]} (`.{_called(b)}()`) left out"
+            if isinstance(a, ast.Call) and _called_name(a) in precision:
+                return f"a cast to {precision[_called_name(a)]} where {precision[_called_name(b)]} belongs"
+            return f"a cast to {precision[_called_name(b)]} (`.{_called_name(b)}()`) left out"
         return None
 
     @staticmethod

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from judge.judging import explain
-from judge.judging.evidence import Model, Named, Test
+from judge.judging.evidence import Model, Named, Outputs, Test
 from judge.model.cases import Case
 from judge.runs.contract import Backend, Limits, Program
 from judge.runs.calls import ErrorInfo, Observation
@@ -21,11 +21,8 @@ from judge.model.problem import Trap
 from judge.judging.repair_search import Repairs
 from judge.judging.repairs import Repair, joined, repairs_of, unparsed
 from judge.judging.slips import RAISED, Slip, Slips, run_variants
-from judge.judging.slipwords import slug
-
-# How a slip model's words are introduced: they describe a change to the right computation, not the learner's code.
-ONE_SLIP = "your output is what the right computation gives with one slip: "
-TWO_SLIPS = "your output is what the right computation gives with two slips, one of them: "
+from judge.judging.wording import (name_repair, name_repair_beside, name_slip, name_slip_of_two,
+                                   name_slips_together, name_trap)
 
 
 class Suspects:
@@ -49,7 +46,7 @@ class Suspects:
         for trap in self.traps:
             key = f"trap:{trap.function}"
             self._traps[key] = trap
-            found.append(Model(key, Named(trap.name, trap.message, True), trap.name in aimed))
+            found.append(Model(key, name_trap(trap), trap.name in aimed))
         return found
 
     def slips(self) -> explain.Slips | None:
@@ -58,14 +55,13 @@ class Suspects:
     def repairs(self) -> Repairs | None:
         if self.slip_set is None:
             return None
-        return Repairs(self._repair_models, self._joined_repairs, self._repair_beside,
+        return Repairs(self._repair_models, self._joined_repairs, self._name_repair_beside,
                        lambda model: self._repairs[model.key].line)
 
     def _slip_models(self) -> list[Model]:
         for slip in self.slip_set.models:
             self._slips[f"slip:{slip.index}"] = slip
-        return [Model(key, Named(slip.name, f"{ONE_SLIP}{slip.words}", False), group=slip.origin,
-                      loose=True) for key, slip in self._slips.items()]
+        return [Model(key, name_slip(slip), group=slip.origin, loose=True) for key, slip in self._slips.items()]
 
     def _joined_slips(self, pairs: Sequence[tuple[Model, Model]]) -> list[Model]:
         made = []
@@ -73,21 +69,20 @@ class Suspects:
             both = self.slip_set.joined(self._slips[a.key], self._slips[b.key])
             if both is not None:
                 self._slips[f"slip:{both.index}"] = both
-                parts = tuple(replace(m, named=Named(m.named.name, f"{TWO_SLIPS}{self._slips[m.key].words}",
-                                                     False)) for m in (a, b))
-                made.append(Model(f"slip:{both.index}", Named(both.name, both.words, False),
-                                  group=both.origin, parts=parts, loose=True))
+                parts = tuple(replace(m, named=name_slip_of_two(m.named.name, self._slips[m.key].words))
+                              for m in (a, b))
+                made.append(Model(f"slip:{both.index}", name_slips_together(both), group=both.origin, parts=parts,
+                                  loose=True))
         return made
 
     def _repair_models(self) -> list[Model]:
         context = self.slip_set.context
         for repair in repairs_of(self.program.source, context, self.slip_set.arguments, self.rows):
             self._repairs[f"repair:{repair.index}"] = repair
-        return [Model(key, _named(repair), exact=True) for key, repair in self._repairs.items()]
+        return [Model(key, name_repair(repair), exact=True) for key, repair in self._repairs.items()]
 
-    def _repair_beside(self, model: Model) -> Named:
-        repair = self._repairs[model.key]
-        return Named(model.named.name, repair.message(beside=True), False)
+    def _name_repair_beside(self, model: Model) -> Named:
+        return name_repair_beside(model.named.name, self._repairs[model.key])
 
     def _joined_repairs(self, first: Model, others: Sequence[Model]) -> list[Model]:
         base = unparsed(self.program.source)
@@ -99,15 +94,16 @@ class Suspects:
                 continue
             key = f"repair:{two.index}"
             self._repairs[key] = two
-            parts = (replace(first, named=_named(one, two)), replace(other, named=_named(self._repairs[other.key], one)))
+            parts = (replace(first, named=name_repair(one, two)),
+                     replace(other, named=name_repair(self._repairs[other.key], one)))
             made.append(Model(key, Named("two_repairs", "", False), parts=parts, exact=True))
         return made
 
     # ------------------------------------------------------------ outputs
 
     def predict(self, models: Sequence[Model], tests: Sequence[Test]
-                ) -> dict[tuple[str, int], Observation | None]:
-        found: dict[tuple[str, int], Observation | None] = {}
+                ) -> Outputs:
+        found: Outputs = {}
         for model in (m for m in models if m.key in self._traps):
             for test in tests:
                 made = self.trap_output(test, self._traps[model.key])
@@ -145,9 +141,3 @@ def _outcome(made: Any) -> Observation | None:
 
 
 _RAISED = Observation(error=ErrorInfo("Exception", ("Exception",), "the variant raised"))
-
-
-def _named(repair: Repair, partner: Repair | None = None) -> Named:
-    """A repair as a mistake: named by its slip words where they say it (else as a change of the file)."""
-    name = slug(repair.slip).replace("slip_", "repair_", 1) if repair.slip else "repair_unsaid"
-    return Named(name, repair.message(partner), False)

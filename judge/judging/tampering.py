@@ -1,32 +1,11 @@
 """Tampering: where a submission's own code reaches into the judge's or the interpreter's internals.
 
-A submission may do inside its own process whatever Python allows; verdicts
-rest on the operating system's walls and on what the judge checks itself, so
-nothing here decides a verdict. What it does is show the learner and the
-instructor where a file went looking for the judge: its modules (an import,
-`sys.modules`), frames that are not its own, the garbage collector's objects,
-trace functions, raw memory (ctypes, an `__array_interface__` over any address),
-the judge's channel among open files, library modules and classes rebound
-(`torch.autograd.grad = f`, `builtins.isinstance = f`), torch's operator registry
-and dispatch (`torch.library`, `__torch_dispatch__`, a `TorchDispatchMode`),
-torch's C internals (`torch._C`), a class that lies about its class or is named
-as a builtin exception, and walks of every class (`__subclasses__`). `RULES` is
-the table of them, each with its wording.
-
-`scan` looks at the source in the judge's process, as a syntax tree: it never
-runs or imports anything of it. It sees only the file's own code (a library
-doing the same never triggers it), and it is best effort: names are followed
-through imports and plain aliases (`F = torch.nn.functional`), not through data
-flow, so code built at run time (`exec`, `getattr` with a computed name) goes
-unseen. What the child reports while it runs (`RunResult.tampering`) adds to it:
-`collect` joins both for a report.
-
-Exempt: setting a few documented configuration flags of a library is how honest
-code asks for reproducible or exact arithmetic, not tampering. The attributes in
-`CONFIGURATION` (`torch.backends.cudnn.deterministic`, `.benchmark`, `.enabled`,
-`.allow_tf32`, `torch.backends.cuda.matmul.allow_tf32` and its reduced-precision
-flags) may be assigned; configuration through calls (`np.set_printoptions`,
-`torch.manual_seed`, `torch.set_grad_enabled`) rebinds nothing and never counts.
+Nothing here decides a verdict (the operating system's walls do); it shows where a file went looking for
+the judge: its modules, frames not its own, the garbage collector, trace functions, raw memory, library
+functions rebound, torch's dispatch and C internals, a class that lies about its class. `RULES` is the
+table, each rule with its wording. `scan` reads the source as a syntax tree (never running it), following
+names through imports and plain aliases only; what the child reports while it runs adds to it
+(`collect`). Setting the documented configuration flags in `CONFIGURATION` is not tampering.
 """
 from __future__ import annotations
 
@@ -152,11 +131,11 @@ def collect(source: str | None, reported: Iterable[str] = (), *,
     if found is None:
         found = scan(source) if source is not None else ()
     texts = [t.text() for t in found]
-    texts.extend(_shown(text) for text in reported if isinstance(text, str))
+    texts.extend(_printable(text) for text in reported if isinstance(text, str))
     return tuple(dict.fromkeys(t for t in texts if t))[:MAX_FINDINGS]
 
 
-def _shown(text: str) -> str:
+def _printable(text: str) -> str:
     text = escape_controls(text, keep="")
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "..."
 
@@ -247,7 +226,7 @@ class _Scan:
     def add(self, node: ast.AST, key: str, **words: str) -> None:
         line = getattr(node, "lineno", 0)
         if (line, key) not in self.found:
-            self.found[(line, key)] = _shown(_RULES[key].wording.format(**words))
+            self.found[(line, key)] = _printable(_RULES[key].wording.format(**words))
 
     def findings(self) -> list[Tampering]:
         for node in ast.walk(self.tree):

@@ -1,4 +1,4 @@
-"""judge/judging/batch.py and `judge grade`: a directory of submissions judged in one warm process (issue 6)."""
+"""judge/judging/batch.py and `judge grade`: a directory of submissions judged in one warm process."""
 from __future__ import annotations
 
 import csv
@@ -263,7 +263,7 @@ def test_cli_grade_usage_errors_exit_2_with_one_line(repo, tmp_path):
         assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
-# Issue 32: file names and messages that would reach an instructor's terminal raw or break the CSV.
+# File names and messages that would reach an instructor's terminal raw or break the CSV.
 HOSTILE_NAMES = {
     b"\xff.py": "\\xff.py",                                               # not UTF-8
     "\x1b]52;c;SGVsbG8=\x07.py".encode(): "\\x1b]52;c;SGVsbG8=\\x07.py",   # OSC 52: writes the clipboard

@@ -2,7 +2,7 @@
 
 Each test here builds value tests (expected and learner's outputs) and models (traps, slips) whose
 outputs are given directly, so every rule is seen apart from running anything; the last tests judge
-real files (the two-mistake info_nce the issue names, a slip nobody listed).
+real files (the two-mistake info_nce file, a slip nobody listed).
 """
 from __future__ import annotations
 
@@ -294,7 +294,7 @@ def contrastive_loss(embeddings, temperature):
 
 
 def test_info_nce_with_pairs_i_plus_n_and_a_plain_exp_names_both(judge):
-    """The issue's file: wrong pairs and a plain exp. Each test names the mistake that shows there; the
+    """A two-mistake file: wrong pairs and a plain exp. Each test names the mistake that shows there; the
     report names both, in the JSON's `mistakes` too."""
     report = judge.submit("info_nce", Submission.from_text(TWO_MISTAKES, "two.py"), record=False)
     named = {m.name for t in report.tests for m in t.mistakes}

@@ -1,4 +1,4 @@
-"""Held-out wrong submissions (issue 12): each is rejected and, but for a measured few, named.
+"""Held-out wrong submissions: each is rejected and, but for a measured few, named.
 
 tests/heldout/<problem>/*.py are realistic mistakes kept out of submissions/
 so that no trap or test was written against them. A file counts as named
@@ -16,7 +16,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 HELDOUT = REPO / "tests" / "heldout"
 
-# Named, but wrongly: none since issue 23 (a trap that gives the output on one degenerate test but not
+# Named, but wrongly: none (a trap that gives the output on one degenerate test but not
 # on another failing test is not named; a relation is said only when it explains every differing key).
 MISNAMED: dict[str, str] = {}
 
@@ -59,7 +59,7 @@ def test_heldout_mistake_is_rejected_and_named(judge, path: Path) -> None:
         assert found is not None, f"{key} is rejected but not named; first failure {first.name}: {first.text}"
 
 
-if __name__ == "__main__":  # the account for the issue: per problem, named by traps, by generic diagnoses, not at all
+if __name__ == "__main__":  # the account: per problem, named by traps, by generic diagnoses, not at all
     from judge.judging.session import Judge
 
     sys.path.insert(0, str(REPO))

@@ -1,4 +1,4 @@
-"""judge/judging/prepared.py: a prepared problem judges sources; a file that does not compile needs no sandbox (issue 22.9)."""
+"""judge/judging/prepared.py: a prepared problem judges sources; a file that does not compile needs no sandbox."""
 from __future__ import annotations
 
 from dataclasses import replace

@@ -1,4 +1,4 @@
-"""The real-code corpus (issue 23): adaptations of public code get the verdict and the mistake they declare.
+"""The real-code corpus: adaptations of public code get the verdict and the mistake they declare.
 
 tests/realcode/<problem>/{correct,wrong}/*.py each declare in their docstring
 `expect: VERDICT` and, for wrong files, `mistake: NAME` (a trap or generic
@@ -139,7 +139,7 @@ def test_a_real_code_adaptation_gets_its_declared_verdict_and_name(judge, item: 
     assert report.to_json().get("tampering", []) == [], f"{item.key}: flagged as tampering"
 
 
-if __name__ == "__main__":  # the account per problem for the issue (optionally: only the problems named)
+if __name__ == "__main__":  # the account per problem (optionally: only the problems named)
     from judge.judging.session import Judge
 
     sys.path.insert(0, str(REPO))

@@ -1,4 +1,4 @@
-"""Learners' libraries and idioms in the real-code corpus (issue 32, item 6), cold and warm.
+"""Learners' libraries and idioms in the real-code corpus, cold and warm.
 
 Learners' venvs hold einops, timm, open_clip, lightly, scikit-learn, scipy, jaxtyping and pydantic,
 and their solutions use them as those projects' own code does; they also print and log tensors,
@@ -53,7 +53,7 @@ USES: dict[str, tuple[str, ...]] = {
     "sinusoidal_positions/correct/torch_tutorial_float64": ("import torch in a numpy problem",),
     "sincos_2d_positions/correct/torch_simple_vit": ("import torch in a numpy problem",),
 }
-# What issue 32 asks the corpus to cover: every library in the test and vision extras, every idiom.
+# What the corpus covers: every library in the test and vision extras, every idiom.
 REQUIRED = {
     "einops", "einops.rearrange", "einops.layers.torch.Rearrange", "timm", "open_clip", "lightly",
     "scikit-learn", "scipy", "jaxtyping", "pydantic", "typing aliases", "typing.Generic", "enum",

@@ -3,7 +3,7 @@
 Submissions are discovered when pytest collects this file, so a problem added
 to problems/ (with its submissions/<id>/<folder>/*.py) is covered without
 touching this file. For the shipped problems' wrong answers the first failing
-test must also name the mistake the file makes (issue 12).
+test must also name the mistake the file makes.
 """
 from __future__ import annotations
 
@@ -130,7 +130,7 @@ def test_known_submission_gets_its_verdict(judged, problem_id: str, path: Path) 
         keyword = DIAGNOSES[problem_id].get(path.name)
         assert keyword is not None, f"add {path.name} and its diagnostic phrase to DIAGNOSES[{problem_id!r}]"
         # The first failing test names the mistake; where two mistakes give the same output on it (the
-        # judge then names neither, issue 23), the first test that names one must name this one.
+        # judge then names neither), the first test that names one must name this one.
         failing = [t for t in report.tests if t.verdict is not Verdict.ACCEPTED]
         first = next((t for t in failing if t.mistake is not None), report.first_failure)
         assert keyword in first.text, (
