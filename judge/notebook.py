@@ -376,7 +376,7 @@ def rename_global(source: str, old: str, new: str) -> str:
     return "".join(lines)
 
 
-def _source(obj: Any, name: str) -> str:
+def _read_source(obj: Any, name: str) -> str:
     try:
         return textwrap.dedent(inspect.getsource(obj))
     except (OSError, TypeError) as exc:
@@ -388,7 +388,7 @@ def _source(obj: Any, name: str) -> str:
 
 def _collect(fn: types.FunctionType, parts: dict[str, str], seen: set[str]) -> str:
     """The source of `fn`, adding to `parts` what its free global names need."""
-    source = _source(fn, fn.__name__)
+    source = _read_source(fn, fn.__name__)
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
@@ -398,13 +398,13 @@ def _collect(fn: types.FunctionType, parts: dict[str, str], seen: set[str]) -> s
         if name in fn.__globals__:
             seen.add(name)
             value = fn.__globals__[name]
-            parts[name] = _definition(name, value, parts, seen)
+            parts[name] = _define(name, value, parts, seen)
         elif not hasattr(builtins, name):
             pass  # an undefined name fails at call time in the sandbox too, with the user's NameError
     return source
 
 
-def _definition(name: str, value: Any, parts: dict[str, str], seen: set[str]) -> str:
+def _define(name: str, value: Any, parts: dict[str, str], seen: set[str]) -> str:
     """A statement that recreates the global `name` in the sandbox's module."""
     if isinstance(value, types.ModuleType):
         module = value.__name__

@@ -43,12 +43,9 @@ for command in (learner.list_, learner.units, learner.unit, learner.quiz, learne
 def entry() -> int:
     """The `judge` program: run the CLI and return its exit status, for `judge.__main__` to leave with.
 
-    With numpy loaded, tearing the interpreter down is a good part of a
-    short `judge run`, and nothing needs it: by the time click returns, every
-    file is closed, the fork server is stopped and its scratch removed (the
-    context's close callbacks), so `judge.__main__.leave` need only flush the
-    output streams. In-process callers (tests, notebooks) use `main` and keep
-    a normal exit.
+    Once click returns, every file is closed and the fork server stopped (the context's close callbacks),
+    so `judge.__main__.leave` skips the interpreter's teardown, a good part of a short run once numpy is
+    loaded. In-process callers (tests, notebooks) call `main` and keep a normal exit.
     """
     try:
         main(prog_name="judge")

@@ -30,7 +30,7 @@ _JUDGE = Path(__file__).resolve().parent.parent  # the judge package: its code i
 def try_list(argv: list[str]) -> int | None:
     """Run `judge list [--json] [--tag T]... [--difficulty D] [--status S]` from the index; None for
     any other command line (the CLI then runs it, and says what is wrong with it)."""
-    options = _options(argv)
+    options = _parse_options(argv)
     if options is None:
         return None
     try:
@@ -69,7 +69,7 @@ def try_list(argv: list[str]) -> int | None:
     return 0
 
 
-def _options(argv: list[str]) -> dict | None:
+def _parse_options(argv: list[str]) -> dict | None:
     if not argv or argv[0] != "list":
         return None
     options: dict = {"json": False, "tags": [], "difficulty": None, "status": None}
@@ -101,9 +101,9 @@ def entries(source: locate.Source, packs: tuple[locate.Source, ...] = ()) -> tup
     from judge.model.cache import default_directory
 
     directory = default_directory()
-    key = _key([source, *packs])
+    key = _index_key([source, *packs])
     path = directory / NAME if directory is not None else None
-    kept = _read(path, key) if path is not None else None
+    kept = _read_index(path, key) if path is not None else None
     if kept is not None:
         return kept
     from judge.model.problemset import ProblemSet
@@ -115,11 +115,11 @@ def entries(source: locate.Source, packs: tuple[locate.Source, ...] = ()) -> tup
              for entry in listing.entries]
     pairs = [(b.id, b.error) for b in listing.broken]
     if path is not None:
-        _write(path, {"format": FORMAT, "key": key, "items": items, "broken": pairs})
+        _write_index(path, {"format": FORMAT, "key": key, "items": items, "broken": pairs})
     return items, pairs
 
 
-def _key(sources: list[locate.Source]) -> str:
+def _index_key(sources: list[locate.Source]) -> str:
     """A digest of the problem sets' files and the judge's code, with where they are."""
     digest = hashlib.sha256(repr([(s.name, str(s.root.resolve()), s.origin) for s in sources]).encode())
     tops = [s.root / top for s in sources for top in ("problems", "hidden_tests", "units")]
@@ -128,7 +128,7 @@ def _key(sources: list[locate.Source]) -> str:
     return digest.hexdigest()
 
 
-def _read(path: Path, key: str) -> tuple[list[dict], list[tuple[str, str]]] | None:
+def _read_index(path: Path, key: str) -> tuple[list[dict], list[tuple[str, str]]] | None:
     """The index's entries when it is this key's and well formed; None otherwise (rebuilt)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -150,7 +150,7 @@ def _read(path: Path, key: str) -> tuple[list[dict], list[tuple[str, str]]] | No
     return items, [(b[0], b[1]) for b in broken]
 
 
-def _write(path: Path, data: dict) -> None:
+def _write_index(path: Path, data: dict) -> None:
     """Atomically, or not at all: a listing never fails for its index."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

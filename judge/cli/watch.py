@@ -14,7 +14,7 @@ from typing import Callable
 POLL_S = 0.25
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
+def _read_stamp(path: Path) -> tuple[int, int] | None:
     try:
         stat = path.stat()
     except OSError:  # mid-save (replaced) or deleted: wait for it to come back
@@ -29,17 +29,17 @@ def watch_file(path: Path, on_change: Callable[[], None], *, poll_s: float = POL
     Returns the number of runs. KeyboardInterrupt ends the watch quietly.
     """
     runs = 0
-    last = _stamp(path)
+    last = _read_stamp(path)
     try:
         on_change()
         runs += 1
         while max_runs is None or runs < max_runs:
             time.sleep(poll_s)
-            now = _stamp(path)
+            now = _read_stamp(path)
             if now is None or now == last:
                 continue
             time.sleep(poll_s)  # settle: judge the file once the writer is done
-            if _stamp(path) != now:
+            if _read_stamp(path) != now:
                 continue
             last = now
             on_change()

@@ -143,10 +143,10 @@ def _conversation(problems_dir: str | None, run: dict, *, announce: bool = False
     if first is None or "fallback" in first:
         replies.close()
         return None
-    return _chain(first, replies)
+    return _prepend(first, replies)
 
 
-def _chain(first: dict, rest):
+def _prepend(first: dict, rest):
     yield first
     yield from rest
 

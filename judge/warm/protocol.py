@@ -198,7 +198,7 @@ def conversation(path: Path, message: dict, connect_timeout_s: float = 2.0) -> I
             sock.settimeout(None)  # judging takes as long as the problem's limits allow
             send(sock, message)
             while True:
-                reply = _frame(sock)
+                reply = _receive_frame(sock)
                 if reply is None:
                     if first:
                         yield {"fallback": "broken"}
@@ -220,15 +220,15 @@ def reply(sock: _socket.socket, message: dict) -> None:
     sock.sendall(len(data).to_bytes(4, "big") + data)
 
 
-def _frame(sock: _socket.socket) -> dict | None:
+def _receive_frame(sock: _socket.socket) -> dict | None:
     """The next of the server's answers; None at its end. ValueError when one is malformed or too large."""
-    head = _exactly(sock, 4)
+    head = _receive_exactly(sock, 4)
     if head is None:
         return None
     size = int.from_bytes(head, "big")
     if size > MAX_MESSAGE:
         raise ValueError(f"message larger than {MAX_MESSAGE} bytes")
-    data = _exactly(sock, size)
+    data = _receive_exactly(sock, size)
     if data is None:
         raise ValueError("message cut short")
     try:
@@ -240,7 +240,7 @@ def _frame(sock: _socket.socket) -> dict | None:
     return message
 
 
-def _exactly(sock: _socket.socket, size: int) -> bytes | None:
+def _receive_exactly(sock: _socket.socket, size: int) -> bytes | None:
     """`size` bytes from `sock`, or None when it ends before the first."""
     chunks, got = [], 0
     while got < size:

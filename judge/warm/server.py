@@ -92,7 +92,7 @@ class WarmServer:
         self.on_note = on_note
         self.record_after_reply = True  # until a recording fails (see the module's docstring)
         self.fingerprint = protocol.fingerprint()
-        self.installed = _installed()   # a pack installed later may clash with a problem id: see `_judge`
+        self.installed = _list_installed()   # a pack installed later may clash with a problem id: see `_judge`
         self.path: Path | None = None
         self._inode: int | None = None   # of our socket file: close() removes only that one
         self._sock: socket.socket | None = None
@@ -124,12 +124,12 @@ class WarmServer:
 
     def owns_socket(self) -> bool:
         """Whether our socket file is still the one on our path (no other server replaced it)."""
-        return self._sock is not None and self.path is not None and _inode(self.path) == self._inode
+        return self._sock is not None and self.path is not None and _read_inode(self.path) == self._inode
 
     def close(self) -> None:
         if self._sock is not None:
             try:
-                if self.path is not None and _inode(self.path) == self._inode:
+                if self.path is not None and _read_inode(self.path) == self._inode:
                     self.path.unlink(missing_ok=True)
             finally:
                 self._sock.close()
@@ -203,7 +203,7 @@ class WarmServer:
                                       port if isinstance(port, int) and 0 <= port < 65536 else 0), None, None
         if op != "run":
             return {"fallback": f"unknown op {op!r}"}, None, None
-        if _installed() != self.installed:
+        if _list_installed() != self.installed:
             # pip installed or removed something (a pack, perhaps): this server knows the packs it started
             # with only, so it leaves; the client's own run sees them all (and refuses a clash).
             if self.on_stale is not None:
@@ -288,7 +288,7 @@ class WarmServer:
         return None if root.resolve() == self.judge.root.resolve() else "another problem set"
 
 
-def _installed() -> tuple[tuple[str, int], ...]:
+def _list_installed() -> tuple[tuple[str, int], ...]:
     """When each site-packages directory on the path last changed: installing a distribution (a pack's
     .dist-info among them) changes it. A stat each: cheap enough for every run."""
     found = []
@@ -309,7 +309,7 @@ def _peer_uid(conn: socket.socket) -> int | None:
     return struct.unpack("3i", creds)[1]
 
 
-def _inode(path: Path) -> int | None:
+def _read_inode(path: Path) -> int | None:
     """The inode at `path`: a later server that replaced our socket file has another one."""
     try:
         return os.stat(path).st_ino

@@ -88,9 +88,9 @@ class Running:
         entry = self.entry
         idle = self.status.get("idle_s")
         leaves = self.status.get("idle_timeout_s", entry.idle_timeout_s)
-        tail = f"; idle {_duration(idle)}" if isinstance(idle, (int, float)) else ""
+        tail = f"; idle {_format_duration(idle)}" if isinstance(idle, (int, float)) else ""
         if isinstance(leaves, (int, float)):
-            tail += f", leaves after {_duration(leaves)} idle"
+            tail += f", leaves after {_format_duration(leaves)} idle"
         url = self.status.get("url") or entry.url
         if entry.kind == "warm":
             head = f"warm judge (pid {entry.pid}) for `judge run`" + (
@@ -98,7 +98,7 @@ class Running:
         else:
             head = f"judge serve (foreground, pid {entry.pid}) at {url}"
         other = "" if entry.judge in ("", str(_JUDGE_DIR)) else f"; judge {entry.judge}"
-        return f"{head}\n  problems {entry.root}{other}; up {_duration(now - entry.started)}{tail}"
+        return f"{head}\n  problems {entry.root}{other}; up {_format_duration(now - entry.started)}{tail}"
 
 
 def directory() -> Path | None:
@@ -185,7 +185,7 @@ def ask(entry: Entry, op: str) -> dict | None:
     return answer if isinstance(answer, dict) else None
 
 
-def _duration(seconds: float) -> str:
+def _format_duration(seconds: float) -> str:
     seconds = max(0, int(seconds))
     if seconds < 120:
         return f"{seconds} s"

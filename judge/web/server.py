@@ -65,8 +65,8 @@ class _QuietCancel(logging.Filter):
         return not str(record.msg).startswith("Cancel %s running task(s), timeout graceful shutdown exceeded")
 
 
-def _server(judge: Judge, guard: Guard, judging: threading.Lock, activity: Activity,
-            stop: Callable[[], None]) -> uvicorn.Server:
+def _build_server(judge: Judge, guard: Guard, judging: threading.Lock, activity: Activity,
+                  stop: Callable[[], None]) -> uvicorn.Server:
     app = create_app(judge, guard, judging=judging, on_activity=activity.touch, on_stop=stop, idle_s=activity.idle_s)
     # A short grace for a Submit under way; the page then says the server stopped.
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=2)
@@ -91,7 +91,7 @@ class Page:
         self.listener = listen(port)
         self.guard = Guard(new_token(), self.listener.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.guard.port}/?token={self.guard.token}"
-        self.server = _server(judge, guard=self.guard, judging=judging, activity=activity, stop=on_stop)
+        self.server = _build_server(judge, guard=self.guard, judging=judging, activity=activity, stop=on_stop)
         # Not the main thread: uvicorn leaves the process's signals alone there.
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.listener]},
                                        name="page", daemon=True)
@@ -117,7 +117,7 @@ def serve(options: ServeOptions, announce: Callable[[str], None], note: Callable
     def stop() -> None:  # `judge serve --stop`, through the page's API or the socket
         server.should_exit = True
 
-    server = _server(judge, guard, judging, activity, stop)
+    server = _build_server(judge, guard, judging, activity, stop)
     stale_said = threading.Event()
 
     def on_stale(reason: str) -> None:

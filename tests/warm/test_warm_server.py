@@ -205,7 +205,7 @@ def test_a_pack_that_clashes_or_any_install_sends_the_run_back(warm, root, monke
     assert warm.answer(request)["code"] == 0
     stale = []
     warm.on_stale = stale.append
-    monkeypatch.setattr(warm_server, "_installed", lambda: (("/site-packages", 1),))
+    monkeypatch.setattr(warm_server, "_list_installed", lambda: (("/site-packages", 1),))
     assert warm.answer(request) == {"fallback": "stale"} and stale
 
 

@@ -41,7 +41,7 @@ def pages_router(ctx: WebContext) -> APIRouter:
     @router.get("/problem/{problem_id}", response_class=HTMLResponse)
     def problem_page(request: Request, problem_id: str) -> Response:
         problem = judge.problem(problem_id)
-        following = _following(judge, problem.id)
+        following = _next_problem(judge, problem.id)
         # The editor opens the learner's last attempt (from any face) unless its draft is newer.
         attempts, _ = judge.tutor.attempts(problem.id, limit=1)
         last = ({"source": attempts[0].source, "at": attempts[0].at, "when": attempts[0].when()}
@@ -51,7 +51,7 @@ def pages_router(ctx: WebContext) -> APIRouter:
                         hints=judge.tutor.hints_shown(problem.id), following=following,
                         statement=markdown_html(_with_domain(problem)),
                         rules=[markdown_html(r.text) for r in problem.rules],
-                        examples=_examples(judge, problem), starter=script_json(problem.starter),
+                        examples=_show_examples(judge, problem), starter=script_json(problem.starter),
                         last_attempt=script_json(last))
 
     @router.get("/unit/{unit_id}", response_class=HTMLResponse)
@@ -79,7 +79,7 @@ def _with_domain(problem) -> str:
     return f"{problem.statement.rstrip()}\n\n{domain}" if domain else problem.statement
 
 
-def _examples(judge: Judge, problem) -> list[dict]:
+def _show_examples(judge: Judge, problem) -> list[dict]:
     """The public examples as `judge show` prints them: inputs, the reference's output, explanation."""
     from judge.model.cases import MAIN
     from judge.render import show_input, show_value
@@ -95,7 +95,7 @@ def _examples(judge: Judge, problem) -> list[dict]:
     return examples
 
 
-def _following(judge: Judge, problem_id: str):
+def _next_problem(judge: Judge, problem_id: str):
     """The problem after `problem_id` in course order (None after the last, or for a broken one)."""
     from judge.learner.units import course_order, load_units, units_dir
 

@@ -36,12 +36,12 @@ def quiz_router(ctx: WebContext) -> APIRouter:
             return error_response(400, f"cannot read {text!r}: {taken.verdict.unreadable}")
         shown = {"expected": question.expected(), "explanation": question.explanation} if taken.reveal else {}
         return JSONResponse({"right": taken.right, "answer": taken.verdict.answer, "reveal": taken.reveal, **shown,
-                             "warning": taken.warning, "standing": _standing_text(taken.standing)})
+                             "warning": taken.warning, "standing": _describe_standing(taken.standing)})
 
     return router
 
 
-def _standing_text(standing) -> str:
+def _describe_standing(standing) -> str:
     if standing.passed:
         return f"passed: unit {standing.unit.id} is complete" + (f"; next: unit {standing.unit.next}"
                                                                  if standing.unit.next else "")
