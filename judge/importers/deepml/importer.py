@@ -34,7 +34,7 @@ from judge.importers.deepml.convert import Conversion, Disagreement, Dropped
 from judge.importers.deepml.facts import EXAMPLE, Unimportable, reference_source
 from judge.importers.deepml.values import one_line
 from judge.importers.deepml.writer import Paths, write_problem, write_reference, write_submission
-from judge.judging.grading import expect, plain
+from judge.judging.expected import expect, plain
 from judge.judging.session import Judge
 from judge.model import problem as problems
 from judge.model.cases import MAIN, build_case
