@@ -261,7 +261,7 @@ def _arr(values):
     return Array(np.asarray(values, dtype="float32"), "torch", "float32")
 
 
-def test_judge_practice_is_the_learntools_entry_and_judge_problem_stays_the_model(repo, tmp_path, monkeypatch):
+def test_judge_practice_is_the_learntools_entry_and_the_problem_model_is_no_face(repo, tmp_path, monkeypatch):
     """`judge.practice("patchify")` opens a problem; `judge.model.problem` is the problem model, never a face."""
     from judge.model import problem as model
     from judge.notebook import NotebookError, ProblemHandle
@@ -272,9 +272,10 @@ def test_judge_practice_is_the_learntools_entry_and_judge_problem_stays_the_mode
         assert isinstance(q, ProblemHandle) and isinstance(q.problem, model.Problem)
     finally:
         q.close()
-    # The old path of the problem model still names it, and loading the model leaves the public problems() alone.
-    import judge.problem as old_path
-    assert old_path is model and not callable(model)
+    # The problem model has one name (judge.model.problem), and loading it leaves the public problems() alone.
+    with pytest.raises(ModuleNotFoundError):
+        import judge.problem  # noqa: F401
+    assert not callable(model)
     assert callable(judge_package.problems) and judge_package.problems.__module__ == "judge.notebook"
     with pytest.raises(NotebookError, match="unknown problem id 'nope'"):
         judge_package.practice("nope", problems_dir=repo)
