@@ -86,7 +86,7 @@ def test_html_escapes_and_shows_example_values():
 
 
 def test_html_text_and_json_show_bidi_controls_and_lone_surrogates_as_escapes():
-    """Issue 32: what HTML autoescaping leaves alone (bidi overrides, controls, lone surrogates) is
+    """What HTML autoescaping leaves alone (bidi overrides, controls, lone surrogates) is
     shown as escapes in the notebook's HTML, its text and its JSON, all valid UTF-8."""
     import json
     import unicodedata
@@ -156,7 +156,7 @@ def test_import_judge_is_lazy_and_does_not_import_torch(repo):
         judge_package.no_such_thing
 
 
-# ---------------------------------------------------------------- like learntools (issue 17)
+# ---------------------------------------------------------------- like learntools
 
 def test_rename_global_keeps_layout_strings_and_attributes():
     from judge.notebook import rename_global

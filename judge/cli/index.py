@@ -87,6 +87,8 @@ def _parse_options(argv: list[str]) -> dict | None:
                 return None
             value = rest.pop(0)
         if name == "--tag":
+            if value.startswith("unit-"):
+                return None  # a unit's tag means the unit's own list, read from its file: the CLI's
             options["tags"].append(value)
         elif value in _CHOICES[name] and options[name[2:]] is None:
             options[name[2:]] = value

@@ -267,7 +267,7 @@ def test_show_unknown_problem() -> None:
     assert_one_line_error(judge("show", "nope"), "unknown problem id 'nope'")
 
 
-# ---------------------------------------------------------------- the learner's loop (issue 17)
+# ---------------------------------------------------------------- the learner's loop
 
 def test_run_on_my_own_input_shows_mine_beside_the_reference(tmp_path: Path) -> None:
     mine = tmp_path / "my_case.yaml"
@@ -356,7 +356,7 @@ def test_a_progress_database_with_the_wrong_schema_warns_in_list_and_history(tmp
         assert result.stderr.startswith("warning: progress database") and "Traceback" not in result.stderr
 
 
-# ---------------------------------------------------------------- hostile text (issue 32)
+# ---------------------------------------------------------------- hostile text
 
 HOSTILE_RAISE = ("def patchify(images, patch_height, patch_width):\n"
                  "    raise ValueError('\\ud800 \\u202eKO \\x1b]52;c;SGVsbG8=\\x07 \\x9b2K hostile')\n")

@@ -339,7 +339,7 @@ def test_a_judging_thread_that_fails_still_ends_the_stream(tmp_path, home, failu
 
 
 def test_hostile_text_from_the_editor_is_shown_as_escapes(client):
-    """Issue 32: a message with a lone surrogate, a bidi override and an OSC 52 write, and printed output
+    """A message with a lone surrogate, a bidi override and an OSC 52 write, and printed output
     with an isolate, reach the page as visible escapes in valid UTF-8; the source comes back untouched."""
     import unicodedata
 
