@@ -62,9 +62,10 @@ MAX_ENTRY_BYTES = 1 << 31
 ENV = "JUDGE_CACHE_DIR"
 DISABLED_VALUES = ("off", "0", "none", "false")
 # Judge modules whose code decides what an expected observation holds (an experiment call's value is
-# the weights trained by judge.experiments, so its modules count too); grading.py also decides what a
-# trap output holds.
-_OBSERVING_MODULES = ("runs/calls.py", "runs/script.py", "base/encoding.py", "judging/grading.py", "experiments/*.py")
+# the weights trained by judge.experiments, so its modules count too); traps.py decides what a trap
+# output holds, and grading.py, which calls both, is kept in.
+_OBSERVING_MODULES = ("runs/calls.py", "runs/script.py", "base/encoding.py", "judging/expected.py", "judging/traps.py",
+                      "judging/grading.py", "experiments/*.py")
 
 def default_directory() -> Path | None:
     """Where entries live: $JUDGE_CACHE_DIR, else the user's cache dir; None when disabled."""

@@ -222,12 +222,14 @@ def test_an_accepted_cached_torch_run_leaves_torch_to_the_sandbox(repo, tmp_path
 
 
 def test_the_key_covers_the_code_that_makes_expected_values():
-    """Execution, the wire format, grading and the experiments' training (an experiment call's value
-    is the weights it trains): editing any of them must not leave stale expectations behind."""
+    """Execution, the wire format, the reference's and the traps' runs, grading and the experiments'
+    training (an experiment call's value is the weights it trains): editing any of them must not
+    leave stale expectations behind."""
     judge_dir = Path(cache_mod.__file__).resolve().parents[1]
     covered = {p.relative_to(judge_dir).as_posix() for p in cache_mod.observing_files()}
     experiments = {f"experiments/{p.name}" for p in (judge_dir / "experiments").glob("*.py")}
-    assert {"runs/calls.py", "base/encoding.py", "judging/grading.py"} | experiments <= covered
+    assert {"runs/calls.py", "base/encoding.py", "judging/expected.py", "judging/traps.py",
+            "judging/grading.py"} | experiments <= covered
 
 
 # ---------------------------------------------------------------- trap outputs (issue 26)
@@ -238,20 +240,22 @@ CHEAP = "info_nce"  # numpy traps that run in milliseconds: for the tests that o
 
 
 class _Runs:
-    """Counts the functions grading runs in the judge's process from now on: the traps, once the
-    problem is prepared (the reference runs through it too, while preparing)."""
+    """Counts the functions grading runs in the judge's process from now on: the traps
+    (judge.judging.traps), once the problem is prepared (the reference runs too, through
+    judge.judging.expected, while preparing)."""
 
     def __init__(self, monkeypatch) -> None:
-        from judge.judging import grading
+        from judge.judging import expected, traps
 
         self.names: list[str] = []
-        real = grading.run_call
+        real = traps.run_call
 
         def counting(fn, call, filename):
             self.names.append(fn.__name__)
             return real(fn, call, filename)
 
-        monkeypatch.setattr(grading, "run_call", counting)
+        for module in (traps, expected):
+            monkeypatch.setattr(module, "run_call", counting)
 
 
 def _in_process():
@@ -399,10 +403,10 @@ def test_a_large_trap_output_is_kept_as_shapes_only_and_made_again_when_it_may_m
                                                                                      repo, monkeypatch):
     """Every output counts as large here: the entry holds no value, and a wrong answer whose shapes
     match a trap's is compared with the trap run again."""
-    from judge.judging import grading
+    from judge.judging import traps
     from judge.base.submission import Submission
 
-    monkeypatch.setattr(grading, "TRAP_KEEP_BYTES", 0)
+    monkeypatch.setattr(traps, "TRAP_KEEP_BYTES", 0)
     store = tmp_path / "cache"
     submission = repo / "submissions" / PROBLEM / "wrong_answer" / "column_major.py"
     with _judge(problem_set, None) as uncached:
