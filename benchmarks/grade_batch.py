@@ -104,7 +104,7 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
     """Median (judge CPU ms, wall ms) per stage over the class's files, judged one at a time in this process."""
     import torch  # noqa: F401 - the judge imports it once for a batch, as batch.py does
 
-    from judge.judging import grading
+    from judge.judging import grading, verdict
     from judge.sandbox import channel, runner
     from judge.judging.session import Judge
     from judge.base.submission import Submission
@@ -115,9 +115,8 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
     clock.wrap(runner._Drive, "_send_program", "send: the program and its order of the calls")
     clock.wrap(channel, "wait_readable", "wait: the judge idle, the child working")
     clock.wrap(runner._Drive, "_on_frame", "results: parse and decode frames")
-    clock.wrap(grading, "_judge_outcomes", "verdicts: checks on every test")
-    clock.wrap(grading, "generic_mistake", "diagnosis: generic relations")
-    clock.wrap(grading, "known_mistake", "diagnosis: known mistakes (traps)")
+    clock.wrap(grading, "judge_outcomes", "verdicts: checks on every test")
+    clock.wrap(verdict, "known_mistake", "diagnosis: known mistakes (traps)")
     on_frame = runner._Drive._on_frame
 
     def noted(self, kind, payload):

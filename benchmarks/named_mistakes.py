@@ -76,7 +76,7 @@ from judge.base.submission import Submission  # noqa: E402
 from judge.learner.units import load_unit  # noqa: E402
 from judge.base.outcomes import Verdict  # noqa: E402
 from judge.base.encoding import Array  # noqa: E402
-from judge.judging.explain import same_value  # noqa: E402
+from judge.judging.equality import same_value  # noqa: E402
 from judge.judging.repairs import unparsed  # noqa: E402
 from judge.judging.slips import run_variants  # noqa: E402
 from judge.runs.calls import Observation  # noqa: E402
