@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from judge import checks
+from judge.checks import compare as compare_check, raises as raises_check
 from judge.base import encoding as wire
 from judge.base.encoding import Array
 from judge.base.escape import escape_controls
@@ -228,10 +229,10 @@ def _stated_errors(problem: Problem, cases: Sequence[Case], results: list[TestRe
     out = list(results)
     for i, result in enumerate(results):
         pending = pendings.get(i)
-        if pending is None or pending.kind != "raises" or result.not_attempted:
+        if pending is None or pending.kind != RAISES or result.not_attempted:
             continue
         rules = [r for rule_id in cases[i].test.rules if (r := problem.rule(rule_id)) is not None
-                 and "raises" in r.checks]
+                 and RAISES in r.checks]
         said = next((s for r in rules for s in _sentences(r.text) if "raise" in s.lower()), None)
         if said is not None:
             said = said if len(said) <= STATED else said[:STATED].rsplit(" ", 1)[0] + " …"
@@ -277,7 +278,8 @@ def unjudged(problem: Problem, cases: list[Case], submission: str, decision: ver
     return Report(problem=problem.id, submission=submission, tests=results)
 
 
-VALUE_KINDS = frozenset({"structure", "shape", "dtype", "finite", "values"})   # the compare check's stages
+VALUE_KINDS = frozenset(compare_check.TRAITS.licenses)   # the compare check's stages
+RAISES = raises_check.TRAITS.failure_kind   # what a test that had to raise fails as, and the rule that licenses it
 
 
 def particular_hints(cases: Sequence[Case], results: list[TestResult], pendings: dict[int, Pending]) -> list[TestResult]:

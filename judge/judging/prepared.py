@@ -13,6 +13,8 @@ import functools
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
+from judge import checks
+from judge.checks import raises as raises_check
 from judge.model import problem as problem_files
 from judge.model.cache import ExpectedCache, TrapsEntry, cache_key
 from judge.model.cases import MAIN, Case, build_case
@@ -147,7 +149,7 @@ def prepare_input(problem: Problem, test: TestSpec, backend: Backend, *, threads
     with quiet():
         raised = run_call(reference, case.calls[MAIN], str(hidden.reference)).error
     if raised is not None:
-        check = CheckSpec("raises", {"type": _most_specific(raised.bases)}, 1)
+        check = CheckSpec(checks.name_of(raises_check), {"type": _most_specific(raised.bases)}, 1)
         case = build_case(problem, replace(test, checks=(check,)), hidden.tolerance)
     expected = [expect(case, reference, hidden.reference)]
     return PreparedProblem(problem, (case,), tuple(expected), trap_set(problem, hidden),

@@ -12,17 +12,6 @@ from judge.checks.result import EVERY_PROBE, REDRAWN_PROBES
 
 PACKAGE = Path(checks.__file__).resolve().parents[1]
 
-# Names that still appear in judge/judging, which another change is splitting; each pair is to go
-# (ask the registry by trait, or name the check through its module with `checks.name_of`) once it lands.
-ALLOWED = {
-    ("judge.judging.grading", "structure"),   # VALUE_KINDS: compare.TRAITS.licenses again
-    ("judge.judging.grading", "shape"),
-    ("judge.judging.grading", "dtype"),
-    ("judge.judging.grading", "finite"),
-    ("judge.judging.grading", "raises"),      # `pending.kind != "raises"`, `"raises" in rule.checks`
-    ("judge.judging.prepared", "raises"),     # CheckSpec("raises", ...)
-}
-
 # A compared value that holds a check type or a kind a check licenses (`spec.type`, `result.kind`, `rule.checks`).
 CHECK_WORDS = frozenset({"type", "kind", "kinds", "check", "checks", "check_name", "check_type", "stage"})
 # Calls whose first argument is a check type: a test's check, a check's extra calls, its parameters.
@@ -94,10 +83,9 @@ def _modules() -> list[tuple[str, Path]]:
 def test_no_check_is_named_outside_the_registry():
     names, kinds = set(checks.names()), set(checks.rule_kinds())
     offences = []
-    for module, path in _modules():
+    for _module, path in _modules():
         for line, name in check_names_in(ast.parse(path.read_text(encoding="utf-8")), names, kinds):
-            if (module, name) not in ALLOWED:
-                offences.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {name!r}")
+            offences.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {name!r}")
     assert not offences, ("check types named outside judge/checks (ask the registry by trait, or name the check "
                           "through its module with checks.name_of):\n" + "\n".join(offences))
 
@@ -121,10 +109,6 @@ def test_no_check_is_named_outside_the_registry():
 def test_the_scan_finds_checks_only_where_one_is_meant(source, expected):
     names, kinds = set(checks.names()), set(checks.rule_kinds())
     assert check_names_in(ast.parse(source), names, kinds) == expected
-
-
-def test_the_allowlist_lists_only_judging():
-    assert all(module.startswith("judge.judging.") for module, _ in ALLOWED)
 
 
 def test_traits_say_what_the_lists_beside_the_registry_said():
