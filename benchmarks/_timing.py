@@ -2,7 +2,7 @@
 
 Absolute times vary between machines and with load, so every benchmark
 measures its baseline in the same run, alternating baseline and target runs,
-and reports the ratio of the medians (issue 6).
+and reports the ratio of the medians.
 """
 from __future__ import annotations
 

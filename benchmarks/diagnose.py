@@ -1,4 +1,4 @@
-"""The cost of generic diagnoses (issue 12) beside the comparison that triggers them.
+"""The cost of generic diagnoses beside the comparison that triggers them.
 
 Every failing value check now also runs judge.judging.diagnose.generic on the first
 differing output. Its worst case is an output related to nothing (every

@@ -1,4 +1,4 @@
-"""`judge grade patchify DIR` on 50 submissions: at most 50 ms a submission amortised (issue 26).
+"""`judge grade patchify DIR` on 50 submissions: at most 50 ms a submission amortised.
 
 Three parts, measured in one run:
 

@@ -1,4 +1,4 @@
-"""The judge's own peak memory (RSS) per submission: amplifying results vs a correct one (issue 10, class 5).
+"""The judge's own peak memory (RSS) per submission: amplifying results vs a correct one.
 
 Each measurement is a fresh Python process that judges one submission on the
 attack fixture problem `double` (three tests, here with a 10 s time limit) and reports its own peak RSS

@@ -1,4 +1,4 @@
-"""`judge list` at most 5x `python -c pass` (issue 26); `judge show patchify` without torch, <= 0.5 s (issue 6).
+"""`judge list` at most 5x `python -c pass`; `judge show patchify` without torch, <= 0.5 s.
 
 `python -c pass` and `python -c "import numpy"` are measured alongside, in the
 same run (the judge needs numpy for `show`'s values; a listing from its index

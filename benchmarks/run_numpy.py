@@ -1,4 +1,4 @@
-"""`judge run info_nce <correct>` vs `python -c "import numpy"`: target <= 3x (issue 6).
+"""`judge run info_nce <correct>` vs `python -c "import numpy"`: target <= 3x.
 
 A numpy problem must not import torch. Skips (exit 0) when this checkout has
 no info_nce problem or no accepted submission for it.

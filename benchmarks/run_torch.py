@@ -1,4 +1,4 @@
-"""`judge run patchify <correct>` vs `python -c "import torch"`: target <= 1.3x (issue 6).
+"""`judge run patchify <correct>` vs `python -c "import torch"`: target <= 1.3x.
 
 Usage: python benchmarks/run_torch.py   (BENCH_RUNS=N for more runs; default 7)
 """

@@ -15,7 +15,7 @@ load, call, report, clean up):
 - `bare subprocess`: `python -c pass` (what any out-of-process design pays at least);
 - `fresh torch process`: `python -c "import torch"` (what a process per submission pays).
 
-Prints medians (ms) of --runs runs and ratios to `all layers`. Target (issue 6):
+Prints medians (ms) of --runs runs and ratios to `all layers`. Target:
 all layers <= 30 ms median.
 
     python benchmarks/sandbox_startup.py [--runs 30]

@@ -1,4 +1,4 @@
-"""The judging service's time per submission against `judge grade`'s, on the same 50 files (issue 26).
+"""The judging service's time per submission against `judge grade`'s, on the same 50 files.
 
 Both judge through the same library path, `Judge.submit(problem, Submission(...), record=False)`,
 each with its own warm judge in this process, one submission at a time: the

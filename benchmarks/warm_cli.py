@@ -1,4 +1,4 @@
-"""`judge run patchify <correct>` as a learner's shell runs it, with nothing started by hand (issue 35).
+"""`judge run patchify <correct>` as a learner's shell runs it, with nothing started by hand.
 
 - the first run, which starts the warm judge and is its first client, against `python -c "import torch"`:
   target <= import torch + 1 s;

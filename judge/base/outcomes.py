@@ -1,4 +1,4 @@
-"""Verdicts: the fixed vocabulary of judge outcomes (see shared/spec/judge.md)."""
+"""Verdicts: the fixed vocabulary of judge outcomes (docs/feedback.md, "The report")."""
 from __future__ import annotations
 
 import enum

@@ -7,7 +7,7 @@ MRO of the exception's real type (`type(exc)`, against classes bound before
 the submission loaded, by identity), what a caller's `except ValueError` goes
 by. A class merely named `ValueError`, or one whose `__class__` property says
 ValueError (which fools `isinstance`), does not pass. Which exception was
-raised is the child's claim all the same (README, "Claims").
+raised is the child's claim all the same (docs/sandbox.md, "Claims").
 """
 from __future__ import annotations
 

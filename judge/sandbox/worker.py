@@ -7,7 +7,7 @@ child sends is decoded by the judge as plain data and checked there, and
 every verdict rests on what the judge measures itself (the values against
 expected values the child never holds, the arguments in the judge's shared
 mapping, time, memory, output and exit); what only the child can say (which
-exception a call raised, its gradients) is a claim (README, "The sandbox").
+exception a call raised, its gradients) is a claim (docs/sandbox.md, "Claims").
 
 A run comes in two frames. REQUEST holds what is the same for every
 submission of a prepared problem (the limits, the directories to hide, the

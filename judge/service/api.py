@@ -1,7 +1,7 @@
 """The HTTP API (FastAPI): submissions, problems' public parts and hints, accounts by bearer token, and the
 instructors' views of their course (gradebook, similarity, analytics; the review pages are judge.service.review).
 
-Fixed paths under /api/v1 (see the README), one router per resource (judge.service.routes); every error
+Fixed paths under /api/v1 (docs/service.md), one router per resource (judge.service.routes); every error
 is JSON `{"error": {"status": N, "message": "..."}}` with its HTTP status (judge.service.responses), an
 unexpected one and a database that does not answer (503, Retry-After) included. The OpenAPI description
 is served at /api/v1/openapi.json; FastAPI's /docs and /redoc pages are not, since they load their

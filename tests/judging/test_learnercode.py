@@ -1,6 +1,6 @@
 """The learner-written corpus (tests/learnercode): every file declared, and a few judged as a learner meets them.
 
-The whole corpus is judged by `python benchmarks/learner_mistakes.py` (its figures are in the README); here the
+The whole corpus is judged by `python benchmarks/learner_mistakes.py` (its figures are in docs/benchmarks.md); here the
 manifest is checked for form, and three files are judged: one mistake a trap names, two mistakes on two keys
 named side by side, and a NaN whose cause the finite check does not guess.
 """
