@@ -105,25 +105,25 @@ def breakdown(directory: Path) -> dict[str, tuple[float, float]]:
     import torch  # noqa: F401 - the judge imports it once for a batch, as batch.py does
 
     from judge.judging import grading, verdict
-    from judge.sandbox import channel, runner
+    from judge.sandbox import channel, drive, runner
     from judge.judging.session import Judge
     from judge.base.submission import Submission
 
     clock = StageClock()
     arrivals: list[tuple[bytes, float]] = []
     clock.wrap(runner.Sandbox, "_spawn", "spawn: take a forked-ahead run")
-    clock.wrap(runner._Drive, "_send_program", "send: the program and its order of the calls")
+    clock.wrap(drive.Drive, "_send_program", "send: the program and its order of the calls")
     clock.wrap(channel, "wait_readable", "wait: the judge idle, the child working")
-    clock.wrap(runner._Drive, "_on_frame", "results: parse and decode frames")
+    clock.wrap(drive.Drive, "_on_frame", "results: parse and decode frames")
     clock.wrap(grading, "judge_outcomes", "verdicts: checks on every test")
     clock.wrap(verdict, "known_mistake", "diagnosis: known mistakes (traps)")
-    on_frame = runner._Drive._on_frame
+    on_frame = drive.Drive._on_frame
 
     def noted(self, kind, payload):
         arrivals.append((kind, time.perf_counter()))
         return on_frame(self, kind, payload)
 
-    runner._Drive._on_frame = noted
+    drive.Drive._on_frame = noted
     home = scratch("judge-bench-home-")
     os.environ["JUDGE_HOME"] = str(home)  # the recorded attempts go to a private progress database
     stages: dict[str, list[float]] = defaultdict(list)

@@ -228,7 +228,7 @@ def _close_channels(sock: socket.socket, out_fd: int) -> None:
     """Close what the judge reads, so it need not wait for this process's exit (unmapping a
     torch-sized address space takes milliseconds). A descriptor the submission duplicated stays
     open until the exit; the judge stops reading output at DONE and kills a worker that still
-    holds its channel after a short grace (runner.DONE_GRACE_S)."""
+    holds its channel after a short grace (drive.DONE_GRACE_S)."""
     _flush()
     sock.close()
     for fd in {1, 2, out_fd}:
