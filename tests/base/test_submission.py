@@ -107,7 +107,7 @@ def test_every_caller_judges_through_judge_submit():
     callers = {p.relative_to(REPO).as_posix() for p in (REPO / "judge").rglob("*.py")
                if any(".submit(" in line and "pool.submit" not in line
                       for line in p.read_text(encoding="utf-8").splitlines())}
-    assert {"judge/warm/server.py", "judge/web/app.py", "judge/service/worker.py", "judge/judging/batch.py",
+    assert {"judge/warm/server.py", "judge/web/routes/run.py", "judge/service/worker.py", "judge/judging/batch.py",
             "judge/notebook.py", "judge/judging/session.py"} <= callers
 
 
